@@ -1,0 +1,22 @@
+import { z } from "zod";
+
+/** Navigation items that an operator can switch off (NAV_HIDE). */
+export const NavItem = z.enum([
+  "home",
+  "upload",
+  "explorer",
+  "pending",
+  "wikimanager",
+  "systemenvironments",
+  "developer",
+  "admin",
+]);
+export type NavItem = z.infer<typeof NavItem>;
+
+/** Public, secret-free settings the web client reads at start (GET /app-config.json). */
+export const AppConfig = z.object({
+  productName: z.string(),
+  version: z.string(),
+  navHidden: z.array(NavItem),
+});
+export type AppConfig = z.infer<typeof AppConfig>;
