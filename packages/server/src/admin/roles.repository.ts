@@ -1,0 +1,45 @@
+import type { Db } from "../db/connection.ts";
+
+/** The context names in which the user holds at least one role. */
+export async function contextsOfUser(db: Db, userId: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom("app.user_roles")
+    .select("context")
+    .distinct()
+    .where("user_id", "=", userId)
+    .execute();
+  return rows.map((r) => r.context);
+}
+
+/** The role names the user holds in a context. */
+export async function rolesOfUser(db: Db, userId: number, context: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom("app.user_roles")
+    .select("role")
+    .where("user_id", "=", userId)
+    .where("context", "=", context)
+    .orderBy("role")
+    .execute();
+  return rows.map((r) => r.role);
+}
+
+/** Grants roles; granting one the user already holds changes nothing. */
+export async function grantRoles(
+  db: Db,
+  grants: readonly { userId: number; context: string; role: string }[],
+  grantedBy: string,
+): Promise<void> {
+  if (grants.length === 0) return;
+  await db
+    .insertInto("app.user_roles")
+    .values(
+      grants.map((g) => ({
+        user_id: g.userId,
+        context: g.context,
+        role: g.role,
+        granted_by: grantedBy,
+      })),
+    )
+    .onConflict((oc) => oc.columns(["user_id", "context", "role"]).doNothing())
+    .execute();
+}

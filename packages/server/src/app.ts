@@ -1,0 +1,74 @@
+import fastifyCookie from "@fastify/cookie";
+import fastifyFormbody from "@fastify/formbody";
+import fastifyHelmet from "@fastify/helmet";
+import Fastify from "fastify";
+import {
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from "fastify-type-provider-zod";
+import { authRoutes } from "./auth/auth.routes.ts";
+import { contextsRoutes } from "./contexts/contexts.routes.ts";
+import { errorHandler } from "./http/error-handler.ts";
+import { installGuard } from "./http/guard.ts";
+import type { App, AppDeps } from "./http/types.ts";
+import { openApiRoutes, registerOpenApi } from "./system/openapi.ts";
+import { systemRoutes } from "./system/system.routes.ts";
+
+export interface BuildOptions {
+  /** false in tests that do not want request logs. */
+  logger?: boolean;
+}
+
+/** Builds the Fastify instance with every module's routes; does not listen. */
+export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promise<App> {
+  const { config, database } = deps;
+  const app = Fastify({
+    logger:
+      options.logger === false
+        ? false
+        : {
+            level: config.logLevel,
+            redact: [
+              "req.headers.cookie",
+              "req.headers.authorization",
+              'res.headers["set-cookie"]',
+            ],
+          },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.setErrorHandler(errorHandler);
+
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", "data:"],
+        connectSrc: ["'self'"],
+        frameAncestors: ["'none'"],
+        formAction: ["'self'"],
+        objectSrc: ["'none'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+  });
+  await app.register(fastifyCookie);
+  await app.register(fastifyFormbody);
+  installGuard(app, database.db, {
+    idleMinutes: config.sessionIdleMinutes,
+    maxHours: config.sessionMaxHours,
+  });
+  await registerOpenApi(app);
+
+  await authRoutes(app, deps);
+  await contextsRoutes(app, deps);
+  await openApiRoutes(app);
+  await systemRoutes(app, deps);
+  return app;
+}

@@ -1,0 +1,26 @@
+import { type Kysely, type Migration, type MigrationProvider, Migrator } from "kysely";
+import * as appSchema from "./migrations/001-app-schema.ts";
+
+// Ordered by name; a new migration is a new numbered file added here. Applied migrations never change.
+const MIGRATIONS: Record<string, Migration> = {
+  "001-app-schema": appSchema,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
+
+/** Applies every pending migration of the fixed `app` schema, or throws with the failing one's name. */
+export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {
+  const migrator = new Migrator({
+    db,
+    provider,
+    migrationTableSchema: "app",
+  });
+  await db.schema.createSchema("app").ifNotExists().execute();
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === "Error");
+  if (error) {
+    const name = failed ? ` (${failed.migrationName})` : "";
+    throw new Error(`Database migration failed${name}: ${(error as Error).message ?? error}`);
+  }
+  return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+}

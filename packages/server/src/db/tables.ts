@@ -1,0 +1,74 @@
+import type { ColumnType, Generated } from "kysely";
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+
+export interface UsersTable {
+  user_id: Generated<number>;
+  username: string;
+  name: string;
+  email: string;
+  password_hash: string;
+  isadmin: ColumnType<boolean, boolean | undefined, boolean>;
+  issuperadmin: ColumnType<boolean, boolean | undefined, boolean>;
+  isdev: ColumnType<boolean, boolean | undefined, boolean>;
+  is_deleted: ColumnType<boolean, boolean | undefined, boolean>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface SessionsTable {
+  session_hash: string;
+  user_id: number;
+  created_at: Timestamp;
+  last_seen_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+export interface UserRolesTable {
+  user_id: number;
+  context: string;
+  role: string;
+  granted_by: string;
+  granted_at: Timestamp;
+}
+
+export interface LoginFailuresTable {
+  failure_id: Generated<number>;
+  username: string;
+  ip: string;
+  failed_at: Timestamp;
+}
+
+export interface EventsTable {
+  event_id: Generated<number>;
+  context: string;
+  entity_type: string;
+  entity_key_id: number;
+  action: "Add" | "Change" | "Missing" | "Create" | "Update" | "Amend" | "Delete";
+  status: "pending" | "approved" | "rejected" | "superseded";
+  old_values: ColumnType<Record<string, unknown> | null, string | null, string | null>;
+  new_values: ColumnType<Record<string, unknown> | null, string | null, string | null>;
+  base_version: number | null;
+  source: string;
+  created_by: string;
+  created_at: Timestamp;
+  decided_by: string | null;
+  decided_at: Date | null;
+  effective_from: Timestamp;
+}
+
+export interface TypeCountsTable {
+  context: string;
+  entity_type: string;
+  row_count: number;
+}
+
+/** The fixed `app` schema; entity tables are dynamic and queried through `sql.id`. */
+export interface AppTables {
+  "app.users": UsersTable;
+  "app.sessions": SessionsTable;
+  "app.user_roles": UserRolesTable;
+  "app.login_failures": LoginFailuresTable;
+  "app.events": EventsTable;
+  "app.type_counts": TypeCountsTable;
+}

@@ -1,0 +1,88 @@
+import type { FastifyInstance, FastifyRequest, RouteOptions } from "fastify";
+import { type CurrentUser, resolveSession, type SessionSettings } from "../auth/auth.service.ts";
+import type { Db } from "../db/connection.ts";
+import { AppError, ForbiddenError, UnauthorizedError } from "../errors.ts";
+import { type Access, policyOf, type RoutePolicy } from "./route-policy.ts";
+
+export const SESSION_COOKIE = "ledgerline_session";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** The signed-in caller; set on every route whose policy is not public. */
+    user?: CurrentUser;
+  }
+  interface FastifyContextConfig {
+    policy?: RoutePolicy;
+  }
+}
+
+const FLAG_OF: Record<Exclude<Access, "public" | "signedIn">, keyof CurrentUser> = {
+  admin: "isadmin",
+  superadmin: "issuperadmin",
+  dev: "isdev",
+};
+
+/** The caller of a route that requires a session (set by the guard). */
+export function currentUser(request: FastifyRequest): CurrentUser {
+  if (!request.user) throw new UnauthorizedError();
+  return request.user;
+}
+
+/** Attaches every route's policy at registration (refusing routes without one) and enforces it on each request. */
+export function installGuard(app: FastifyInstance, db: Db, settings: SessionSettings): void {
+  app.addHook("onRoute", (route: RouteOptions) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) {
+      // Fastify adds a HEAD twin to every GET route; it shares the GET's policy.
+      const policy =
+        policyOf(method, route.url) ?? (method === "HEAD" ? policyOf("GET", route.url) : undefined);
+      if (!policy)
+        throw new Error(
+          `Route ${method} ${route.url} has no entry in ROUTE_POLICY (http/route-policy.ts)`,
+        );
+      route.config = { ...(route.config ?? {}), policy };
+    }
+  });
+
+  app.addHook("onRequest", async (request) => {
+    const policy = request.routeOptions.config.policy;
+    if (!policy) return; // no route matched: the not-found handler answers
+    if (request.method !== "GET" && request.method !== "HEAD") assertSameOrigin(request);
+    assertBodyKind(request, policy);
+    if (policy.access === "public") return;
+    const sessionId = request.cookies[SESSION_COOKIE];
+    const user = sessionId ? await resolveSession(db, settings, sessionId) : undefined;
+    if (!user) throw new UnauthorizedError();
+    request.user = user;
+    if (policy.access !== "signedIn" && !user[FLAG_OF[policy.access]]) throw new ForbiddenError();
+  });
+}
+
+// Browsers send Origin on cross-site POSTs; a foreign one is refused. Clients without it (scripts) pass.
+function assertSameOrigin(request: FastifyRequest): void {
+  const origin = request.headers.origin;
+  if (!origin) return;
+  let host: string;
+  try {
+    host = new URL(origin).host;
+  } catch {
+    throw new ForbiddenError("Cross-origin request refused");
+  }
+  if (host !== request.host) throw new ForbiddenError("Cross-origin request refused");
+}
+
+const MEDIA_TYPES: Record<Exclude<RoutePolicy["body"], "none">, string> = {
+  json: "application/json",
+  form: "application/x-www-form-urlencoded",
+  multipart: "multipart/form-data",
+};
+
+function assertBodyKind(request: FastifyRequest, policy: RoutePolicy): void {
+  if (policy.body === "none" || request.method === "GET" || request.method === "HEAD") return;
+  const type = (request.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
+  const length = Number(request.headers["content-length"] ?? 0);
+  if (type === "" && length === 0 && !request.headers["transfer-encoding"]) return;
+  if (type !== MEDIA_TYPES[policy.body]) {
+    throw new AppError(415, `This call accepts ${MEDIA_TYPES[policy.body]} only`);
+  }
+}

@@ -1,0 +1,212 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import YAML from "yaml";
+import type { ZodError } from "zod";
+import { GENERATORS } from "./generators.ts";
+import { ContextFile } from "./model.schema.ts";
+import type { Attribute, ContextModel, EntityType, Model } from "./model.ts";
+import { SYSTEM_COLUMNS, schemaNameOf } from "./model.ts";
+
+/** Every problem found in the model files, each as `file: path: reason`. */
+export class ModelError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`The model is invalid:\n  ${problems.join("\n  ")}`);
+  }
+}
+
+/** Reads and validates every `*.yaml` / `*.yml` file of the folder; throws ModelError listing all problems. */
+export async function loadModel(modelDir: string): Promise<Model> {
+  const names = (await fs.readdir(modelDir)).filter((n) => /\.ya?ml$/.test(n)).sort();
+  if (names.length === 0) throw new ModelError([`${modelDir}: no model files (*.yaml) found`]);
+  const problems: string[] = [];
+  const contexts: ContextModel[] = [];
+  for (const name of names) {
+    const file = path.join(modelDir, name);
+    const parsed = parseContextFile(name, await fs.readFile(file, "utf8"), problems);
+    if (parsed) contexts.push(parsed);
+  }
+  checkAcrossFiles(contexts, problems);
+  if (problems.length > 0) throw new ModelError(problems);
+  return { contexts };
+}
+
+/** Parses one file's text; pushes problems and answers undefined when it is not valid. */
+export function parseContextFile(
+  file: string,
+  text: string,
+  problems: string[],
+): ContextModel | undefined {
+  const doc = YAML.parseDocument(text, { prettyErrors: true, uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    for (const e of doc.errors) problems.push(`${file}: ${e.message.split("\n")[0]}`);
+    return undefined;
+  }
+  const result = ContextFile.safeParse(doc.toJS());
+  if (!result.success) {
+    problems.push(...formatZodIssues(file, result.error));
+    return undefined;
+  }
+  const context = toContextModel(file, result.data);
+  const before = problems.length;
+  checkContext(context, problems);
+  return problems.length === before ? context : undefined;
+}
+
+function formatZodIssues(file: string, error: ZodError): string[] {
+  return error.issues.map((i) => `${file}: ${i.path.join(".") || "(root)"}: ${i.message}`);
+}
+
+function toContextModel(file: string, data: ContextFile): ContextModel {
+  return {
+    name: data.name,
+    uiName: data.uiName,
+    schema: schemaNameOf(data.name),
+    file,
+    entityTypes: data.entityTypes.map((t) => {
+      const attributes: Attribute[] = t.attributes.map((a, i) => ({
+        name: a.name,
+        uiName: a.uiName ?? a.name,
+        uiDescription: a.uiDescription,
+        uiSequence: a.uiSequence ?? i + 1,
+        dataType: a.dataType,
+        nullable: a.nullable,
+        identity: a.identity,
+        editable: a.editable ?? (!a.identity && a.formula === "" && a.generator === undefined),
+        filter: a.filter,
+        formula: a.formula,
+        generated: a.generator !== undefined,
+        generator: a.generator,
+        referencedEntityType: a.referencedEntityType,
+        default: a.default,
+      }));
+      const identity = attributes.filter((a) => a.identity).map((a) => `{${a.name}}`);
+      return {
+        name: t.name,
+        uiName: t.uiName,
+        uiSequence: t.uiSequence,
+        label: t.label ?? identity.join(" "),
+        approval: t.approval,
+        selfApproval: t.selfApproval,
+        seed: t.seed,
+        attributes,
+      };
+    }),
+    fileLayouts: data.fileLayouts,
+    customActions: data.customActions,
+    roles: data.roles,
+  };
+}
+
+function duplicates(names: readonly string[]): string[] {
+  return [...new Set(names.filter((n, i) => names.indexOf(n) !== i))];
+}
+
+function checkContext(ctx: ContextModel, problems: string[]): void {
+  const say = (where: string, reason: string) => problems.push(`${ctx.file}: ${where}: ${reason}`);
+  const types = new Map(ctx.entityTypes.map((t) => [t.name, t]));
+  for (const d of duplicates(ctx.entityTypes.map((t) => t.name)))
+    say(`entityTypes.${d}`, "entity type defined twice");
+  if (ctx.schema === "ctx_") say("name", "must contain at least one letter or digit");
+
+  ctx.entityTypes.forEach((type, ti) => {
+    checkEntityType(type, `entityTypes.${ti}`, types, say);
+  });
+
+  ctx.fileLayouts.forEach((layout, li) => {
+    const where = `fileLayouts.${li}`;
+    const type = types.get(layout.entityType);
+    if (!type) return say(`${where}.entityType`, `unknown entity type '${layout.entityType}'`);
+    layout.columns.forEach((c, ci) => {
+      const attr = type.attributes.find((a) => a.name === c.attribute);
+      if (!attr)
+        say(
+          `${where}.columns.${ci}.attribute`,
+          `'${c.attribute}' is not an attribute of '${type.name}'`,
+        );
+      else if (attr.formula !== "" || attr.generated)
+        say(
+          `${where}.columns.${ci}.attribute`,
+          `'${c.attribute}' is computed and cannot be uploaded`,
+        );
+    });
+    for (const id of type.attributes.filter((a) => a.identity)) {
+      if (!layout.columns.some((c) => c.attribute === id.name))
+        say(`${where}.columns`, `identity attribute '${id.name}' has no column`);
+    }
+  });
+  for (const d of duplicates(ctx.fileLayouts.map((l) => l.name)))
+    say(`fileLayouts.${d}`, "file layout defined twice");
+
+  ctx.customActions.forEach((action, ai) => {
+    if (!types.has(action.entityType))
+      say(`customActions.${ai}.entityType`, `unknown entity type '${action.entityType}'`);
+  });
+
+  ctx.roles.forEach((role, ri) => {
+    for (const typeName of Object.keys(role.grants)) {
+      if (typeName !== "*" && !types.has(typeName))
+        say(`roles.${ri}.grants.${typeName}`, `unknown entity type '${typeName}'`);
+    }
+  });
+  for (const d of duplicates(ctx.roles.map((r) => r.name))) say(`roles.${d}`, "role defined twice");
+}
+
+function checkEntityType(
+  type: EntityType,
+  where: string,
+  types: ReadonlyMap<string, EntityType>,
+  say: (where: string, reason: string) => void,
+): void {
+  for (const d of duplicates(type.attributes.map((a) => a.name)))
+    say(`${where}.attributes.${d}`, "attribute defined twice");
+  if (!type.attributes.some((a) => a.identity))
+    say(`${where}.attributes`, `entity type '${type.name}' needs at least one identity attribute`);
+
+  type.attributes.forEach((a, ai) => {
+    const at = `${where}.attributes.${ai}`;
+    if ((SYSTEM_COLUMNS as readonly string[]).includes(a.name))
+      say(`${at}.name`, `'${a.name}' is reserved for a system column`);
+    if (a.dataType === "Reference") {
+      if (!a.referencedEntityType)
+        say(`${at}.referencedEntityType`, "required for a Reference attribute");
+      else if (!types.has(a.referencedEntityType))
+        say(`${at}.referencedEntityType`, `unknown entity type '${a.referencedEntityType}'`);
+    } else if (a.referencedEntityType) {
+      say(
+        `${at}.referencedEntityType`,
+        "only a Reference attribute names a referenced entity type",
+      );
+    }
+    if (a.formula !== "" && a.generated)
+      say(at, "an attribute is either a formula or generated, not both");
+    if (a.identity && (a.nullable || a.formula !== "" || a.generated))
+      say(at, "an identity attribute must be stored and not nullable");
+    if (a.generator !== undefined && !GENERATORS.has(a.generator))
+      say(
+        `${at}.generator`,
+        `unknown generator '${a.generator}' (known: ${[...GENERATORS.keys()].join(", ")})`,
+      );
+    if (a.generated && a.filter) say(`${at}.filter`, "a generated attribute cannot be filtered");
+    if ((a.formula !== "" || a.generated) && a.editable)
+      say(`${at}.editable`, "a computed attribute cannot be editable");
+  });
+
+  for (const m of type.label.matchAll(/\{([^}]*)\}/g)) {
+    const ref = m[1];
+    const attr = type.attributes.find((a) => a.name === ref);
+    if (!attr) say(`${where}.label`, `'{${ref}}' is not an attribute of '${type.name}'`);
+    else if (attr.generated)
+      say(`${where}.label`, `'{${ref}}' is generated and cannot be part of a label`);
+  }
+}
+
+function checkAcrossFiles(contexts: readonly ContextModel[], problems: string[]): void {
+  for (const d of duplicates(contexts.map((c) => c.name))) {
+    const files = contexts.filter((c) => c.name === d).map((c) => c.file);
+    problems.push(`${files.join(", ")}: context '${d}' is defined in more than one file`);
+  }
+  for (const d of duplicates(contexts.map((c) => c.schema))) {
+    const clashing = contexts.filter((c) => c.schema === d).map((c) => `'${c.name}' (${c.file})`);
+    problems.push(`contexts ${clashing.join(" and ")} map to the same database schema '${d}'`);
+  }
+}

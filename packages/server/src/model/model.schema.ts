@@ -1,0 +1,94 @@
+import { z } from "zod";
+
+/** Lower-case identifiers that become SQL names; no double or trailing underscore, so `__v` suffixes never collide. */
+const Identifier = z
+  .string()
+  .regex(
+    /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/,
+    "must be lower case letters, digits and single underscores, starting with a letter",
+  )
+  .max(48, "must be at most 48 characters");
+
+export const DATA_TYPES = ["Boolean", "String", "Number", "Date", "Reference"] as const;
+export const PERMISSIONS = ["read", "create", "edit", "delete", "approve"] as const;
+
+const AttributeFile = z.strictObject({
+  name: Identifier,
+  uiName: z.string().min(1).optional(),
+  uiDescription: z.string().default(""),
+  uiSequence: z.number().int().optional(),
+  dataType: z.enum(DATA_TYPES),
+  nullable: z.boolean().default(false),
+  identity: z.boolean().default(false),
+  editable: z.boolean().optional(),
+  filter: z.boolean().default(false),
+  formula: z.string().default(""),
+  /** Name of a server function that computes the value after the query. */
+  generator: Identifier.optional(),
+  referencedEntityType: Identifier.optional(),
+  default: z.union([z.string(), z.number(), z.boolean()]).optional(),
+});
+
+const EntityTypeFile = z.strictObject({
+  name: Identifier,
+  uiName: z.string().min(1),
+  uiSequence: z.number().int().default(0),
+  label: z.string().min(1).optional(),
+  approval: z
+    .strictObject({ upload: z.boolean(), web: z.boolean() })
+    .default({ upload: true, web: true }),
+  selfApproval: z.boolean().default(false),
+  /** JSON seed file, relative to the model folder; loaded into an empty table at start. */
+  seed: z.strictObject({ file: z.string().min(1), demoOnly: z.boolean().default(true) }).optional(),
+  attributes: z.array(AttributeFile).min(1),
+});
+
+const FileLayoutFile = z.strictObject({
+  name: Identifier,
+  uiName: z.string().min(1),
+  entityType: Identifier,
+  sheet: z.string().min(1),
+  headerRow: z.number().int().min(1).default(1),
+  columns: z
+    .array(
+      z.strictObject({
+        header: z.string().min(1),
+        attribute: Identifier,
+        format: z.string().optional(),
+      }),
+    )
+    .min(1),
+  deleteMissing: z.boolean().default(false),
+  approveEverything: z.boolean().default(false),
+  showDeleteMissing: z.boolean().default(true),
+  showApproveEverything: z.boolean().default(true),
+});
+
+const CustomActionFile = z.strictObject({
+  name: Identifier,
+  uiName: z.string().min(1),
+  entityType: Identifier,
+  handler: Identifier,
+  onCreate: z.boolean().default(true),
+  onUpdate: z.boolean().default(true),
+  onDelete: z.boolean().default(true),
+});
+
+const RoleFile = z.strictObject({
+  name: Identifier,
+  uiname: z.string().min(1),
+  uidescription: z.string().default(""),
+  /** Entity type name (or "*" for every type) to the permissions granted on it. */
+  grants: z.record(z.string(), z.array(z.enum(PERMISSIONS)).min(1)),
+});
+
+/** One model file: a context with its entity types, file layouts, custom actions and roles. */
+export const ContextFile = z.strictObject({
+  name: z.string().min(1).max(63),
+  uiName: z.string().min(1),
+  entityTypes: z.array(EntityTypeFile).min(1),
+  fileLayouts: z.array(FileLayoutFile).default([]),
+  customActions: z.array(CustomActionFile).default([]),
+  roles: z.array(RoleFile).default([]),
+});
+export type ContextFile = z.infer<typeof ContextFile>;

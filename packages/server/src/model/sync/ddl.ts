@@ -1,0 +1,158 @@
+import { createHash } from "node:crypto";
+import type { DataType } from "../model.ts";
+
+/** Quotes an identifier for PostgreSQL. */
+export function quoteIdent(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+export function qualified(schema: string, name: string): string {
+  return `${quoteIdent(schema)}.${quoteIdent(name)}`;
+}
+
+/** A name of at most 63 bytes (PostgreSQL's limit) made of parts joined by `__`, hashed when too long. */
+export function objectName(...parts: string[]): string {
+  const name = parts.join("__");
+  if (name.length <= 63) return name;
+  const hash = createHash("sha256").update(name).digest("hex").slice(0, 10);
+  return `${name.slice(0, 52)}_${hash}`;
+}
+
+export const SQL_TYPES: Readonly<Record<DataType, string>> = {
+  String: "text",
+  Number: "numeric",
+  Boolean: "boolean",
+  Date: "date",
+  Reference: "bigint",
+};
+
+export interface ColumnDef {
+  name: string;
+  sqlType: string;
+  notNull: boolean;
+}
+
+export function createSchemaSql(schema: string): string {
+  return `create schema if not exists ${quoteIdent(schema)}`;
+}
+
+/** The entity table: system columns first, then one column per stored attribute. */
+export function createTableSql(
+  schema: string,
+  table: string,
+  columns: readonly ColumnDef[],
+): string {
+  const system = [
+    "entity_key_id bigint generated always as identity primary key",
+    "is_deleted boolean not null default false",
+    "is_pending_new boolean not null default false",
+    "version integer not null default 1",
+    "created_at timestamptz not null default now()",
+    "created_by text not null",
+    "updated_at timestamptz not null default now()",
+    "updated_by text not null",
+    "last_event_id bigint",
+  ];
+  const own = columns.map(columnSql);
+  return `create table ${qualified(schema, table)} (\n  ${[...system, ...own].join(",\n  ")}\n)`;
+}
+
+function columnSql(c: ColumnDef): string {
+  return `${quoteIdent(c.name)} ${c.sqlType}${c.notNull ? " not null" : ""}`;
+}
+
+export function addColumnSql(schema: string, table: string, column: ColumnDef): string {
+  return `alter table ${qualified(schema, table)} add column ${columnSql(column)}`;
+}
+
+export function dropColumnSql(schema: string, table: string, column: string): string {
+  return `alter table ${qualified(schema, table)} drop column ${quoteIdent(column)}`;
+}
+
+export function alterColumnTypeSql(
+  schema: string,
+  table: string,
+  column: string,
+  sqlType: string,
+): string {
+  const col = quoteIdent(column);
+  return `alter table ${qualified(schema, table)} alter column ${col} type ${sqlType} using ${col}::${sqlType}`;
+}
+
+export function dropTableSql(schema: string, table: string): string {
+  return `drop table ${qualified(schema, table)}`;
+}
+
+export function dropSchemaSql(schema: string): string {
+  return `drop schema ${quoteIdent(schema)} cascade`;
+}
+
+export function addForeignKeySql(
+  schema: string,
+  table: string,
+  constraint: string,
+  column: string,
+  refTable: string,
+): string {
+  return (
+    `alter table ${qualified(schema, table)} add constraint ${quoteIdent(constraint)} ` +
+    `foreign key (${quoteIdent(column)}) references ${qualified(schema, refTable)} (entity_key_id)`
+  );
+}
+
+export type IndexKind = "unique" | "btree" | "pattern" | "trigram";
+
+/** An index over plain columns (`unique`, `btree`), `lower(col) text_pattern_ops` (`pattern`) or a pg_trgm GIN. */
+export function createIndexSql(
+  schema: string,
+  table: string,
+  name: string,
+  kind: IndexKind,
+  columns: readonly string[],
+): string {
+  const target = qualified(schema, table);
+  const cols = columns.map(quoteIdent);
+  switch (kind) {
+    case "unique":
+      return `create unique index ${quoteIdent(name)} on ${target} (${cols.join(", ")})`;
+    case "btree":
+      return `create index ${quoteIdent(name)} on ${target} (${cols.join(", ")})`;
+    case "pattern":
+      return `create index ${quoteIdent(name)} on ${target} (lower(${cols[0]}) text_pattern_ops)`;
+    case "trigram":
+      return `create index ${quoteIdent(name)} on ${target} using gin (${cols[0]} gin_trgm_ops)`;
+  }
+}
+
+export function dropIndexSql(schema: string, name: string): string {
+  return `drop index ${qualified(schema, name)}`;
+}
+
+/** The read view of a type: the table plus one column per formula, each cast to its attribute's type. */
+export function viewSelectSql(
+  schema: string,
+  table: string,
+  formulas: readonly { name: string; formula: string; sqlType: string }[],
+): string {
+  const extra = formulas
+    .map((f) => `,\n  ((${f.formula}))::${f.sqlType} as ${quoteIdent(f.name)}`)
+    .join("");
+  return `select t.*${extra}\nfrom ${qualified(schema, table)} t`;
+}
+
+export function createViewSql(schema: string, view: string, select: string): string {
+  return `create view ${qualified(schema, view)} as\n${select}`;
+}
+
+export function commentOnViewSql(schema: string, view: string, comment: string): string {
+  return `comment on view ${qualified(schema, view)} is '${comment.replaceAll("'", "''")}'`;
+}
+
+export function dropViewSql(schema: string, view: string): string {
+  return `drop view if exists ${qualified(schema, view)}`;
+}
+
+/** The fingerprint stored as the view's comment, so an unchanged view is left alone. */
+export function viewFingerprint(select: string): string {
+  return `ledgerline:${createHash("sha256").update(select).digest("hex").slice(0, 16)}`;
+}

@@ -1,0 +1,102 @@
+import type { ContextModel, EntityType, Model } from "../model.ts";
+import { storedAttributes } from "../model.ts";
+import {
+  type ColumnDef,
+  type IndexKind,
+  objectName,
+  SQL_TYPES,
+  viewFingerprint,
+  viewSelectSql,
+} from "./ddl.ts";
+
+export interface DesiredIndex {
+  name: string;
+  kind: IndexKind;
+  columns: string[];
+}
+
+export interface DesiredForeignKey {
+  name: string;
+  column: string;
+  refTable: string;
+}
+
+export interface DesiredTable {
+  schema: string;
+  table: string;
+  columns: ColumnDef[];
+  foreignKeys: DesiredForeignKey[];
+  indexes: DesiredIndex[];
+  view: { name: string; select: string; fingerprint: string };
+}
+
+export interface DesiredState {
+  schemas: string[];
+  tables: DesiredTable[];
+}
+
+/** The name of a type's read view (with its formula columns). */
+export function viewNameOf(typeName: string): string {
+  return `${typeName}__v`;
+}
+
+/** What the database should hold for this model. Pure. */
+export function desiredState(model: Model): DesiredState {
+  return {
+    schemas: model.contexts.map((c) => c.schema),
+    tables: model.contexts.flatMap((c) => c.entityTypes.map((t) => desiredTable(c, t))),
+  };
+}
+
+function desiredTable(context: ContextModel, type: EntityType): DesiredTable {
+  const stored = storedAttributes(type);
+  const columns = stored.map((a) => ({
+    name: a.name,
+    sqlType: SQL_TYPES[a.dataType],
+    notNull: a.identity,
+  }));
+  const foreignKeys = stored
+    .filter((a) => a.dataType === "Reference" && a.referencedEntityType)
+    .map((a) => ({
+      name: objectName(type.name, a.name, "fkey"),
+      column: a.name,
+      refTable: a.referencedEntityType as string,
+    }));
+  const identity = stored.filter((a) => a.identity).map((a) => a.name);
+  const indexes: DesiredIndex[] = [
+    { name: objectName(type.name, "identity"), kind: "unique", columns: identity },
+  ];
+  for (const a of stored) {
+    // The unique identity index already serves lookups and sorts on its leading column.
+    if ((a.filter || a.dataType === "Reference") && a.name !== identity[0])
+      indexes.push({
+        name: objectName(type.name, a.name, "idx"),
+        kind: "btree",
+        columns: [a.name],
+      });
+    if (a.filter && a.dataType === "String") {
+      indexes.push({
+        name: objectName(type.name, a.name, "pattern"),
+        kind: "pattern",
+        columns: [a.name],
+      });
+      indexes.push({
+        name: objectName(type.name, a.name, "trgm"),
+        kind: "trigram",
+        columns: [a.name],
+      });
+    }
+  }
+  const formulas = type.attributes
+    .filter((a) => a.formula !== "")
+    .map((a) => ({ name: a.name, formula: a.formula, sqlType: SQL_TYPES[a.dataType] }));
+  const select = viewSelectSql(context.schema, type.name, formulas);
+  return {
+    schema: context.schema,
+    table: type.name,
+    columns,
+    foreignKeys,
+    indexes,
+    view: { name: viewNameOf(type.name), select, fingerprint: viewFingerprint(select) },
+  };
+}

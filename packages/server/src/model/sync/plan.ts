@@ -1,0 +1,152 @@
+import { SYSTEM_COLUMNS } from "../model.ts";
+import * as ddl from "./ddl.ts";
+import type { DesiredState, DesiredTable } from "./desired.ts";
+import type { ActualState } from "./introspect.ts";
+
+/** One step of bringing the database in line with the model; `destructive` steps need an explicit go-ahead. */
+export interface SyncAction {
+  description: string;
+  destructive: boolean;
+  sql: string[];
+}
+
+const systemColumns: ReadonlySet<string> = new Set(SYSTEM_COLUMNS);
+
+/** The ordered actions that turn `actual` into `desired`. Pure: same inputs, same list. */
+export function planSync(desired: DesiredState, actual: ActualState): SyncAction[] {
+  const early: SyncAction[] = [];
+  const late: SyncAction[] = [];
+  const act = (list: SyncAction[], description: string, sql: string[], destructive = false) =>
+    list.push({ description, destructive, sql });
+
+  if (!actual.extensions.has("pg_trgm"))
+    act(early, "create extension pg_trgm", ["create extension if not exists pg_trgm"]);
+
+  for (const schema of desired.schemas) {
+    if (!actual.schemas.has(schema))
+      act(early, `create schema ${schema}`, [ddl.createSchemaSql(schema)]);
+  }
+  for (const schema of actual.schemas) {
+    if (!desired.schemas.includes(schema))
+      act(
+        early,
+        `drop schema ${schema} (its context is no longer in the model)`,
+        [ddl.dropSchemaSql(schema)],
+        true,
+      );
+  }
+
+  const wanted = new Set(desired.tables.map((t) => `${t.schema}.${t.table}`));
+  for (const key of actual.tables.keys()) {
+    const [schema, table] = key.split(".");
+    if (desired.schemas.includes(schema) && !wanted.has(key)) {
+      if (actual.views.has(`${schema}.${table}__v`))
+        act(early, `drop view ${schema}.${table}__v`, [ddl.dropViewSql(schema, `${table}__v`)]);
+      act(
+        early,
+        `drop table ${key} (entity type removed)`,
+        [ddl.dropTableSql(schema, table)],
+        true,
+      );
+    }
+  }
+
+  for (const table of desired.tables) planTable(table, actual, early, late);
+  return [...early, ...late];
+}
+
+function planTable(
+  t: DesiredTable,
+  actual: ActualState,
+  early: SyncAction[],
+  late: SyncAction[],
+): void {
+  const key = `${t.schema}.${t.table}`;
+  const existing = actual.tables.get(key);
+  const viewKey = `${t.schema}.${t.view.name}`;
+  const viewExists = actual.views.has(viewKey);
+  const columnSteps: SyncAction[] = [];
+
+  if (!existing) {
+    columnSteps.push({
+      description: `create table ${key}`,
+      destructive: false,
+      sql: [ddl.createTableSql(t.schema, t.table, t.columns)],
+    });
+  } else {
+    const wantedColumns = new Set(t.columns.map((c) => c.name));
+    for (const c of t.columns) {
+      const have = existing.get(c.name);
+      if (!have) {
+        columnSteps.push({
+          description: `add column ${key}.${c.name} ${c.sqlType}`,
+          destructive: false,
+          sql: [ddl.addColumnSql(t.schema, t.table, c)],
+        });
+      } else if (have.sqlType !== c.sqlType) {
+        columnSteps.push({
+          description: `change type of ${key}.${c.name} from ${have.sqlType} to ${c.sqlType}`,
+          destructive: true,
+          sql: [ddl.alterColumnTypeSql(t.schema, t.table, c.name, c.sqlType)],
+        });
+      }
+    }
+    for (const name of existing.keys()) {
+      if (!systemColumns.has(name) && !wantedColumns.has(name))
+        columnSteps.push({
+          description: `drop column ${key}.${name} (attribute removed)`,
+          destructive: true,
+          sql: [ddl.dropColumnSql(t.schema, t.table, name)],
+        });
+    }
+  }
+
+  const viewStale = actual.views.get(viewKey) !== t.view.fingerprint;
+  const columnsChange = columnSteps.some((s) => s.destructive);
+  // A view pins its table's columns: drop it before any column is dropped or retyped, and rebuild it after.
+  if (viewExists && (viewStale || columnsChange))
+    early.push({
+      description: `drop view ${viewKey}`,
+      destructive: false,
+      sql: [ddl.dropViewSql(t.schema, t.view.name)],
+    });
+  early.push(...columnSteps);
+
+  for (const fk of t.foreignKeys) {
+    if (!actual.foreignKeys.has(`${t.schema}.${fk.name}`))
+      late.push({
+        description: `add foreign key ${key}.${fk.column} -> ${t.schema}.${fk.refTable}`,
+        destructive: false,
+        sql: [ddl.addForeignKeySql(t.schema, t.table, fk.name, fk.column, fk.refTable)],
+      });
+  }
+
+  const wantedIndexes = new Set(t.indexes.map((i) => i.name));
+  for (const index of actual.indexes) {
+    const [schema, name] = index.split(".");
+    if (schema === t.schema && name.startsWith(`${t.table}__`) && !wantedIndexes.has(name))
+      late.push({
+        description: `drop index ${index}`,
+        destructive: false,
+        sql: [ddl.dropIndexSql(schema, name)],
+      });
+  }
+  for (const i of t.indexes) {
+    if (!actual.indexes.has(`${t.schema}.${i.name}`))
+      late.push({
+        description: `create ${i.kind} index ${t.schema}.${i.name}`,
+        destructive: false,
+        sql: [ddl.createIndexSql(t.schema, t.table, i.name, i.kind, i.columns)],
+      });
+  }
+
+  if (!viewExists || viewStale || columnsChange)
+    late.push({
+      description: `create view ${viewKey}`,
+      destructive: false,
+      sql: [
+        ddl.createViewSql(t.schema, t.view.name, t.view.select),
+        ddl.commentOnViewSql(t.schema, t.view.name, t.view.fingerprint),
+      ],
+    });
+}

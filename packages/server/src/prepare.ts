@@ -1,0 +1,36 @@
+import type { Kysely } from "kysely";
+import { type BootstrapResult, bootstrapAdmin } from "./auth/bootstrap-admin.ts";
+import { type Config, generatePassword } from "./config.ts";
+import type { Database } from "./db/connection.ts";
+import { migrateToLatest } from "./db/migrate.ts";
+import { loadModel } from "./model/load-model.ts";
+import type { Model } from "./model/model.ts";
+import { type SeedResult, seedData } from "./model/seed-data.ts";
+import type { SyncAction } from "./model/sync/plan.ts";
+import { syncSchema } from "./model/sync/sync-schema.ts";
+
+export interface Prepared {
+  model: Model;
+  migrations: string[];
+  syncActions: SyncAction[];
+  seeded: SeedResult[];
+  admin: BootstrapResult | undefined;
+}
+
+/** Everything between opening the database and serving: migrations, model, schema sync, seed data, first admin. */
+export async function prepare(database: Database, config: Config): Promise<Prepared> {
+  const raw = database.db as unknown as Kysely<unknown>;
+  const migrations = await migrateToLatest(raw);
+  const model = await loadModel(config.modelDir);
+  const syncActions = await syncSchema(raw, model, {
+    allowDestructive: config.allowDestructiveModelChanges,
+  });
+  const seeded = await seedData(raw, model, config.modelDir, { demo: config.demo, user: "system" });
+  const admin = await bootstrapAdmin(database.db, model, {
+    username: config.adminUsername,
+    password: config.adminPassword,
+    generate: generatePassword,
+    demo: config.demo,
+  });
+  return { model, migrations, syncActions, seeded, admin };
+}

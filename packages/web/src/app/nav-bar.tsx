@@ -1,0 +1,127 @@
+import { DATA_DICTIONARY_CONTEXT } from "@ledgerline/contract";
+import Container from "react-bootstrap/Container";
+import Nav from "react-bootstrap/Nav";
+import Navbar from "react-bootstrap/Navbar";
+import NavDropdown from "react-bootstrap/NavDropdown";
+import { Link, NavLink } from "react-router";
+import { useProfile, useSelectedContext } from "../state/session-store.ts";
+import { ContextSelect } from "./context-select.tsx";
+import { useAppConfig, useNavShown } from "./use-app-config.ts";
+import { useLogout } from "./use-logout.ts";
+
+interface NavEntry {
+  to: string;
+  label: string;
+  testId: string;
+}
+
+function NavEntryLink({ to, label, testId }: NavEntry) {
+  return (
+    <Nav.Link as={NavLink} to={to} end={to === "/"} className="text-nowrap" data-testid={testId}>
+      {label}
+    </Nav.Link>
+  );
+}
+
+/** The top navigation bar (SPEC.md section 2). */
+export function NavBar() {
+  const profile = useProfile();
+  const context = useSelectedContext();
+  const shown = useNavShown();
+  const { data: config } = useAppConfig();
+  const logout = useLogout();
+  const withContext = profile !== null && context !== null;
+  const isDictionary = withContext && context === DATA_DICTIONARY_CONTEXT;
+
+  return (
+    <Navbar as="header" bg="dark" data-bs-theme="dark" expand="lg" className="mb-4 shadow-sm">
+      <Container fluid>
+        <Navbar.Brand as="span" className="fw-semibold">
+          <i className="bi bi-journal-text me-2" aria-hidden="true" />
+          {config?.productName ?? "Ledgerline"}
+        </Navbar.Brand>
+        <Navbar.Toggle aria-controls="main-nav" />
+        <Navbar.Collapse id="main-nav" className="flex-wrap row-gap-1">
+          <Nav as="nav" className="me-auto" aria-label="Main">
+            {shown("home") && <NavEntryLink to="/" label="Home" testId="nav-home" />}
+            {withContext && shown("upload") && (
+              <NavEntryLink to="/upload" label="Upload (xlsx)" testId="nav-upload" />
+            )}
+            {withContext && shown("explorer") && (
+              <NavEntryLink to="/explorer" label="Data explorer" testId="nav-explorer" />
+            )}
+            {withContext && shown("pending") && (
+              <NavEntryLink to="/pending" label="Pending changes" testId="nav-pending" />
+            )}
+            {isDictionary && shown("wikimanager") && (
+              <NavEntryLink to="/wikimanager" label="Data wiki manager" testId="nav-wikimanager" />
+            )}
+            {isDictionary && shown("systemenvironments") && (
+              <NavEntryLink
+                to="/system-environment"
+                label="System environments"
+                testId="nav-systemenvironments"
+              />
+            )}
+            {profile?.isdev && shown("developer") && (
+              <NavDropdown title="Developer" id="nav-developer" data-testid="nav-developer">
+                <NavDropdown.Item as={Link} to="/DevConsole" data-testid="nav-devconsole">
+                  Developer Console
+                </NavDropdown.Item>
+                <NavDropdown.Item as={Link} to="/theme" data-testid="nav-theme">
+                  Theme
+                </NavDropdown.Item>
+              </NavDropdown>
+            )}
+          </Nav>
+          <Nav className="ms-auto align-items-lg-center gap-lg-3">
+            {profile && <ContextSelect />}
+            {profile && (
+              <Navbar.Text data-testid="nav-user" className="text-nowrap">
+                [User: {profile.username}]
+              </Navbar.Text>
+            )}
+            {profile?.isadmin && shown("admin") && (
+              <NavDropdown
+                title="Administration"
+                id="nav-admin"
+                data-testid="nav-admin"
+                align="end"
+              >
+                <NavDropdown.Item as={Link} to="/usermanagement" data-testid="nav-usermanagement">
+                  User management
+                </NavDropdown.Item>
+                <NavDropdown.Item as={Link} to="/rolemanagement" data-testid="nav-rolemanagement">
+                  Role management
+                </NavDropdown.Item>
+              </NavDropdown>
+            )}
+            {profile ? (
+              <Nav.Link
+                as="button"
+                type="button"
+                aria-label="Log out"
+                title="Log out"
+                data-testid="nav-logout"
+                disabled={logout.isPending}
+                onClick={() => logout.mutate()}
+              >
+                <i className="bi bi-box-arrow-right fs-5" aria-hidden="true" />
+              </Nav.Link>
+            ) : (
+              <Nav.Link
+                as={Link}
+                to="/login"
+                aria-label="Log in"
+                title="Log in"
+                data-testid="nav-login"
+              >
+                <i className="bi bi-box-arrow-in-right fs-5" aria-hidden="true" />
+              </Nav.Link>
+            )}
+          </Nav>
+        </Navbar.Collapse>
+      </Container>
+    </Navbar>
+  );
+}

@@ -1,0 +1,42 @@
+import { Navigate, type RouteObject } from "react-router";
+import { ErrorNotificationPage } from "../features/errors/error-notification-page.tsx";
+import { HomePage } from "../features/home/home-page.tsx";
+import { LoginPage } from "../features/login/login-page.tsx";
+import { Layout } from "./layout.tsx";
+import { RequireSession } from "./require-session.tsx";
+import { RouteError } from "./route-error.tsx";
+
+/**
+ * Every screen that needs a session. New screens add one entry here, for example
+ * `{ path: "upload", element: <UploadPage /> }` or, to split the bundle,
+ * `{ path: "explorer", lazy: async () => ({ Component: (await import("...")).ExplorerPage }) }`.
+ */
+const sessionRoutes: RouteObject[] = [
+  { index: true, element: <HomePage /> },
+  { path: "errornotification/:message", element: <ErrorNotificationPage /> },
+];
+
+/** The whole route table (SPEC.md section 2). */
+export const routes: RouteObject[] = [
+  {
+    path: "/",
+    element: <Layout />,
+    errorElement: <RouteError />,
+    children: [
+      {
+        // Inner boundary: a failing screen keeps the navigation bar usable.
+        errorElement: <RouteError />,
+        children: [
+          { path: "login", element: <LoginPage /> },
+          {
+            element: <RequireSession />,
+            children: [
+              ...sessionRoutes,
+              { path: "*", element: <Navigate to="/errornotification/ERR_UNKNOWN_PATH" replace /> },
+            ],
+          },
+        ],
+      },
+    ],
+  },
+];

@@ -1,0 +1,73 @@
+import Card from "react-bootstrap/Card";
+import Col from "react-bootstrap/Col";
+import Row from "react-bootstrap/Row";
+import { Link } from "react-router";
+import { useSelectedContext } from "../../state/session-store.ts";
+import { usePing } from "./use-ping.ts";
+
+interface HomeCard {
+  to: string;
+  icon: string;
+  title: string;
+  text: string;
+  testId: string;
+}
+
+const cards: HomeCard[] = [
+  {
+    to: "/upload",
+    icon: "bi-file-earmark-arrow-up",
+    title: "XLSX upload",
+    text: "Ingest data through file upload",
+    testId: "home-card-upload",
+  },
+  {
+    to: "/explorer",
+    icon: "bi-table",
+    title: "Data explorer",
+    text: "Browse, filter, edit or export stored data",
+    testId: "home-card-explorer",
+  },
+  {
+    to: "/pending",
+    icon: "bi-hourglass-split",
+    title: "Pending data changes",
+    text: "Manage changes flagged as needing approval",
+    testId: "home-card-pending",
+  },
+];
+
+/** Home (/): a prompt to choose an application, or the three main entry points. */
+export function HomePage() {
+  usePing();
+  const context = useSelectedContext();
+
+  if (context === null) {
+    return (
+      <div className="text-center text-body-secondary mt-5" data-testid="home-select-prompt">
+        <i className="bi bi-grid-3x3-gap display-5 d-block mb-3" aria-hidden="true" />
+        <p className="lead">Please select an application</p>
+      </div>
+    );
+  }
+
+  return (
+    <Row xs={1} md={3} className="g-4 mt-1">
+      {cards.map((card) => (
+        <Col key={card.to}>
+          <Card className="h-100 shadow-sm" data-testid={card.testId}>
+            <Card.Body>
+              <i className={`bi ${card.icon} fs-2 text-primary`} aria-hidden="true" />
+              <Card.Title as="h2" className="h5 mt-3">
+                <Link to={card.to} className="stretched-link text-reset text-decoration-none">
+                  {card.title}
+                </Link>
+              </Card.Title>
+              <Card.Text className="text-body-secondary">{card.text}</Card.Text>
+            </Card.Body>
+          </Card>
+        </Col>
+      ))}
+    </Row>
+  );
+}
