@@ -115,7 +115,10 @@ function checkContext(ctx: ContextModel, problems: string[]): void {
   ctx.fileLayouts.forEach((layout, li) => {
     const where = `fileLayouts.${li}`;
     const type = types.get(layout.entityType);
-    if (!type) return say(`${where}.entityType`, `unknown entity type '${layout.entityType}'`);
+    if (!type) {
+      say(`${where}.entityType`, `unknown entity type '${layout.entityType}'`);
+      return;
+    }
     layout.columns.forEach((c, ci) => {
       const attr = type.attributes.find((a) => a.name === c.attribute);
       if (!attr)

@@ -1,0 +1,117 @@
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import type { Profile } from "@ledgerline/contract";
+import type { LightMyRequestResponse } from "fastify";
+import { grantRoles } from "../admin/roles.repository.ts";
+import { insertUser, type UserRow } from "../admin/users.repository.ts";
+import { buildApp } from "../app.ts";
+import { hashPassword } from "../auth/password.ts";
+import { type Config, loadConfig } from "../config.ts";
+import type { Database } from "../db/connection.ts";
+import type { App } from "../http/types.ts";
+import { type Prepared, prepare } from "../prepare.ts";
+import { openTestDatabase } from "./test-database.ts";
+
+export const REPO_ROOT = path.resolve(import.meta.dirname, "../../../..");
+export const ADMIN_PASSWORD = "admin-password-for-tests";
+
+export interface TestApp {
+  app: App;
+  database: Database;
+  config: Config;
+  prepared: Prepared;
+  /** POSTs JSON (or nothing) with an optional session cookie. */
+  post(url: string, body?: unknown, cookie?: string): Promise<LightMyRequestResponse>;
+  /** Signs in through /auth/login and answers the cookie header to send on. */
+  login(username: string, password: string): Promise<string>;
+  /** A user made directly in the database, with roles per context. */
+  createUser(user: TestUserInput): Promise<UserRow>;
+  close(): Promise<void>;
+}
+
+export interface TestUserInput {
+  username: string;
+  password?: string;
+  isadmin?: boolean;
+  issuperadmin?: boolean;
+  isdev?: boolean;
+  roles?: { context: string; role: string }[];
+}
+
+export const TEST_USER_PASSWORD = "password-for-tests";
+
+/** A server on a fresh database, prepared exactly as at start (migrations, model sync, seed, first admin). */
+export async function createTestApp(options: { env?: Record<string, string>; argv?: string[] } = {}): Promise<TestApp> {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "ledgerline-test-"));
+  const config = loadConfig(
+    {
+      DATA_DIR: dataDir,
+      MODEL_DIR: path.join(REPO_ROOT, "model"),
+      ADMIN_PASSWORD,
+      DEMO: "1",
+      LOG_LEVEL: "silent",
+      WEB_DIST: path.join(dataDir, "no-web-build"),
+      ...options.env,
+    },
+    options.argv ?? [],
+  );
+  const database = await openTestDatabase();
+  const prepared = await prepare(database, config);
+  const app = await buildApp({ config, database, model: prepared.model }, { logger: false });
+  await app.ready();
+
+  const post: TestApp["post"] = (url, body, cookie) =>
+    app.inject({
+      method: "POST",
+      url,
+      headers: { ...(cookie ? { cookie } : {}), ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+    });
+
+  return {
+    app,
+    database,
+    config,
+    prepared,
+    post,
+    login: async (username, password) => {
+      const res = await app.inject({
+        method: "POST",
+        url: "/auth/login",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        payload: new URLSearchParams({ username, password }).toString(),
+      });
+      if (res.statusCode !== 200) throw new Error(`login ${username} failed: ${res.statusCode} ${res.body}`);
+      const cookie = res.cookies.find((c) => c.name === "ledgerline_session");
+      if (!cookie) throw new Error("login answered no session cookie");
+      return `${cookie.name}=${cookie.value}`;
+    },
+    createUser: async (input) => {
+      const user = await insertUser(database.db, {
+        username: input.username,
+        name: `${input.username} name`,
+        email: `${input.username}@example.com`,
+        passwordHash: await hashPassword(input.password ?? TEST_USER_PASSWORD),
+        isadmin: input.isadmin,
+        issuperadmin: input.issuperadmin,
+        isdev: input.isdev,
+      });
+      await grantRoles(
+        database.db,
+        (input.roles ?? []).map((r) => ({ userId: user.user_id, ...r })),
+        "test",
+      );
+      return user;
+    },
+    close: async () => {
+      await app.close();
+      await database.close();
+      await fs.rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function profileOfResponse(res: LightMyRequestResponse): Profile {
+  return res.json() as Profile;
+}
