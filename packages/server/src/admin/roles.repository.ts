@@ -43,3 +43,18 @@ export async function grantRoles(
     .onConflict((oc) => oc.columns(["user_id", "context", "role"]).doNothing())
     .execute();
 }
+
+export async function revokeRole(
+  db: Db,
+  userId: number,
+  context: string,
+  role: string,
+): Promise<boolean> {
+  const result = await db
+    .deleteFrom("app.user_roles")
+    .where("user_id", "=", userId)
+    .where("context", "=", context)
+    .where("role", "=", role)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}

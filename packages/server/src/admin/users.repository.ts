@@ -47,3 +47,49 @@ export async function countUsers(db: Db): Promise<number> {
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+export type UserFlag = "isadmin" | "issuperadmin" | "isdev";
+
+export async function listActiveUsers(db: Db): Promise<UserRow[]> {
+  return db
+    .selectFrom("app.users")
+    .selectAll()
+    .where("is_deleted", "=", false)
+    .orderBy("username")
+    .execute();
+}
+
+export async function updatePasswordHash(
+  db: Db,
+  userId: number,
+  passwordHash: string,
+): Promise<void> {
+  await db
+    .updateTable("app.users")
+    .set({ password_hash: passwordHash, updated_at: new Date() })
+    .where("user_id", "=", userId)
+    .execute();
+}
+
+export async function setUserFlag(
+  db: Db,
+  userId: number,
+  flag: UserFlag,
+  value: boolean,
+): Promise<void> {
+  await db
+    .updateTable("app.users")
+    .set({ [flag]: value, updated_at: new Date() })
+    .where("user_id", "=", userId)
+    .execute();
+}
+
+/** Whether the name is taken, by an active or a removed user (a removed user's name stays reserved). */
+export async function usernameTaken(db: Db, username: string): Promise<boolean> {
+  const row = await db
+    .selectFrom("app.users")
+    .select("user_id")
+    .where((eb) => eb(eb.fn("lower", ["username"]), "=", username.toLowerCase()))
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -1,6 +1,11 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_PASSWORD, createTestApp, TEST_USER_PASSWORD, type TestApp } from "../testing/test-app.ts";
+import {
+  ADMIN_PASSWORD,
+  createTestApp,
+  TEST_USER_PASSWORD,
+  type TestApp,
+} from "../testing/test-app.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -52,7 +57,10 @@ describe("POST /auth/login", () => {
   });
 
   it("answers 401 with the same message for a wrong password and an unknown user", async () => {
-    const wrong = await loginForm({ username: "admin", password: "not-the-password" }, { "x-forwarded-for": "10.0.0.1" });
+    const wrong = await loginForm(
+      { username: "admin", password: "not-the-password" },
+      { "x-forwarded-for": "10.0.0.1" },
+    );
     const unknown = await loginForm({ username: "nobody", password: "whatever1" });
     expect(wrong.statusCode).toBe(401);
     expect(unknown.statusCode).toBe(401);
@@ -104,13 +112,17 @@ describe("sessions", () => {
 
   it("expires a session idle for longer than SESSION_IDLE_MINUTES", async () => {
     const cookie = await t.login("admin", ADMIN_PASSWORD);
-    await sql`update app.sessions set last_seen_at = now() - interval '31 minutes'`.execute(t.database.db);
+    await sql`update app.sessions set last_seen_at = now() - interval '31 minutes'`.execute(
+      t.database.db,
+    );
     expect((await t.post("/api/ping", {}, cookie)).statusCode).toBe(401);
   });
 
   it("expires a session past its absolute lifetime even when active", async () => {
     const cookie = await t.login("admin", ADMIN_PASSWORD);
-    await sql`update app.sessions set expires_at = now() - interval '1 second'`.execute(t.database.db);
+    await sql`update app.sessions set expires_at = now() - interval '1 second'`.execute(
+      t.database.db,
+    );
     expect((await t.post("/api/ping", {}, cookie)).statusCode).toBe(401);
   });
 

@@ -14,6 +14,10 @@ declare module "fastify" {
   interface FastifyContextConfig {
     policy?: RoutePolicy;
   }
+  interface FastifyInstance {
+    /** Every registered route with its policy, for the enforcement tests and the OpenAPI check. */
+    registeredRoutes: { method: string; url: string; policy: RoutePolicy }[];
+  }
 }
 
 const FLAG_OF: Record<Exclude<Access, "public" | "signedIn">, keyof CurrentUser> = {
@@ -30,6 +34,7 @@ export function currentUser(request: FastifyRequest): CurrentUser {
 
 /** Attaches every route's policy at registration (refusing routes without one) and enforces it on each request. */
 export function installGuard(app: FastifyInstance, db: Db, settings: SessionSettings): void {
+  app.decorate("registeredRoutes", []);
   app.addHook("onRoute", (route: RouteOptions) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) {
@@ -41,6 +46,7 @@ export function installGuard(app: FastifyInstance, db: Db, settings: SessionSett
           `Route ${method} ${route.url} has no entry in ROUTE_POLICY (http/route-policy.ts)`,
         );
       route.config = { ...(route.config ?? {}), policy };
+      app.registeredRoutes.push({ method, url: route.url, policy });
     }
   });
 
@@ -62,13 +68,15 @@ export function installGuard(app: FastifyInstance, db: Db, settings: SessionSett
 function assertSameOrigin(request: FastifyRequest): void {
   const origin = request.headers.origin;
   if (!origin) return;
-  let host: string;
+  let same: boolean;
   try {
-    host = new URL(origin).host;
+    const from = new URL(origin);
+    // Normalised through URL so that "host:80" and "host" compare equal for http.
+    same = new URL(`${from.protocol}//${request.host}`).host === from.host;
   } catch {
-    throw new ForbiddenError("Cross-origin request refused");
+    same = false;
   }
-  if (host !== request.host) throw new ForbiddenError("Cross-origin request refused");
+  if (!same) throw new ForbiddenError("Cross-origin request refused");
 }
 
 const MEDIA_TYPES: Record<Exclude<RoutePolicy["body"], "none">, string> = {

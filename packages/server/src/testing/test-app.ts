@@ -42,7 +42,9 @@ export interface TestUserInput {
 export const TEST_USER_PASSWORD = "password-for-tests";
 
 /** A server on a fresh database, prepared exactly as at start (migrations, model sync, seed, first admin). */
-export async function createTestApp(options: { env?: Record<string, string>; argv?: string[] } = {}): Promise<TestApp> {
+export async function createTestApp(
+  options: { env?: Record<string, string>; argv?: string[] } = {},
+): Promise<TestApp> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "ledgerline-test-"));
   const config = loadConfig(
     {
@@ -65,7 +67,10 @@ export async function createTestApp(options: { env?: Record<string, string>; arg
     app.inject({
       method: "POST",
       url,
-      headers: { ...(cookie ? { cookie } : {}), ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      headers: {
+        ...(cookie ? { cookie } : {}),
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+      },
       ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
     });
 
@@ -82,7 +87,8 @@ export async function createTestApp(options: { env?: Record<string, string>; arg
         headers: { "content-type": "application/x-www-form-urlencoded" },
         payload: new URLSearchParams({ username, password }).toString(),
       });
-      if (res.statusCode !== 200) throw new Error(`login ${username} failed: ${res.statusCode} ${res.body}`);
+      if (res.statusCode !== 200)
+        throw new Error(`login ${username} failed: ${res.statusCode} ${res.body}`);
       const cookie = res.cookies.find((c) => c.name === "ledgerline_session");
       if (!cookie) throw new Error("login answered no session cookie");
       return `${cookie.name}=${cookie.value}`;

@@ -1,0 +1,162 @@
+import path from "node:path";
+import { parseArgs } from "node:util";
+import type { Kysely } from "kysely";
+import { grantRoles, revokeRole } from "./admin/roles.repository.ts";
+import * as users from "./admin/users.repository.ts";
+import { hashPassword, passwordProblem } from "./auth/password.ts";
+import { deleteSessionsOfUser } from "./auth/sessions.repository.ts";
+import { generatePassword, loadConfig } from "./config.ts";
+import { type Db, openDatabase } from "./db/connection.ts";
+import { migrateToLatest } from "./db/migrate.ts";
+import { loadModel } from "./model/load-model.ts";
+import { findContext } from "./model/model.ts";
+
+const USAGE = `Usage: npm run cli -- <command> [options]
+
+Commands:
+  list-users
+  create-user   --username U --name N --email E [--password P] [--admin] [--superadmin] [--dev]
+  reset-password --username U [--password P]        (ends the user's sessions)
+  grant         --username U --flag isadmin|issuperadmin|isdev
+  revoke        --username U --flag isadmin|issuperadmin|isdev
+  grant-role    --username U --context C --role R
+  revoke-role   --username U --context C --role R
+
+A password left out is generated and printed once. The database is the one the server uses
+(DATABASE_URL, or the embedded one under DATA_DIR); stop a server on the embedded database first.`;
+
+class CliError extends Error {}
+
+const FLAGS: readonly users.UserFlag[] = ["isadmin", "issuperadmin", "isdev"];
+
+function required(value: string | undefined, name: string): string {
+  if (!value) throw new CliError(`--${name} is required`);
+  return value;
+}
+
+async function findUser(db: Db, username: string): Promise<users.UserRow> {
+  const user = await users.findActiveUser(db, username);
+  if (!user) throw new CliError(`No user '${username}'`);
+  return user;
+}
+
+async function choosePassword(
+  given: string | undefined,
+): Promise<{ hash: string; shown?: string }> {
+  const password = given ?? generatePassword();
+  const problem = passwordProblem(password);
+  if (problem) throw new CliError(problem);
+  return { hash: await hashPassword(password), shown: given ? undefined : password };
+}
+
+async function run(argv: string[]): Promise<string> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      username: { type: "string" },
+      name: { type: "string" },
+      email: { type: "string" },
+      password: { type: "string" },
+      flag: { type: "string" },
+      context: { type: "string" },
+      role: { type: "string" },
+      admin: { type: "boolean", default: false },
+      superadmin: { type: "boolean", default: false },
+      dev: { type: "boolean", default: false },
+      help: { type: "boolean", default: false },
+    },
+  });
+  const command = positionals[0];
+  if (!command || values.help) return USAGE;
+
+  const config = loadConfig();
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    pgliteDir: path.join(config.dataDir, "pglite"),
+  });
+  const db = database.db;
+  try {
+    await migrateToLatest(db as unknown as Kysely<unknown>);
+    switch (command) {
+      case "list-users": {
+        const rows = await users.listActiveUsers(db);
+        return rows
+          .map((u) => {
+            const flags = FLAGS.filter((f) => u[f]).join(",");
+            return `${u.username}\t${u.name}\t${u.email}\t${flags}`;
+          })
+          .join("\n");
+      }
+      case "create-user": {
+        const username = required(values.username, "username");
+        if (await users.usernameTaken(db, username))
+          throw new CliError(`username unavailable: '${username}'`);
+        const password = await choosePassword(values.password);
+        await users.insertUser(db, {
+          username,
+          name: required(values.name, "name"),
+          email: required(values.email, "email"),
+          passwordHash: password.hash,
+          isadmin: values.admin || values.superadmin,
+          issuperadmin: values.superadmin,
+          isdev: values.dev,
+        });
+        return `Created user '${username}'${password.shown ? ` with password ${password.shown}` : ""}`;
+      }
+      case "reset-password": {
+        const user = await findUser(db, required(values.username, "username"));
+        const password = await choosePassword(values.password);
+        await db.transaction().execute(async (tx) => {
+          await users.updatePasswordHash(tx, user.user_id, password.hash);
+          await deleteSessionsOfUser(tx, user.user_id);
+        });
+        return `Password of '${user.username}' reset${password.shown ? ` to ${password.shown}` : ""}; its sessions ended`;
+      }
+      case "grant":
+      case "revoke": {
+        const user = await findUser(db, required(values.username, "username"));
+        const flag = required(values.flag, "flag") as users.UserFlag;
+        if (!FLAGS.includes(flag)) throw new CliError(`--flag must be one of ${FLAGS.join(", ")}`);
+        await users.setUserFlag(db, user.user_id, flag, command === "grant");
+        return `${command === "grant" ? "Granted" : "Revoked"} ${flag} ${command === "grant" ? "to" : "from"} '${user.username}'`;
+      }
+      case "grant-role":
+      case "revoke-role": {
+        const user = await findUser(db, required(values.username, "username"));
+        const contextName = required(values.context, "context");
+        const roleName = required(values.role, "role");
+        const context = findContext(await loadModel(config.modelDir), contextName);
+        if (!context) throw new CliError(`No context '${contextName}' in the model`);
+        if (!context.roles.some((r) => r.name === roleName))
+          throw new CliError(
+            `No role '${roleName}' in '${contextName}' (roles: ${context.roles.map((r) => r.name).join(", ")})`,
+          );
+        if (command === "grant-role") {
+          await grantRoles(
+            db,
+            [{ userId: user.user_id, context: contextName, role: roleName }],
+            "cli",
+          );
+          return `Granted role '${roleName}' in '${contextName}' to '${user.username}'`;
+        }
+        const removed = await revokeRole(db, user.user_id, contextName, roleName);
+        return removed
+          ? `Revoked role '${roleName}' in '${contextName}' from '${user.username}'`
+          : `'${user.username}' did not hold '${roleName}' in '${contextName}'`;
+      }
+      default:
+        throw new CliError(`Unknown command '${command}'\n\n${USAGE}`);
+    }
+  } finally {
+    await database.close();
+  }
+}
+
+run(process.argv.slice(2)).then(
+  (output) => console.log(output),
+  (error: unknown) => {
+    console.error(error instanceof CliError ? `Error: ${error.message}` : error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,171 @@
+import type { Kysely } from "kysely";
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "../../db/connection.ts";
+import { migrateToLatest } from "../../db/migrate.ts";
+import { openTestDatabase } from "../../testing/test-database.ts";
+import { parseContextFile } from "../load-model.ts";
+import type { Model } from "../model.ts";
+import { DestructiveModelChangeError, syncSchema } from "./sync-schema.ts";
+
+const BASE = `
+name: shop
+uiName: Shop
+entityTypes:
+  - name: supplier
+    uiName: Supplier
+    attributes:
+      - { name: name, dataType: String, identity: true }
+  - name: product
+    uiName: Product
+    attributes:
+      - { name: code, dataType: String, identity: true, filter: true }
+      - { name: title, dataType: String }
+      - { name: supplier, dataType: Reference, referencedEntityType: supplier, nullable: true }
+      - { name: label, dataType: String, formula: "code || ' ' || title" }
+`;
+
+function modelOf(text: string): Model {
+  const problems: string[] = [];
+  const ctx = parseContextFile("shop.yaml", text, problems);
+  expect(problems).toEqual([]);
+  return { contexts: [ctx as NonNullable<typeof ctx>] };
+}
+
+let database: Database;
+let db: Kysely<unknown>;
+beforeAll(async () => {
+  database = await openTestDatabase();
+  db = database.db as unknown as Kysely<unknown>;
+  await migrateToLatest(db);
+});
+afterAll(() => database.close());
+
+async function columnsOf(table: string): Promise<string[]> {
+  const { rows } = await sql<{ column_name: string }>`
+    select column_name from information_schema.columns
+    where table_schema = 'ctx_shop' and table_name = ${table} order by ordinal_position`.execute(
+    db,
+  );
+  return rows.map((r) => r.column_name);
+}
+
+async function indexesOf(table: string): Promise<string[]> {
+  const { rows } = await sql<{ indexname: string }>`
+    select indexname from pg_indexes where schemaname = 'ctx_shop' and tablename = ${table} order by 1`.execute(
+    db,
+  );
+  return rows.map((r) => r.indexname);
+}
+
+describe("schema sync", () => {
+  it("creates schema, tables, keys, indexes and the formula view on an empty database", async () => {
+    const actions = await syncSchema(db, modelOf(BASE), { allowDestructive: false });
+    expect(actions.map((a) => a.description)).toContain("create table ctx_shop.product");
+    expect(await columnsOf("product")).toEqual([
+      "entity_key_id",
+      "is_deleted",
+      "is_pending_new",
+      "version",
+      "created_at",
+      "created_by",
+      "updated_at",
+      "updated_by",
+      "last_event_id",
+      "code",
+      "title",
+      "supplier",
+    ]);
+    expect(await indexesOf("product")).toEqual([
+      "product__code__pattern",
+      "product__code__trgm",
+      "product__identity",
+      "product__supplier__idx",
+      "product_pkey",
+    ]);
+    await sql`insert into ctx_shop.product (code, title, created_by, updated_by) values ('A1', 'Anvil', 't', 't')`.execute(
+      db,
+    );
+    const { rows } = await sql<{ label: string }>`select label from ctx_shop.product__v`.execute(
+      db,
+    );
+    expect(rows).toEqual([{ label: "A1 Anvil" }]);
+  });
+
+  it("does nothing when the model has not changed", async () => {
+    expect(await syncSchema(db, modelOf(BASE), { allowDestructive: false })).toEqual([]);
+  });
+
+  it("applies additive changes: a new attribute, a new filter index, a new type, a changed formula", async () => {
+    const next = BASE.replace(
+      "      - { name: title, dataType: String }",
+      "      - { name: title, dataType: String, filter: true }\n      - { name: weight, dataType: Number, nullable: true }",
+    )
+      .replace(`"code || ' ' || title"`, `"title || ' (' || code || ')'"`)
+      .concat(
+        `  - name: warehouse\n    uiName: Warehouse\n    attributes:\n      - { name: city, dataType: String, identity: true }\n`,
+      );
+    const actions = (await syncSchema(db, modelOf(next), { allowDestructive: false })).map(
+      (a) => a.description,
+    );
+    expect(actions).toEqual(
+      expect.arrayContaining([
+        "add column ctx_shop.product.weight numeric",
+        "create btree index ctx_shop.product__title__idx",
+        "create table ctx_shop.warehouse",
+        "drop view ctx_shop.product__v",
+        "create view ctx_shop.product__v",
+      ]),
+    );
+    expect(actions.every((a) => !a.startsWith("drop column"))).toBe(true);
+    const { rows } = await sql<{ label: string }>`select label from ctx_shop.product__v`.execute(
+      db,
+    );
+    expect(rows).toEqual([{ label: "Anvil (A1)" }]);
+  });
+
+  it("refuses a destructive change, naming it, and changes nothing", async () => {
+    const dropped = BASE.replace("      - { name: title, dataType: String }\n", "").replace(
+      `"code || ' ' || title"`,
+      "code",
+    );
+    const error = await syncSchema(db, modelOf(dropped), { allowDestructive: false }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(DestructiveModelChangeError);
+    expect((error as Error).message).toMatch(
+      /drop column ctx_shop\.product\.title \(attribute removed\)/,
+    );
+    expect((error as Error).message).toMatch(/drop table ctx_shop\.warehouse/);
+    expect((error as Error).message).toMatch(/--allow-destructive-model-changes/);
+    expect(await columnsOf("product")).toContain("title");
+    expect(await columnsOf("product")).toContain("weight");
+
+    const retyped = BASE.replace(
+      "{ name: title, dataType: String }",
+      "{ name: title, dataType: Number }",
+    );
+    await expect(syncSchema(db, modelOf(retyped), { allowDestructive: false })).rejects.toThrow(
+      /change type of ctx_shop\.product\.title from text to numeric/,
+    );
+  });
+
+  it("applies a destructive change when allowed", async () => {
+    await syncSchema(db, modelOf(BASE), { allowDestructive: true });
+    expect(await columnsOf("product")).not.toContain("weight");
+    expect(await columnsOf("warehouse")).toEqual([]);
+    expect(await syncSchema(db, modelOf(BASE), { allowDestructive: false })).toEqual([]);
+  });
+
+  it("names the failing step when a formula is not valid SQL", async () => {
+    const bad = BASE.replace(`"code || ' ' || title"`, `"no_such_column || 'x'"`);
+    await expect(syncSchema(db, modelOf(bad), { allowDestructive: false })).rejects.toThrow(
+      /Model sync failed at 'create view ctx_shop\.product__v': .*no_such_column/,
+    );
+    // The failed sync rolled back: the old view still answers.
+    const { rows } = await sql<{ label: string }>`select label from ctx_shop.product__v`.execute(
+      db,
+    );
+    expect(rows).toEqual([{ label: "A1 Anvil" }]);
+  });
+});
