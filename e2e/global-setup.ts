@@ -1,0 +1,73 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { FullConfig } from "@playwright/test";
+import { cli, freePort, serverEnv, startServer, stopProcess, waitForHealth } from "./support/server.ts";
+import { admin, cliUsers } from "./support/users.ts";
+
+/**
+ * Prepares a throw-away database and starts the server for the whole run:
+ *  1. a first start on the empty DATA_DIR lets the server create the super administrator from
+ *     ADMIN_PASSWORD (with DEMO=1: every role of every context) and seed the demo data;
+ *     it only does so on a database without users, so this must come before the CLI;
+ *  2. the server is stopped (the embedded database is single-process) and the CLI adds the
+ *     test users and their roles;
+ *  3. the server starts again; its address goes to E2E_BASE_URL for the workers, its process id
+ *     and DATA_DIR to global-teardown.ts.
+ */
+export default async function globalSetup(config: FullConfig): Promise<void> {
+  const root = config.configFile ? path.dirname(config.configFile) : process.cwd();
+  if (!existsSync(path.join(root, "packages/web/dist/index.html"))) {
+    throw new Error("packages/web/dist is missing: run `npm run build` before the e2e tests");
+  }
+
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "ledgerline-e2e-"));
+  const logFile = path.join(dataDir, "server.log");
+  const port = await freePort();
+  const baseURL = `http://127.0.0.1:${port}`;
+  const env = serverEnv({
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATA_DIR: dataDir,
+    ADMIN_PASSWORD: admin.password,
+    DEMO: "1",
+    LOG_LEVEL: "warn",
+  });
+  process.env.E2E_DATA_DIR = dataDir;
+
+  const started = Date.now();
+  let pid: number | undefined;
+  try {
+    const first = startServer(root, env, logFile);
+    pid = first.pid;
+    await waitForHealth(baseURL, first);
+    if (pid) await stopProcess(pid);
+
+    for (const user of cliUsers) {
+      await cli(root, env, [
+        "create-user",
+        ...["--username", user.username, "--name", user.name],
+        ...["--email", user.email, "--password", user.password],
+      ]);
+      for (const { context, role } of user.roles) {
+        await cli(root, env, [
+          "grant-role",
+          ...["--username", user.username, "--context", context, "--role", role],
+        ]);
+      }
+    }
+
+    const server = startServer(root, env, logFile);
+    pid = server.pid;
+    await waitForHealth(baseURL, server);
+  } catch (error) {
+    if (pid) await stopProcess(pid);
+    const log = existsSync(logFile) ? readFileSync(logFile, "utf8").slice(-4000) : "";
+    if (!process.env.E2E_KEEP_DATA) rmSync(dataDir, { recursive: true, force: true });
+    throw new Error(`${(error as Error).message}\n--- server log ---\n${log}`, { cause: error });
+  }
+
+  process.env.E2E_BASE_URL = baseURL;
+  process.env.E2E_SERVER_PID = String(pid);
+  console.log(`e2e: server ready on ${baseURL} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}

@@ -1,0 +1,70 @@
+import { expect, test } from "@playwright/test";
+import { chooseContext, signIn } from "./support/app.ts";
+import { admin, DICTIONARY, REFERENCE } from "./support/users.ts";
+
+const cards = [
+  {
+    testId: "home-card-upload",
+    title: "XLSX upload",
+    text: "Ingest data through file upload",
+    href: "/upload",
+  },
+  {
+    testId: "home-card-explorer",
+    title: "Data explorer",
+    text: "Browse, filter, edit or export stored data",
+    href: "/explorer",
+  },
+  {
+    testId: "home-card-pending",
+    title: "Pending data changes",
+    text: "Manage changes flagged as needing approval",
+    href: "/pending",
+  },
+];
+
+test.describe("home page", () => {
+  test.beforeEach(async ({ page }) => {
+    await signIn(page, admin);
+  });
+
+  test("asks for an application while none is chosen", async ({ page }) => {
+    await expect(page.getByText("Please select an application")).toBeVisible();
+    for (const card of cards) await expect(page.getByTestId(card.testId)).toHaveCount(0);
+  });
+
+  test("shows the three cards once an application is chosen", async ({ page }) => {
+    await chooseContext(page, REFERENCE.uiName);
+    await expect(page.getByText("Please select an application")).toHaveCount(0);
+    for (const card of cards) {
+      const element = page.getByTestId(card.testId);
+      await expect(element.getByRole("heading", { name: card.title })).toBeVisible();
+      await expect(element.getByText(card.text, { exact: true })).toBeVisible();
+      await expect(element.getByRole("link", { name: card.title })).toHaveAttribute(
+        "href",
+        card.href,
+      );
+    }
+  });
+
+  test("shows the same cards in the Data Dictionary", async ({ page }) => {
+    await chooseContext(page, DICTIONARY.uiName);
+    await expect(page.getByRole("heading", { level: 2 })).toHaveText(cards.map((c) => c.title));
+  });
+
+  test("pings the server each time it loads", async ({ page }) => {
+    const ping = page.waitForRequest(
+      (request) => request.method() === "POST" && new URL(request.url()).pathname === "/api/ping",
+    );
+    await page.reload();
+    const request = await ping;
+    const response = await request.response();
+    expect(response?.status()).toBe(200);
+    expect(await response?.json()).toMatchObject({ status: "ok" });
+
+    const again = page.waitForRequest((r) => new URL(r.url()).pathname === "/api/ping");
+    await page.goto("/errornotification/away");
+    await page.getByRole("button", { name: "Back to main page" }).click();
+    await again;
+  });
+});

@@ -1,0 +1,31 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "./config.ts";
+
+describe("loadConfig", () => {
+  it("applies the documented defaults", () => {
+    const c = loadConfig({}, []);
+    expect(c.port).toBe(3000);
+    expect(c.host).toBe("127.0.0.1");
+    expect(c.dataDir).toBe(path.resolve("./data"));
+    expect(c.connectionsDir).toBe(path.join(c.dataDir, "connections"));
+    expect(c.wikiTarget).toBe(`git:${path.join(c.dataDir, "wiki")}`);
+    expect(c.demo).toBe(true);
+    expect(c.adminUsername).toBe("admin");
+    expect(c.adminPassword).toBeUndefined();
+    expect([c.sessionIdleMinutes, c.sessionMaxHours]).toEqual([30, 12]);
+    expect(c.allowDestructiveModelChanges).toBe(false);
+  });
+
+  it("turns the demo off by default on PostgreSQL and reads the flag", () => {
+    expect(loadConfig({ DATABASE_URL: "postgres://db/app" }, []).demo).toBe(false);
+    expect(loadConfig({ DATABASE_URL: "postgres://db/app", DEMO: "1" }, []).demo).toBe(true);
+    expect(loadConfig({}, ["--allow-destructive-model-changes"]).allowDestructiveModelChanges).toBe(true);
+  });
+
+  it("names every invalid variable", () => {
+    const attempt = () => loadConfig({ PORT: "eighty", ADMIN_PASSWORD: "short", NAV_HIDE: "upload,bogus" }, []);
+    expect(attempt).toThrow(ConfigError);
+    expect(attempt).toThrow(/PORT: .*\n.*ADMIN_PASSWORD: .*\n.*NAV_HIDE\.1: /);
+  });
+});
