@@ -20,11 +20,14 @@ describe("loadConfig", () => {
   it("turns the demo off by default on PostgreSQL and reads the flag", () => {
     expect(loadConfig({ DATABASE_URL: "postgres://db/app" }, []).demo).toBe(false);
     expect(loadConfig({ DATABASE_URL: "postgres://db/app", DEMO: "1" }, []).demo).toBe(true);
-    expect(loadConfig({}, ["--allow-destructive-model-changes"]).allowDestructiveModelChanges).toBe(true);
+    expect(loadConfig({}, ["--allow-destructive-model-changes"]).allowDestructiveModelChanges).toBe(
+      true,
+    );
   });
 
   it("names every invalid variable", () => {
-    const attempt = () => loadConfig({ PORT: "eighty", ADMIN_PASSWORD: "short", NAV_HIDE: "upload,bogus" }, []);
+    const attempt = () =>
+      loadConfig({ PORT: "eighty", ADMIN_PASSWORD: "short", NAV_HIDE: "upload,bogus" }, []);
     expect(attempt).toThrow(ConfigError);
     expect(attempt).toThrow(/PORT: .*\n.*ADMIN_PASSWORD: .*\n.*NAV_HIDE\.1: /);
   });

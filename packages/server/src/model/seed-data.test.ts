@@ -11,7 +11,13 @@ afterAll(() => t.close());
 
 describe("demo seed", () => {
   it("loads the ISO currencies and countries with resolved references", async () => {
-    const { rows } = await sql<{ iso2: string; name: string; code: string; eu_member: boolean; joined_eu: string | null }>`
+    const { rows } = await sql<{
+      iso2: string;
+      name: string;
+      code: string;
+      eu_member: boolean;
+      joined_eu: string | null;
+    }>`
       select c.iso2, c.name, cur.code, c.eu_member, c.joined_eu
       from ctx_reference.country c join ctx_reference.currency cur on cur.entity_key_id = c.currency
       where c.iso2 in ('DE', 'US') order by c.iso2`.execute(t.database.db);
@@ -19,14 +25,21 @@ describe("demo seed", () => {
       { iso2: "DE", name: "Germany", code: "EUR", eu_member: true, joined_eu: "1958-01-01" },
       { iso2: "US", name: "United States", code: "USD", eu_member: false, joined_eu: null },
     ]);
-    const seeded = Object.fromEntries(t.prepared.seeded.map((s) => [`${s.context}.${s.entityType}`, s.rows]));
+    const seeded = Object.fromEntries(
+      t.prepared.seeded.map((s) => [`${s.context}.${s.entityType}`, s.rows]),
+    );
     expect(seeded["reference.currency"]).toBeGreaterThan(150);
     expect(seeded["reference.country"]).toBeGreaterThan(240);
     expect(seeded["Data Dictionary.edition"]).toBe(2);
   });
 
   it("records one approved Create event per seeded record and keeps the counts", async () => {
-    const { rows } = await sql<{ records: number; events: number; linked: number; counted: number }>`
+    const { rows } = await sql<{
+      records: number;
+      events: number;
+      linked: number;
+      counted: number;
+    }>`
       select (select count(*)::int from ctx_reference.country) as records,
              (select count(*)::int from app.events where context = 'reference' and entity_type = 'country'
                 and action = 'Create' and status = 'approved' and source = 'seed') as events,
@@ -41,9 +54,9 @@ describe("demo seed", () => {
   });
 
   it("fills the formula view", async () => {
-    const { rows } = await sql<{ display: string }>`select display from ctx_reference.country__v where iso2 = 'FR'`.execute(
-      t.database.db,
-    );
+    const { rows } = await sql<{
+      display: string;
+    }>`select display from ctx_reference.country__v where iso2 = 'FR'`.execute(t.database.db);
     expect(rows).toEqual([{ display: "France (FR)" }]);
   });
 });
@@ -51,7 +64,11 @@ describe("demo seed", () => {
 describe("first start", () => {
   it("creates the super administrator with every demo role, once", async () => {
     expect(t.prepared.admin).toEqual({ username: "admin", generatedPassword: undefined });
-    const roles = await t.database.db.selectFrom("app.user_roles").select(["context", "role"]).orderBy("role").execute();
+    const roles = await t.database.db
+      .selectFrom("app.user_roles")
+      .select(["context", "role"])
+      .orderBy("role")
+      .execute();
     expect(roles.map((r) => `${r.context}:${r.role}`)).toEqual([
       "reference:approver",
       "Data Dictionary:dictionary_editor",

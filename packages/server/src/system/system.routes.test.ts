@@ -28,11 +28,20 @@ describe("system routes", () => {
   it("GET /app-config.json carries the switched-off navigation items and no secrets", async () => {
     const res = await t.app.inject({ method: "GET", url: "/app-config.json" });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ productName: "Ledgerline", version: "0.1.0", navHidden: ["upload", "developer"] });
+    expect(res.json()).toEqual({
+      productName: "Ledgerline",
+      version: "0.1.0",
+      navHidden: ["upload", "developer"],
+    });
   });
 
   it("serves index.html for deep links and reloads, uncached", async () => {
-    for (const url of ["/", "/explorer", "/system-environment/edit/12", "/errornotification/ERR_X"]) {
+    for (const url of [
+      "/",
+      "/explorer",
+      "/system-environment/edit/12",
+      "/errornotification/ERR_X",
+    ]) {
       const res = await t.app.inject({ method: "GET", url });
       expect(res.statusCode, url).toBe(200);
       expect(res.body, url).toContain("<title>Ledgerline</title>");
@@ -47,7 +56,12 @@ describe("system routes", () => {
   });
 
   it("answers 404 JSON, not the web app, for unknown server paths", async () => {
-    for (const url of ["/api/nothing", "/auth/nothing", "/data-dictionary/nothing", "/ws/nothing"]) {
+    for (const url of [
+      "/api/nothing",
+      "/auth/nothing",
+      "/data-dictionary/nothing",
+      "/ws/nothing",
+    ]) {
       const res = await t.app.inject({ method: "GET", url });
       expect(res.statusCode, url).toBe(404);
       expect(res.json().message, url).toMatch(/No such call/);
@@ -67,12 +81,23 @@ describe("system routes", () => {
 describe("OpenAPI", () => {
   it("documents every API route, with request and response schemas", async () => {
     const cookie = await t.login("admin", ADMIN_PASSWORD);
-    const res = await t.app.inject({ method: "GET", url: "/api/openapi.json", headers: { cookie } });
+    const res = await t.app.inject({
+      method: "GET",
+      url: "/api/openapi.json",
+      headers: { cookie },
+    });
     expect(res.statusCode).toBe(200);
-    const doc = res.json() as { openapi: string; paths: Record<string, Record<string, { responses: object }>> };
+    const doc = res.json() as {
+      openapi: string;
+      paths: Record<string, Record<string, { responses: object }>>;
+    };
     expect(doc.openapi).toMatch(/^3\./);
     const documented = t.app.registeredRoutes.filter(
-      (r) => r.method !== "HEAD" && !r.url.includes("*") && !r.url.startsWith("/api/docs") && r.url !== "/api/openapi.json",
+      (r) =>
+        r.method !== "HEAD" &&
+        !r.url.includes("*") &&
+        !r.url.startsWith("/api/docs") &&
+        r.url !== "/api/openapi.json",
     );
     expect(documented.length).toBeGreaterThan(5);
     for (const r of documented) {
@@ -80,7 +105,9 @@ describe("OpenAPI", () => {
       expect(op, `${r.method} ${r.url}`).toBeDefined();
       expect(Object.keys(op.responses), `${r.method} ${r.url}`).toContain("200");
     }
-    expect(doc.paths["/auth/login"].post).toMatchObject({ requestBody: { content: { "application/x-www-form-urlencoded": {} } } });
+    expect(doc.paths["/auth/login"].post).toMatchObject({
+      requestBody: { content: { "application/x-www-form-urlencoded": {} } },
+    });
   });
 
   it("renders the reference page for developers", async () => {
