@@ -1,0 +1,59 @@
+import type { CurrentUser } from "../auth/auth.service.ts";
+import type { Db } from "../db/connection.ts";
+import { ForbiddenError, NotFoundError } from "../errors.ts";
+import type { ContextModel, EntityType, Model, Permission } from "../model/model.ts";
+import { findContext, findEntityType } from "../model/model.ts";
+import { rolesOfUser } from "./roles.repository.ts";
+
+/** The five per-type flags the client receives to hide what the server would refuse. */
+export interface TypeFlags {
+  canread: boolean;
+  cancreate: boolean;
+  canedit: boolean;
+  candelete: boolean;
+  canapprove: boolean;
+}
+
+const FLAG_OF: Record<Permission, keyof TypeFlags> = {
+  read: "canread",
+  create: "cancreate",
+  edit: "canedit",
+  delete: "candelete",
+  approve: "canapprove",
+};
+
+const NONE: TypeFlags = { canread: false, cancreate: false, canedit: false, candelete: false, canapprove: false };
+
+/** The user's rights in a context: per type, the union of the grants of the roles held there. */
+export interface ContextRights {
+  context: ContextModel;
+  flagsOf(typeName: string): TypeFlags;
+}
+
+/** Computes the rights from the user's roles in the context (one query). */
+export async function rightsIn(db: Db, model: Model, user: CurrentUser, contextName: string): Promise<ContextRights> {
+  const context = findContext(model, contextName);
+  if (!context) throw new NotFoundError(`Unknown application '${contextName}'`);
+  const held = new Set(await rolesOfUser(db, user.userId, contextName));
+  const roles = context.roles.filter((r) => held.has(r.name));
+  return {
+    context,
+    flagsOf: (typeName) => {
+      const flags = { ...NONE };
+      for (const role of roles) {
+        for (const p of [...(role.grants["*"] ?? []), ...(role.grants[typeName] ?? [])]) flags[FLAG_OF[p]] = true;
+      }
+      return flags;
+    },
+  };
+}
+
+/** The entity type, if the user holds `permission` on it; 404 for an unknown type, 403 without the right. */
+export function requireTypePermission(rights: ContextRights, typeName: string, permission: Permission): EntityType {
+  const type = findEntityType(rights.context, typeName);
+  if (!type) throw new NotFoundError(`Unknown entity type '${typeName}' in '${rights.context.uiName}'`);
+  if (!rights.flagsOf(type.name)[FLAG_OF[permission]]) {
+    throw new ForbiddenError(`You may not ${permission} ${type.uiName} records`);
+  }
+  return type;
+}
