@@ -7,11 +7,14 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from "fastify-type-provider-zod";
+import { rolesRoutes } from "./admin/roles.routes.ts";
+import { usersRoutes } from "./admin/users.routes.ts";
 import { authRoutes } from "./auth/auth.routes.ts";
 import { contextsRoutes } from "./contexts/contexts.routes.ts";
 import { errorHandler } from "./http/error-handler.ts";
 import { installGuard } from "./http/guard.ts";
 import type { App, AppDeps } from "./http/types.ts";
+import { recordsRoutes } from "./records/records.routes.ts";
 import { openApiRoutes, registerOpenApi } from "./system/openapi.ts";
 import { systemRoutes } from "./system/system.routes.ts";
 
@@ -68,6 +71,9 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
 
   await authRoutes(app, deps);
   await contextsRoutes(app, deps);
+  await recordsRoutes(app, deps);
+  await usersRoutes(app, deps);
+  await rolesRoutes(app, deps);
   await openApiRoutes(app);
   await systemRoutes(app, deps);
   return app;

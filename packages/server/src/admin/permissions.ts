@@ -22,7 +22,13 @@ const FLAG_OF: Record<Permission, keyof TypeFlags> = {
   approve: "canapprove",
 };
 
-const NONE: TypeFlags = { canread: false, cancreate: false, canedit: false, candelete: false, canapprove: false };
+const NONE: TypeFlags = {
+  canread: false,
+  cancreate: false,
+  canedit: false,
+  candelete: false,
+  canapprove: false,
+};
 
 /** The user's rights in a context: per type, the union of the grants of the roles held there. */
 export interface ContextRights {
@@ -31,7 +37,12 @@ export interface ContextRights {
 }
 
 /** Computes the rights from the user's roles in the context (one query). */
-export async function rightsIn(db: Db, model: Model, user: CurrentUser, contextName: string): Promise<ContextRights> {
+export async function rightsIn(
+  db: Db,
+  model: Model,
+  user: CurrentUser,
+  contextName: string,
+): Promise<ContextRights> {
   const context = findContext(model, contextName);
   if (!context) throw new NotFoundError(`Unknown application '${contextName}'`);
   const held = new Set(await rolesOfUser(db, user.userId, contextName));
@@ -41,7 +52,8 @@ export async function rightsIn(db: Db, model: Model, user: CurrentUser, contextN
     flagsOf: (typeName) => {
       const flags = { ...NONE };
       for (const role of roles) {
-        for (const p of [...(role.grants["*"] ?? []), ...(role.grants[typeName] ?? [])]) flags[FLAG_OF[p]] = true;
+        for (const p of [...(role.grants["*"] ?? []), ...(role.grants[typeName] ?? [])])
+          flags[FLAG_OF[p]] = true;
       }
       return flags;
     },
@@ -49,9 +61,14 @@ export async function rightsIn(db: Db, model: Model, user: CurrentUser, contextN
 }
 
 /** The entity type, if the user holds `permission` on it; 404 for an unknown type, 403 without the right. */
-export function requireTypePermission(rights: ContextRights, typeName: string, permission: Permission): EntityType {
+export function requireTypePermission(
+  rights: ContextRights,
+  typeName: string,
+  permission: Permission,
+): EntityType {
   const type = findEntityType(rights.context, typeName);
-  if (!type) throw new NotFoundError(`Unknown entity type '${typeName}' in '${rights.context.uiName}'`);
+  if (!type)
+    throw new NotFoundError(`Unknown entity type '${typeName}' in '${rights.context.uiName}'`);
   if (!rights.flagsOf(type.name)[FLAG_OF[permission]]) {
     throw new ForbiddenError(`You may not ${permission} ${type.uiName} records`);
   }

@@ -58,3 +58,8 @@ export async function revokeRole(
     .executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
+
+/** Removes every role assignment of a user, in every context. */
+export async function revokeAllRoles(db: Db, userId: number): Promise<void> {
+  await db.deleteFrom("app.user_roles").where("user_id", "=", userId).execute();
+}

@@ -93,3 +93,52 @@ export async function usernameTaken(db: Db, username: string): Promise<boolean> 
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/** The fields an administrator may change; a password hash only when a new password was given. */
+export interface UserChanges {
+  name: string;
+  email: string;
+  isadmin: boolean;
+  passwordHash?: string;
+}
+
+/** Updates an active user; false when no active user has this id (removed meanwhile). */
+export async function updateUser(db: Db, userId: number, changes: UserChanges): Promise<boolean> {
+  const result = await db
+    .updateTable("app.users")
+    .set({
+      name: changes.name,
+      email: changes.email,
+      isadmin: changes.isadmin,
+      ...(changes.passwordHash === undefined ? {} : { password_hash: changes.passwordHash }),
+      updated_at: new Date(),
+    })
+    .where("user_id", "=", userId)
+    .where("is_deleted", "=", false)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Soft-removes a user: the row stays so that history keeps its author and the name stays taken. */
+export async function markUserRemoved(db: Db, userId: number): Promise<void> {
+  await db
+    .updateTable("app.users")
+    .set({ is_deleted: true, updated_at: new Date() })
+    .where("user_id", "=", userId)
+    .execute();
+}
+
+/**
+ * The ids of the active super administrators, locked until the transaction ends, so that two
+ * concurrent removals cannot both see another super administrator left.
+ */
+export async function lockActiveSuperAdmins(db: Db): Promise<number[]> {
+  const rows = await db
+    .selectFrom("app.users")
+    .select("user_id")
+    .where("issuperadmin", "=", true)
+    .where("is_deleted", "=", false)
+    .forUpdate()
+    .execute();
+  return rows.map((r) => r.user_id);
+}

@@ -1,0 +1,192 @@
+import { z } from "zod";
+
+export const DataType = z.enum(["Boolean", "String", "Number", "Date", "Reference"]);
+export type DataType = z.infer<typeof DataType>;
+
+/** An attribute of an entity type, as the client sees it. */
+export const AttributeInfo = z.object({
+  name: z.string(),
+  uiName: z.string(),
+  uiDescription: z.string(),
+  uiSequence: z.number(),
+  dataType: DataType,
+  nullable: z.boolean(),
+  identity: z.boolean(),
+  generated: z.boolean(),
+  /** Empty for a user-editable attribute; the expression for a formula attribute. */
+  formula: z.string(),
+  editable: z.boolean(),
+  filter: z.boolean(),
+  referencedEntityType: z.string().optional(),
+});
+export type AttributeInfo = z.infer<typeof AttributeInfo>;
+
+/** An entity type with its attributes and the caller's five permission flags. */
+export const EntityTypeInfo = z.object({
+  name: z.string(),
+  uiName: z.string(),
+  uiSequence: z.number(),
+  context: z.string(),
+  attributes: z.array(AttributeInfo),
+  canread: z.boolean(),
+  cancreate: z.boolean(),
+  canedit: z.boolean(),
+  candelete: z.boolean(),
+  canapprove: z.boolean(),
+});
+export type EntityTypeInfo = z.infer<typeof EntityTypeInfo>;
+
+export const EntityTypeRequest = z.object({ context: z.string().min(1), entityType: z.string().min(1) });
+export type EntityTypeRequest = z.infer<typeof EntityTypeRequest>;
+
+/** A scalar attribute value: text, number, boolean, 'YYYY-MM-DD' date, reference key id, or null. */
+export const ScalarValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+export type ScalarValue = z.infer<typeof ScalarValue>;
+
+export const FILTER_OPERATORS = [
+  "StartsWith",
+  "!StartsWith",
+  "=",
+  "!=",
+  "EndsWith",
+  "!EndsWith",
+  "Contains",
+  "!Contains",
+  "Like",
+  "!Like",
+  "<",
+  ">",
+  "<=",
+  ">=",
+] as const;
+export const FilterOperator = z.enum(FILTER_OPERATORS);
+export type FilterOperator = z.infer<typeof FilterOperator>;
+
+/** One filter: the attribute matches the operator with any of the values. */
+export const RowConstraint = z.object({
+  attribute: z.string().min(1).max(200),
+  operator: z.string().min(1).max(20),
+  values: z.array(ScalarValue).min(1).max(1000),
+});
+export type RowConstraint = z.infer<typeof RowConstraint>;
+
+export const RowOrder = z.object({ attribute: z.string().min(1).max(200), asc: z.boolean() });
+export type RowOrder = z.infer<typeof RowOrder>;
+
+/** The pseudo-attribute naming a record's label in rowOrders (pick lists sort by it). */
+export const LABEL_ORDER = "_label";
+
+export const PENDING_ACTIONS = ["Add", "Change", "Missing", "Create", "Update", "Amend", "Delete"] as const;
+export const PendingAction = z.enum(PENDING_ACTIONS);
+export type PendingAction = z.infer<typeof PendingAction>;
+
+/** The query behind lists, single records, pick lists, pending lists and exports. */
+export const EntityQuery = z.object({
+  context: z.string().min(1),
+  entityType: z.string().min(1),
+  includeDeleted: z.boolean().optional(),
+  /** 0 means every row. */
+  pageSize: z.number().int().min(0).max(100_000).optional(),
+  /** Counts from 1. */
+  pageNum: z.number().int().min(0).max(10_000_000).optional(),
+  /** Every constraint must hold (AND). */
+  rowConstraints: z.array(RowConstraint).max(100).optional(),
+  /** Any group must hold (OR), each group being an AND of constraints: the filter panel's enabled tabs. */
+  constraintGroups: z.array(z.array(RowConstraint).max(100)).max(20).optional(),
+  rowOrders: z.array(RowOrder).max(20).optional(),
+  entityKeyID: z.number().int().positive().optional(),
+  includeLabels: z.boolean().optional(),
+  requirePending: z.boolean().optional(),
+  /** With requirePending: only records whose pending change is one of these kinds. */
+  pendingActions: z.array(PendingAction).optional(),
+  /** Attribute names, or reference paths such as `systemenvironment.technology`. */
+  requestedAttributes: z.array(z.string().min(1).max(200)).max(200).optional(),
+});
+export type EntityQuery = z.infer<typeof EntityQuery>;
+
+export const AttrValue = z.object({ value: ScalarValue, label: z.string().optional() });
+export type AttrValue = z.infer<typeof AttrValue>;
+
+export const PendingChange = z.object({
+  action: PendingAction,
+  entityEventID: z.number(),
+  effectiveFrom: z.string(),
+  createDate: z.string(),
+  createdBy: z.string(),
+  attrValues: z.record(z.string(), AttrValue),
+});
+export type PendingChange = z.infer<typeof PendingChange>;
+
+export const EntityRecord = z.object({
+  entityKeyID: z.number(),
+  contextName: z.string(),
+  entityTypeName: z.string(),
+  /** The record's label (when includeLabels is set). */
+  label: z.string().optional(),
+  requested: z.object({ attrValues: z.record(z.string(), AttrValue), isDeleted: z.boolean() }),
+  keyAttrValues: z.record(z.string(), ScalarValue),
+  version: z.number(),
+  pending: z.array(PendingChange).optional(),
+});
+export type EntityRecord = z.infer<typeof EntityRecord>;
+
+export const EntityList = z.object({ data: z.array(EntityRecord), querySize: z.number() });
+export type EntityList = z.infer<typeof EntityList>;
+
+/** Create or update one record: attribute name to value, references as key ids. */
+export const SaveRequest = z.object({
+  context: z.string().min(1),
+  entityType: z.string().min(1),
+  record: z.record(z.string(), ScalarValue),
+  action: z.enum(["create", "update"]).optional(),
+  /** With update: refuse (409) when the record's version is no longer this one. */
+  expectedVersion: z.number().int().optional(),
+});
+export type SaveRequest = z.infer<typeof SaveRequest>;
+
+export const SaveResponse = z.object({
+  entityKeyID: z.number(),
+  entityEventID: z.number().nullable(),
+  pending: z.boolean(),
+  Msg: z.string(),
+});
+export type SaveResponse = z.infer<typeof SaveResponse>;
+
+export const DeleteRequest = z.object({
+  context: z.string().min(1),
+  entityType: z.string().min(1),
+  entityKeyIds: z.array(z.number().int().positive()).min(1).max(100_000),
+});
+export type DeleteRequest = z.infer<typeof DeleteRequest>;
+
+export const HistoryRequest = z.object({
+  context: z.string().min(1),
+  entityType: z.string().min(1),
+  entityKeyID: z.number().int().positive(),
+});
+
+export const HistoryEvent = z.object({
+  entityEventID: z.number(),
+  action: PendingAction,
+  status: z.enum(["pending", "approved", "rejected", "superseded"]),
+  source: z.string(),
+  createdBy: z.string(),
+  createDate: z.string(),
+  decidedBy: z.string().nullable(),
+  decidedAt: z.string().nullable(),
+  oldValues: z.record(z.string(), ScalarValue).nullable(),
+  newValues: z.record(z.string(), ScalarValue).nullable(),
+});
+export type HistoryEvent = z.infer<typeof HistoryEvent>;
+export const HistoryResponse = z.object({ events: z.array(HistoryEvent) });
+
+/** Generic XLSX of client-side rows: column headers and keys, then the items. */
+export const XlsxGenRequest = z.object({
+  fields: z.array(z.object({ key: z.string(), header: z.string() })).min(1).max(500),
+  items: z.array(z.record(z.string(), ScalarValue)).max(100_000),
+});
+export type XlsxGenRequest = z.infer<typeof XlsxGenRequest>;
+
+export const EXPLORER_PAGE_SIZES = [5, 10, 20, 30, 40, 50, 100, 150, 200, 300, 400, 500] as const;
+export const PENDING_PAGE_SIZES = [10, 20, 30, 40, 50, 100, 150, 200, 300, 400, 500] as const;
+export const DEFAULT_PAGE_SIZE = 20;

@@ -1,0 +1,131 @@
+import { PassThrough, type Readable } from "node:stream";
+import type { ScalarValue } from "@ledgerline/contract";
+import yazl from "yazl";
+
+export type CellType = "String" | "Number" | "Boolean" | "Date";
+
+export interface XlsxColumn {
+  header: string;
+  type: CellType;
+}
+
+const CONTENT_TYPES = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/><Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/></Types>`;
+const ROOT_RELS = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>`;
+const WORKBOOK_RELS = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/></Relationships>`;
+// Style 1 formats dates as yyyy-mm-dd; style 2 makes the header bold.
+const STYLES = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><numFmts count="1"><numFmt numFmtId="164" formatCode="yyyy-mm-dd"/></numFmts><fonts count="2"><font><sz val="11"/><name val="Calibri"/></font><font><b/><sz val="11"/><name val="Calibri"/></font></fonts><fills count="2"><fill><patternFill patternType="none"/></fill><fill><patternFill patternType="gray125"/></fill></fills><borders count="1"><border/></borders><cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs><cellXfs count="3"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/><xf numFmtId="164" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/><xf numFmtId="0" fontId="1" fillId="0" borderId="0" xfId="0" applyFont="1"/></cellXfs></styleSheet>`;
+
+function workbook(sheetName: string): string {
+  return `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="${escapeXml(sheetName)}" sheetId="1" r:id="rId1"/></sheets></workbook>`;
+}
+
+// XML 1.0 forbids most control characters; they are dropped rather than corrupting the file.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+const INVALID_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
+
+export function escapeXml(text: string): string {
+  return text
+    .replace(INVALID_XML, "")
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;");
+}
+
+/** Column letters: 0 -> A, 25 -> Z, 26 -> AA. */
+export function columnName(index: number): string {
+  let name = "";
+  for (let n = index + 1; n > 0; n = Math.floor((n - 1) / 26))
+    name = String.fromCharCode(65 + ((n - 1) % 26)) + name;
+  return name;
+}
+
+const EXCEL_EPOCH_MS = Date.UTC(1899, 11, 30);
+
+/** Excel's serial day number of a YYYY-MM-DD date. */
+export function dateSerial(isoDate: string): number {
+  return (Date.parse(`${isoDate}T00:00:00Z`) - EXCEL_EPOCH_MS) / 86_400_000;
+}
+
+// Inline strings are literal text: a value such as "=1+1" or "@cmd" can never become a formula.
+function textCell(ref: string, text: string, style = ""): string {
+  return `<c r="${ref}" t="inlineStr"${style}><is><t xml:space="preserve">${escapeXml(text)}</t></is></c>`;
+}
+
+function cell(ref: string, type: CellType, value: ScalarValue): string {
+  if (value === null || value === "") return "";
+  if (type === "Number" && typeof value === "number") return `<c r="${ref}"><v>${value}</v></c>`;
+  if (type === "Boolean" && typeof value === "boolean")
+    return `<c r="${ref}" t="b"><v>${value ? 1 : 0}</v></c>`;
+  if (type === "Date" && typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/.test(value))
+    return `<c r="${ref}" s="1"><v>${dateSerial(value)}</v></c>`;
+  return textCell(ref, String(value));
+}
+
+/**
+ * Streams a one-sheet workbook: the sheet XML is written row by row straight into the zip, so
+ * memory stays flat however many rows there are.
+ */
+export function writeXlsx(
+  columns: readonly XlsxColumn[],
+  rows: AsyncIterable<readonly ScalarValue[]>,
+  sheetName = "Report",
+): Readable {
+  const zip = new yazl.ZipFile();
+  const mtime = new Date();
+  const small = { mtime, compressionLevel: 6 };
+  zip.addBuffer(Buffer.from(CONTENT_TYPES), "[Content_Types].xml", small);
+  zip.addBuffer(Buffer.from(ROOT_RELS), "_rels/.rels", small);
+  zip.addBuffer(Buffer.from(workbook(sheetName)), "xl/workbook.xml", small);
+  zip.addBuffer(Buffer.from(WORKBOOK_RELS), "xl/_rels/workbook.xml.rels", small);
+  zip.addBuffer(Buffer.from(STYLES), "xl/styles.xml", small);
+
+  const sheet = new PassThrough();
+  zip.addReadStream(sheet, "xl/worksheets/sheet1.xml", { mtime, compressionLevel: 1 });
+  zip.end();
+
+  const letters = columns.map((_, i) => columnName(i));
+  void (async () => {
+    const write = async (text: string) => {
+      if (!sheet.write(text)) await new Promise((resolve) => sheet.once("drain", resolve));
+    };
+    try {
+      await write(
+        '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetViews><sheetView workbookViewId="0"><pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/></sheetView></sheetViews><sheetData>',
+      );
+      await write(
+        `<row r="1">${columns.map((c, i) => textCell(`${letters[i]}1`, c.header, ' s="2"')).join("")}</row>`,
+      );
+      let r = 1;
+      let chunk = "";
+      for await (const row of rows) {
+        r += 1;
+        chunk += `<row r="${r}">${row.map((v, i) => cell(`${letters[i]}${r}`, columns[i].type, v)).join("")}</row>`;
+        if (chunk.length > 64_000) {
+          await write(chunk);
+          chunk = "";
+        }
+      }
+      await write(`${chunk}</sheetData></worksheet>`);
+      sheet.end();
+    } catch (error) {
+      sheet.destroy(error as Error);
+    }
+  })();
+  return zip.outputStream as Readable;
+}
+
+/** The download name: Report plus a timestamp of the form _YYYY-MM-DD_H-mm-ss (SPEC.md §9). */
+export function reportFileName(now = new Date()): string {
+  const pad = (n: number) => String(n).padStart(2, "0");
+  const date = `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+  return `Report_${date}_${now.getHours()}-${pad(now.getMinutes())}-${pad(now.getSeconds())}.xlsx`;
+}
+
+export const XLSX_CONTENT_TYPE =
+  "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";

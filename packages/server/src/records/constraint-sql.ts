@@ -1,0 +1,120 @@
+import type { RowConstraint, ScalarValue } from "@ledgerline/contract";
+import { type RawBuilder, sql } from "kysely";
+import { BadRequestError } from "../errors.ts";
+import type { Attribute, DataType } from "../model/model.ts";
+
+const OPERATORS_OF: Readonly<Record<DataType, readonly string[]>> = {
+  String: [
+    "StartsWith",
+    "!StartsWith",
+    "=",
+    "!=",
+    "EndsWith",
+    "!EndsWith",
+    "Contains",
+    "!Contains",
+    "Like",
+    "!Like",
+  ],
+  Number: ["=", "!=", "<", ">", "<=", ">="],
+  Date: ["=", "!=", "<", ">", "<=", ">="],
+  Boolean: ["=", "!="],
+  Reference: ["=", "!="],
+};
+
+/** The operators a data type accepts (SPEC.md §7 filter table, plus != and the inclusive bounds). */
+export function operatorsOf(dataType: DataType): readonly string[] {
+  return OPERATORS_OF[dataType];
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+function checkedValue(attr: Attribute, value: ScalarValue, operator: string): ScalarValue {
+  const bad = (what: string) =>
+    new BadRequestError(
+      `Filter on '${attr.name}' (${operator}): ${JSON.stringify(value)} is not ${what}`,
+    );
+  if (value === null) {
+    if (operator !== "=" && operator !== "!=") throw bad("allowed with this operator");
+    return null;
+  }
+  switch (attr.dataType) {
+    case "String":
+      if (typeof value !== "string") throw bad("text");
+      return value;
+    case "Number":
+      if (typeof value !== "number" || !Number.isFinite(value)) throw bad("a number");
+      return value;
+    case "Boolean":
+      if (typeof value !== "boolean") throw bad("true, false or null");
+      return value;
+    case "Reference":
+      if (typeof value !== "number" || !Number.isInteger(value)) throw bad("a key id");
+      return value;
+    case "Date":
+      if (typeof value !== "string" || !DATE.test(value) || Number.isNaN(Date.parse(value)))
+        throw bad("a date (YYYY-MM-DD)");
+      return value;
+  }
+}
+
+function stringCondition(
+  col: RawBuilder<unknown>,
+  operator: string,
+  value: string,
+): RawBuilder<boolean> {
+  const text = escapeLike(value);
+  switch (operator.replace("!", "")) {
+    case "StartsWith":
+      return sql<boolean>`lower(${col}) like lower(${text}) || '%'`;
+    case "EndsWith":
+      return sql<boolean>`${col} ilike '%' || ${text}`;
+    case "Contains":
+      return sql<boolean>`${col} ilike '%' || ${text} || '%'`;
+    case "Like":
+      return sql<boolean>`${col} ilike ${value}`;
+    default:
+      return sql<boolean>`lower(${col}) = lower(${value})`;
+  }
+}
+
+function comparison(operator: string): RawBuilder<unknown> {
+  return sql.raw(operator === "!=" ? "<>" : operator);
+}
+
+/**
+ * The SQL condition of one constraint on an attribute reachable as `col`. Positive operators match
+ * any of the values; negated ones (`!...`) match none of them, and also match empty values.
+ */
+export function constraintSql(
+  attr: Attribute,
+  col: RawBuilder<unknown>,
+  constraint: RowConstraint,
+): RawBuilder<boolean> {
+  const { operator } = constraint;
+  if (!operatorsOf(attr.dataType).includes(operator)) {
+    throw new BadRequestError(
+      `Unknown operator '${operator}' for '${attr.name}' (${attr.dataType}); use one of ${operatorsOf(attr.dataType).join(", ")}`,
+    );
+  }
+  const negated = operator.startsWith("!");
+  const values = constraint.values.map((v) => checkedValue(attr, v, operator));
+  if (!negated && operator !== "=" && values.length !== 1 && attr.dataType !== "String") {
+    throw new BadRequestError(`Filter on '${attr.name}' (${operator}) takes exactly one value`);
+  }
+  const conditions = values.map((value) => {
+    if (value === null)
+      return negated ? sql<boolean>`${col} is not null` : sql<boolean>`${col} is null`;
+    if (attr.dataType === "String") {
+      const positive = stringCondition(col, operator, value as string);
+      return negated ? sql<boolean>`(${col} is null or not (${positive}))` : positive;
+    }
+    const condition = sql<boolean>`${col} ${comparison(operator)} ${value}`;
+    return negated ? sql<boolean>`(${col} is null or ${condition})` : condition;
+  });
+  return sql<boolean>`(${sql.join(conditions, negated ? sql` and ` : sql` or `)})`;
+}

@@ -1,0 +1,105 @@
+import type { DeleteRequest, MsgBody } from "@ledgerline/contract";
+import { sql } from "kysely";
+import { requireTypePermission, rightsIn } from "../admin/permissions.ts";
+import type { CurrentUser } from "../auth/auth.service.ts";
+import type { Db } from "../db/connection.ts";
+import { NotFoundError } from "../errors.ts";
+import { type Model, SYSTEM_COLUMNS } from "../model/model.ts";
+import { adjustTypeCount } from "./type-counts.repository.ts";
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * Soft-deletes records from the web, set-based: with web approval each becomes a pending Delete
+ * (replacing an earlier pending change of the record); without it they are discontinued at once.
+ * A proposed new record that is deleted is simply withdrawn.
+ */
+export async function deleteRecords(
+  db: Db,
+  model: Model,
+  user: CurrentUser,
+  request: DeleteRequest,
+): Promise<MsgBody> {
+  const rights = await rightsIn(db, model, user, request.context);
+  const type = requireTypePermission(rights, request.entityType, "delete");
+  const context = rights.context;
+  const t = sql.table(`${context.schema}.${type.name}`);
+  const ids = [...new Set(request.entityKeyIds)];
+  const hidden = sql.raw(`array[${SYSTEM_COLUMNS.map((c) => `'${c}'`).join(",")}]`);
+
+  return db.transaction().execute(async (tx) => {
+    const { rows: found } = await sql<{
+      entity_key_id: number;
+      is_deleted: boolean;
+      is_pending_new: boolean;
+    }>`
+      select entity_key_id, is_deleted, is_pending_new from ${t}
+      where entity_key_id in (${sql.join(ids)}) for update`.execute(tx);
+    const unknown = ids.filter((id) => !found.some((r) => Number(r.entity_key_id) === id));
+    if (unknown.length > 0)
+      throw new NotFoundError(`No ${type.uiName} record with key ${unknown.join(", ")}`);
+
+    const withdrawn = found
+      .filter((r) => r.is_pending_new && !r.is_deleted)
+      .map((r) => Number(r.entity_key_id));
+    const live = found
+      .filter((r) => !r.is_pending_new && !r.is_deleted)
+      .map((r) => Number(r.entity_key_id));
+    const already = found.length - withdrawn.length - live.length;
+
+    if (withdrawn.length > 0) {
+      await sql`
+        update app.events set status = 'superseded', decided_by = ${user.username}, decided_at = now()
+        where context = ${context.name} and entity_type = ${type.name}
+          and entity_key_id in (${sql.join(withdrawn)}) and status = 'pending'`.execute(tx);
+      await sql`update ${t} set is_deleted = true, updated_at = now(), updated_by = ${user.username}
+        where entity_key_id in (${sql.join(withdrawn)})`.execute(tx);
+    }
+    const pending = type.approval.web;
+    if (live.length > 0) {
+      if (pending) {
+        await sql`
+          update app.events set status = 'superseded', decided_by = ${user.username}, decided_at = now()
+          where context = ${context.name} and entity_type = ${type.name}
+            and entity_key_id in (${sql.join(live)}) and status = 'pending'`.execute(tx);
+      }
+      const status = pending ? "pending" : "approved";
+      const decidedBy = pending ? null : user.username;
+      const { rows: events } = await sql<{ event_id: number; entity_key_id: number }>`
+        insert into app.events (context, entity_type, entity_key_id, action, status, old_values, base_version,
+                                source, created_by, decided_by, decided_at)
+        select ${context.name}, ${type.name}, t.entity_key_id, 'Delete', ${status}, to_jsonb(t) - ${hidden},
+               t.version, 'web', ${user.username}, ${decidedBy}, ${pending ? null : sql`now()`}
+        from ${t} t where t.entity_key_id in (${sql.join(live)})
+        returning event_id, entity_key_id`.execute(tx);
+      if (!pending) {
+        await sql`
+          update ${t} t set is_deleted = true, version = t.version + 1, updated_at = now(),
+                 updated_by = ${user.username}, last_event_id = e.event_id
+          from (values ${sql.join(events.map((e) => sql`(${e.entity_key_id}::bigint, ${e.event_id}::bigint)`))}) as e(key_id, event_id)
+          where t.entity_key_id = e.key_id`.execute(tx);
+        await adjustTypeCount(tx, context.name, type.name, -live.length);
+      }
+    }
+    const parts: string[] = [];
+    if (live.length > 0)
+      parts.push(
+        pending
+          ? plural(
+              live.length,
+              "deletion is waiting for approval",
+              "deletions are waiting for approval",
+            )
+          : plural(live.length, "record deleted", "records deleted"),
+      );
+    if (withdrawn.length > 0)
+      parts.push(
+        plural(withdrawn.length, "proposed record withdrawn", "proposed records withdrawn"),
+      );
+    if (already > 0)
+      parts.push(
+        plural(already, "record was already discontinued", "records were already discontinued"),
+      );
+    return { Msg: parts.join("; ") };
+  });
+}

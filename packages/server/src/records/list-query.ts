@@ -1,0 +1,170 @@
+import { type EntityQuery, LABEL_ORDER, type RowConstraint } from "@ledgerline/contract";
+import { type RawBuilder, sql } from "kysely";
+import { BadRequestError } from "../errors.ts";
+import type { Attribute, ContextModel, EntityType } from "../model/model.ts";
+import { findEntityType } from "../model/model.ts";
+import { viewNameOf } from "../model/sync/desired.ts";
+import { constraintSql } from "./constraint-sql.ts";
+import { labelSql } from "./label-sql.ts";
+
+/** One output column of the list query and where its value lands in the answer. */
+export interface OutputColumn {
+  alias: string;
+  /** Attribute name, or a reference path such as `systemenvironment.technology`. */
+  name: string;
+  kind: "value" | "label";
+}
+
+export interface ListQuery {
+  /** The page of rows: system columns, attribute values `c<n>`, reference labels `l<n>`, `record_label`. */
+  page: RawBuilder<Record<string, unknown>>;
+  /** The total count, or null when the exact per-type counter answers it. */
+  count: RawBuilder<{ n: number }> | null;
+  columns: OutputColumn[];
+  /** Attribute names the answer carries (requested, or all). */
+  requested: string[];
+}
+
+const view = (context: ContextModel, type: EntityType) =>
+  sql.table(`${context.schema}.${viewNameOf(type.name)}`);
+
+function attributeOf(type: EntityType, name: string, use: string): Attribute {
+  const attr = type.attributes.find((a) => a.name === name);
+  if (!attr) throw new BadRequestError(`${use}: unknown attribute '${name}' of '${type.name}'`);
+  return attr;
+}
+
+/** Builds the page and count queries of /api/entity. Identifiers reach SQL only from the model. */
+export function buildListQuery(context: ContextModel, type: EntityType, q: EntityQuery): ListQuery {
+  const columns: OutputColumn[] = [];
+  const selects: RawBuilder<unknown>[] = [];
+  const joins: RawBuilder<unknown>[] = [];
+  const joined = new Map<string, string>();
+
+  const joinReference = (attr: Attribute): { alias: string; target: EntityType } => {
+    const target = findEntityType(context, attr.referencedEntityType as string) as EntityType;
+    let alias = joined.get(attr.name);
+    if (!alias) {
+      alias = `r${joined.size}`;
+      joined.set(attr.name, alias);
+      joins.push(
+        sql`left join ${view(context, target)} as ${sql.id(alias)} on ${sql.ref(`${alias}.entity_key_id`)} = ${sql.ref(`v.${attr.name}`)}`,
+      );
+    }
+    return { alias, target };
+  };
+
+  const requested = q.requestedAttributes ?? type.attributes.map((a) => a.name);
+  const wanted = new Set(requested.filter((r) => !r.includes(".")));
+  // Generated values are computed from the whole row, so every stored and formula column is read.
+  for (const attr of type.attributes) {
+    if (attr.generated) continue;
+    const alias = `c${columns.length}`;
+    columns.push({ alias, name: attr.name, kind: "value" });
+    selects.push(sql`${sql.ref(`v.${attr.name}`)} as ${sql.id(alias)}`);
+    if (attr.dataType === "Reference" && (wanted.has(attr.name) || q.includeLabels)) {
+      const { alias: r, target } = joinReference(attr);
+      const labelAlias = `l${columns.length}`;
+      columns.push({ alias: labelAlias, name: attr.name, kind: "label" });
+      selects.push(sql`${labelSql(target, r)} as ${sql.id(labelAlias)}`);
+    }
+  }
+  for (const name of requested) {
+    if (!name.includes(".")) {
+      attributeOf(type, name, "requestedAttributes");
+      continue;
+    }
+    const [refName, targetAttr, ...more] = name.split(".");
+    const attr = attributeOf(type, refName, "requestedAttributes");
+    if (attr.dataType !== "Reference" || more.length > 0)
+      throw new BadRequestError(`requestedAttributes: '${name}' is not a path through a reference`);
+    const { alias: r, target } = joinReference(attr);
+    const leaf = attributeOf(target, targetAttr, "requestedAttributes");
+    if (leaf.generated)
+      throw new BadRequestError(
+        `requestedAttributes: '${name}' is generated and cannot be read through a path`,
+      );
+    const alias = `c${columns.length}`;
+    columns.push({ alias, name, kind: "value" });
+    selects.push(sql`${sql.ref(`${r}.${leaf.name}`)} as ${sql.id(alias)}`);
+  }
+  if (q.includeLabels) selects.push(sql`${labelSql(type, "v")} as record_label`);
+
+  const where = whereSql(context, type, q);
+  const orderBy = orderSql(type, q);
+  const size = q.pageSize ?? 20;
+  const offset = size === 0 ? 0 : (Math.max(q.pageNum ?? 1, 1) - 1) * size;
+  const limit = size === 0 ? sql`` : sql`limit ${size} offset ${offset}`;
+
+  const page = sql<Record<string, unknown>>`
+    select v.entity_key_id, v.is_deleted, v.version, ${sql.join(selects)}
+    from ${view(context, type)} as v ${sql.join(joins, sql` `)}
+    where ${where}
+    order by ${orderBy}
+    ${limit}`;
+  const counted = Boolean(
+    q.rowConstraints?.length ||
+      q.constraintGroups?.length ||
+      q.includeDeleted ||
+      q.requirePending ||
+      q.entityKeyID,
+  );
+  const count = counted
+    ? sql<{ n: number }>`select count(*)::int as n from ${view(context, type)} as v where ${where}`
+    : null;
+  return { page, count, columns, requested };
+}
+
+function constraintsSql(
+  type: EntityType,
+  constraints: readonly RowConstraint[],
+): RawBuilder<boolean> {
+  if (constraints.length === 0) return sql<boolean>`true`;
+  const parts = constraints.map((c) => {
+    const attr = attributeOf(type, c.attribute, "rowConstraints");
+    if (attr.generated)
+      throw new BadRequestError(
+        `rowConstraints: '${attr.name}' is generated and cannot be filtered`,
+      );
+    return constraintSql(attr, sql.ref(`v.${attr.name}`), c);
+  });
+  return sql<boolean>`(${sql.join(parts, sql` and `)})`;
+}
+
+function whereSql(context: ContextModel, type: EntityType, q: EntityQuery): RawBuilder<boolean> {
+  const parts: RawBuilder<boolean>[] = [];
+  if (q.requirePending) {
+    const actions = q.pendingActions?.length
+      ? sql`and e.action in (${sql.join(q.pendingActions)})`
+      : sql``;
+    parts.push(sql<boolean>`exists (
+      select 1 from app.events e
+      where e.context = ${context.name} and e.entity_type = ${type.name}
+        and e.entity_key_id = v.entity_key_id and e.status = 'pending' ${actions})`);
+  } else {
+    // A record proposed but not yet approved is only visible in the pending lists.
+    parts.push(sql<boolean>`not v.is_pending_new`);
+    if (!q.includeDeleted) parts.push(sql<boolean>`not v.is_deleted`);
+  }
+  if (q.entityKeyID !== undefined) parts.push(sql<boolean>`v.entity_key_id = ${q.entityKeyID}`);
+  parts.push(constraintsSql(type, q.rowConstraints ?? []));
+  if (q.constraintGroups?.length) {
+    const groups = q.constraintGroups.map((g) => constraintsSql(type, g));
+    parts.push(sql<boolean>`(${sql.join(groups, sql` or `)})`);
+  }
+  return sql<boolean>`${sql.join(parts, sql` and `)}`;
+}
+
+function orderSql(type: EntityType, q: EntityQuery): RawBuilder<unknown> {
+  const parts = (q.rowOrders ?? []).map((o) => {
+    const direction = sql.raw(o.asc ? "asc" : "desc");
+    if (o.attribute === LABEL_ORDER) return sql`lower(${labelSql(type, "v")}) ${direction}`;
+    const attr = attributeOf(type, o.attribute, "rowOrders");
+    if (attr.generated)
+      throw new BadRequestError(`rowOrders: '${attr.name}' is generated and cannot be sorted`);
+    return sql`${sql.ref(`v.${attr.name}`)} ${direction}`;
+  });
+  // The key breaks ties, so paging is stable.
+  parts.push(sql`v.entity_key_id asc`);
+  return sql.join(parts);
+}

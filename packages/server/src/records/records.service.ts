@@ -1,0 +1,185 @@
+import type {
+  AttrValue,
+  EntityList,
+  EntityQuery,
+  EntityRecord,
+  EntityTypeInfo,
+  PendingChange,
+  ScalarValue,
+} from "@ledgerline/contract";
+import { type ContextRights, requireTypePermission, rightsIn } from "../admin/permissions.ts";
+import type { CurrentUser } from "../auth/auth.service.ts";
+import { type EventRow, pendingEventsOf } from "../changes/events.repository.ts";
+import type { Db } from "../db/connection.ts";
+import { NotFoundError } from "../errors.ts";
+import { GENERATORS } from "../model/generators.ts";
+import type { ContextModel, EntityType, Model } from "../model/model.ts";
+import { buildListQuery, type ListQuery } from "./list-query.ts";
+import { typeCount } from "./type-counts.repository.ts";
+
+function typeInfo(context: ContextModel, type: EntityType, rights: ContextRights): EntityTypeInfo {
+  return {
+    name: type.name,
+    uiName: type.uiName,
+    uiSequence: type.uiSequence,
+    context: context.name,
+    attributes: [...type.attributes]
+      .sort((a, b) => a.uiSequence - b.uiSequence)
+      .map((a) => ({
+        name: a.name,
+        uiName: a.uiName,
+        uiDescription: a.uiDescription,
+        uiSequence: a.uiSequence,
+        dataType: a.dataType,
+        nullable: a.nullable,
+        identity: a.identity,
+        generated: a.generated,
+        formula: a.formula,
+        editable: a.editable,
+        filter: a.filter,
+        referencedEntityType: a.referencedEntityType,
+      })),
+    ...rights.flagsOf(type.name),
+  };
+}
+
+/** The types of a context the user may read, by uiSequence, with attributes and permission flags. */
+export async function listEntityTypes(
+  db: Db,
+  model: Model,
+  user: CurrentUser,
+  contextName: string,
+): Promise<EntityTypeInfo[]> {
+  const rights = await rightsIn(db, model, user, contextName);
+  return rights.context.entityTypes
+    .filter((t) => rights.flagsOf(t.name).canread)
+    .sort((a, b) => a.uiSequence - b.uiSequence || a.uiName.localeCompare(b.uiName))
+    .map((t) => typeInfo(rights.context, t, rights));
+}
+
+/** One readable type. */
+export async function getEntityType(
+  db: Db,
+  model: Model,
+  user: CurrentUser,
+  contextName: string,
+  typeName: string,
+): Promise<EntityTypeInfo> {
+  const rights = await rightsIn(db, model, user, contextName);
+  const type = requireTypePermission(rights, typeName, "read");
+  return typeInfo(rights.context, type, rights);
+}
+
+/** Lists, single records, pick lists and pending lists: one query for the page, one for the count. */
+export async function queryRecords(
+  db: Db,
+  model: Model,
+  user: CurrentUser,
+  q: EntityQuery,
+): Promise<EntityList> {
+  const rights = await rightsIn(db, model, user, q.context);
+  const type = requireTypePermission(rights, q.entityType, "read");
+  return runListQuery(db, rights.context, type, q);
+}
+
+/** Runs the list query for a type the caller may read (also used by the exports). */
+export async function runListQuery(
+  db: Db,
+  context: ContextModel,
+  type: EntityType,
+  q: EntityQuery,
+): Promise<EntityList> {
+  const query = buildListQuery(context, type, q);
+  const [{ rows }, querySize] = await Promise.all([
+    query.page.execute(db),
+    query.count
+      ? query.count.execute(db).then((r) => r.rows[0].n)
+      : typeCount(db, context.name, type.name),
+  ]);
+  const pending = q.requirePending
+    ? await pendingEventsOf(
+        db,
+        context.name,
+        type.name,
+        rows.map((r) => Number(r.entity_key_id)),
+      )
+    : [];
+  return {
+    data: rows.map((row) => toRecord(context, type, query, row, pending, q.includeLabels === true)),
+    querySize,
+  };
+}
+
+function toRecord(
+  context: ContextModel,
+  type: EntityType,
+  query: ListQuery,
+  row: Record<string, unknown>,
+  pending: readonly EventRow[],
+  includeLabels: boolean,
+): EntityRecord {
+  const values: Record<string, ScalarValue> = {};
+  const labels: Record<string, string> = {};
+  for (const c of query.columns) {
+    if (c.kind === "value") values[c.name] = (row[c.alias] ?? null) as ScalarValue;
+    else labels[c.name] = String(row[c.alias] ?? "");
+  }
+  for (const attr of type.attributes) {
+    if (attr.generator)
+      values[attr.name] = (GENERATORS.get(attr.generator) as (r: typeof values) => ScalarValue)(
+        values,
+      );
+  }
+  const attrValues: Record<string, AttrValue> = {};
+  for (const name of query.requested) {
+    const value = values[name] ?? null;
+    const label =
+      labels[name] ?? (includeLabels ? (value === null ? "" : String(value)) : undefined);
+    attrValues[name] = label === undefined ? { value } : { value, label };
+  }
+  const keyId = Number(row.entity_key_id);
+  const record: EntityRecord = {
+    entityKeyID: keyId,
+    contextName: context.name,
+    entityTypeName: type.name,
+    requested: { attrValues, isDeleted: row.is_deleted === true },
+    keyAttrValues: Object.fromEntries(
+      type.attributes.filter((a) => a.identity).map((a) => [a.name, values[a.name] ?? null]),
+    ),
+    version: Number(row.version),
+  };
+  if (includeLabels) record.label = String(row.record_label ?? "");
+  const mine = pending.filter((e) => e.entity_key_id === keyId);
+  if (mine.length > 0) record.pending = mine.map(toPendingChange);
+  return record;
+}
+
+function toPendingChange(e: EventRow): PendingChange {
+  const values = (e.new_values ?? {}) as Record<string, ScalarValue>;
+  return {
+    action: e.action,
+    entityEventID: e.event_id,
+    effectiveFrom: e.effective_from.toISOString(),
+    createDate: e.created_at.toISOString(),
+    createdBy: e.created_by,
+    attrValues: Object.fromEntries(Object.entries(values).map(([k, v]) => [k, { value: v }])),
+  };
+}
+
+/** One record by key (visible or discontinued), or 404. */
+export async function findRecord(
+  db: Db,
+  context: ContextModel,
+  type: EntityType,
+  keyId: number,
+): Promise<EntityRecord> {
+  const { data } = await runListQuery(db, context, type, {
+    context: context.name,
+    entityType: type.name,
+    entityKeyID: keyId,
+    includeDeleted: true,
+    pageSize: 1,
+  });
+  if (data.length === 0) throw new NotFoundError(`No ${type.uiName} record with key ${keyId}`);
+  return data[0];
+}

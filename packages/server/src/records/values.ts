@@ -1,0 +1,62 @@
+import type { ScalarValue } from "@ledgerline/contract";
+import type { Attribute } from "../model/model.ts";
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** A valid calendar date in YYYY-MM-DD form (rejects 2023-02-30). */
+export function isIsoDate(text: string): boolean {
+  const m = DATE.exec(text);
+  if (!m) return false;
+  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return (
+    d.getUTCFullYear() === Number(m[1]) &&
+    d.getUTCMonth() === Number(m[2]) - 1 &&
+    d.getUTCDate() === Number(m[3])
+  );
+}
+
+export type Converted = { ok: true; value: ScalarValue } | { ok: false; reason: string };
+
+/**
+ * Converts a value sent by a client to the attribute's type. Empty text counts as no value; a
+ * missing value is refused unless the attribute is nullable.
+ */
+export function convertValue(attr: Attribute, raw: ScalarValue): Converted {
+  const empty = raw === null || (typeof raw === "string" && raw.trim() === "");
+  if (empty)
+    return attr.nullable ? { ok: true, value: null } : { ok: false, reason: "a value is required" };
+  switch (attr.dataType) {
+    case "String":
+      return { ok: true, value: String(raw) };
+    case "Number": {
+      const n =
+        typeof raw === "number" ? raw : typeof raw === "string" ? Number(raw.trim()) : Number.NaN;
+      return Number.isFinite(n)
+        ? { ok: true, value: n }
+        : { ok: false, reason: `${JSON.stringify(raw)} is not a number` };
+    }
+    case "Boolean":
+      if (typeof raw === "boolean") return { ok: true, value: raw };
+      if (raw === "true" || raw === "false") return { ok: true, value: raw === "true" };
+      return { ok: false, reason: `${JSON.stringify(raw)} is not true or false` };
+    case "Date":
+      return typeof raw === "string" && isIsoDate(raw.trim())
+        ? { ok: true, value: raw.trim() }
+        : { ok: false, reason: `${JSON.stringify(raw)} is not a date (YYYY-MM-DD)` };
+    case "Reference": {
+      const n =
+        typeof raw === "number" ? raw : typeof raw === "string" ? Number(raw.trim()) : Number.NaN;
+      return Number.isInteger(n) && n > 0
+        ? { ok: true, value: n }
+        : { ok: false, reason: `${JSON.stringify(raw)} is not a key id` };
+    }
+  }
+}
+
+/** Two stored values are the same (numbers and dates compare by value). */
+export function sameValue(a: ScalarValue | undefined, b: ScalarValue | undefined): boolean {
+  return (
+    (a ?? null) === (b ?? null) ||
+    (a !== null && b !== null && a !== undefined && b !== undefined && String(a) === String(b))
+  );
+}
