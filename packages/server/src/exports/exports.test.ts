@@ -1,0 +1,145 @@
+import ExcelJS from "exceljs";
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, TEST_USER_PASSWORD, type TestApp } from "../testing/test-app.ts";
+import { columnName, dateSerial, reportFileName } from "./xlsx-writer.ts";
+
+let t: TestApp;
+let viewer: string;
+beforeAll(async () => {
+  t = await createTestApp();
+  await t.createUser({ username: "viewer", roles: [{ context: "reference", role: "viewer" }] });
+  viewer = await t.login("viewer", TEST_USER_PASSWORD);
+  await sql`update ctx_reference.country set population = 83000000 where iso2 = 'DE'`.execute(
+    t.database.db,
+  );
+  await sql`update ctx_reference.currency set name = '=HYPERLINK("http://x")' where code = 'XXX'`.execute(
+    t.database.db,
+  );
+});
+afterAll(() => t.close());
+
+async function workbookOf(body: Buffer): Promise<ExcelJS.Worksheet> {
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.load(body as unknown as ArrayBuffer);
+  return wb.worksheets[0];
+}
+
+describe("POST /api/query-xlsx", () => {
+  it("streams every matching row with uiName headers, typed cells and reference labels", async () => {
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/api/query-xlsx",
+      headers: { cookie: viewer, "content-type": "application/json" },
+      payload: JSON.stringify({
+        context: "reference",
+        entityType: "country",
+        pageSize: 0,
+        pageNum: 0,
+        rowOrders: [{ attribute: "iso2", asc: true }],
+        rowConstraints: [{ attribute: "eu_member", operator: "=", values: [true] }],
+      }),
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["content-type"]).toBe(
+      "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    );
+    expect(res.headers["content-disposition"]).toMatch(
+      /^attachment; filename="Report_\d{4}-\d{2}-\d{2}_\d{1,2}-\d{2}-\d{2}\.xlsx"$/,
+    );
+    const sheet = await workbookOf(res.rawPayload);
+    expect(sheet.rowCount).toBe(28);
+    const headers = (sheet.getRow(1).values as unknown[]).slice(1);
+    expect(headers).toEqual([
+      "ISO code",
+      "Name",
+      "Currency",
+      "Population",
+      "Joined EU",
+      "EU member",
+      "Verified on",
+      "Display name",
+      "Population band",
+    ]);
+    const at = (row: number) => (sheet.getRow(row).values as unknown[]).slice(1);
+    const de = at(2 + ["AT", "BE", "BG", "CY", "CZ"].length);
+    expect(de[0]).toBe("DE");
+    expect(de[2]).toBe("EUR - Euro");
+    expect(de[3]).toBe(83000000);
+    expect(de[4]).toBeInstanceOf(Date);
+    expect((de[4] as Date).toISOString().slice(0, 10)).toBe("1958-01-01");
+    expect(de[5]).toBe(true);
+    expect(de[8]).toBe("large");
+  });
+
+  it("writes text that looks like a formula as text, never as a formula", async () => {
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/api/query-xlsx",
+      headers: { cookie: viewer, "content-type": "application/json" },
+      payload: JSON.stringify({
+        context: "reference",
+        entityType: "currency",
+        rowConstraints: [{ attribute: "code", operator: "=", values: ["XXX"] }],
+        requestedAttributes: ["code", "name"],
+      }),
+    });
+    const sheet = await workbookOf(res.rawPayload);
+    const cell = sheet.getRow(2).getCell(2);
+    expect(cell.type).toBe(ExcelJS.ValueType.String);
+    expect(cell.value).toBe('=HYPERLINK("http://x")');
+  });
+
+  it("answers 400 before any download for a bad query, and 403 without read rights", async () => {
+    const bad = await t.post(
+      "/api/query-xlsx",
+      {
+        context: "reference",
+        entityType: "country",
+        rowOrders: [{ attribute: "nope", asc: true }],
+      },
+      viewer,
+    );
+    expect(bad.statusCode).toBe(400);
+    const denied = await t.post(
+      "/api/query-xlsx",
+      { context: "Data Dictionary", entityType: "edition" },
+      viewer,
+    );
+    expect(denied.statusCode).toBe(403);
+  });
+});
+
+describe("POST /api/xlsxgen", () => {
+  it("writes the given fields and items", async () => {
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/api/xlsxgen",
+      headers: { cookie: viewer, "content-type": "application/json" },
+      payload: JSON.stringify({
+        fields: [
+          { key: "a", header: "Alpha" },
+          { key: "n", header: "Number" },
+        ],
+        items: [
+          { a: "x", n: 1 },
+          { a: "@SUM(1)", n: null },
+        ],
+      }),
+    });
+    expect(res.statusCode).toBe(200);
+    const sheet = await workbookOf(res.rawPayload);
+    expect((sheet.getRow(1).values as unknown[]).slice(1)).toEqual(["Alpha", "Number"]);
+    expect((sheet.getRow(2).values as unknown[]).slice(1)).toEqual(["x", 1]);
+    expect(sheet.getRow(3).getCell(1).value).toBe("@SUM(1)");
+  });
+});
+
+describe("xlsx writer helpers", () => {
+  it("names columns, dates and files as Excel and SPEC.md expect", () => {
+    expect([0, 25, 26, 27, 701, 702].map(columnName)).toEqual(["A", "Z", "AA", "AB", "ZZ", "AAA"]);
+    expect(dateSerial("1900-03-01")).toBe(61);
+    expect(dateSerial("2024-01-01")).toBe(45292);
+    expect(reportFileName(new Date(2026, 0, 5, 7, 3, 9))).toBe("Report_2026-01-05_7-03-09.xlsx");
+  });
+});
