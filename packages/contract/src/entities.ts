@@ -36,7 +36,10 @@ export const EntityTypeInfo = z.object({
 });
 export type EntityTypeInfo = z.infer<typeof EntityTypeInfo>;
 
-export const EntityTypeRequest = z.object({ context: z.string().min(1), entityType: z.string().min(1) });
+export const EntityTypeRequest = z.object({
+  context: z.string().min(1),
+  entityType: z.string().min(1),
+});
 export type EntityTypeRequest = z.infer<typeof EntityTypeRequest>;
 
 /** A scalar attribute value: text, number, boolean, 'YYYY-MM-DD' date, reference key id, or null. */
@@ -76,7 +79,15 @@ export type RowOrder = z.infer<typeof RowOrder>;
 /** The pseudo-attribute naming a record's label in rowOrders (pick lists sort by it). */
 export const LABEL_ORDER = "_label";
 
-export const PENDING_ACTIONS = ["Add", "Change", "Missing", "Create", "Update", "Amend", "Delete"] as const;
+export const PENDING_ACTIONS = [
+  "Add",
+  "Change",
+  "Missing",
+  "Create",
+  "Update",
+  "Amend",
+  "Delete",
+] as const;
 export const PendingAction = z.enum(PENDING_ACTIONS);
 export type PendingAction = z.infer<typeof PendingAction>;
 
@@ -182,7 +193,10 @@ export const HistoryResponse = z.object({ events: z.array(HistoryEvent) });
 
 /** Generic XLSX of client-side rows: column headers and keys, then the items. */
 export const XlsxGenRequest = z.object({
-  fields: z.array(z.object({ key: z.string(), header: z.string() })).min(1).max(500),
+  fields: z
+    .array(z.object({ key: z.string(), header: z.string() }))
+    .min(1)
+    .max(500),
   items: z.array(z.record(z.string(), ScalarValue)).max(100_000),
 });
 export type XlsxGenRequest = z.infer<typeof XlsxGenRequest>;
@@ -190,3 +204,52 @@ export type XlsxGenRequest = z.infer<typeof XlsxGenRequest>;
 export const EXPLORER_PAGE_SIZES = [5, 10, 20, 30, 40, 50, 100, 150, 200, 300, 400, 500] as const;
 export const PENDING_PAGE_SIZES = [10, 20, 30, 40, 50, 100, 150, 200, 300, 400, 500] as const;
 export const DEFAULT_PAGE_SIZE = 20;
+
+/** Approve, reject or run a custom action on pending changes: by event ids, or a whole upload. */
+export const DecisionRequest = z
+  .object({
+    context: z.string().min(1),
+    entityType: z.string().min(1),
+    entityEventIds: z.array(z.number().int().positive()).max(1_000_000).optional(),
+    uploadId: z.number().int().positive().optional(),
+  })
+  .refine((r) => (r.entityEventIds === undefined) !== (r.uploadId === undefined), {
+    message: "give either entityEventIds or uploadId",
+  });
+export type DecisionRequest = z.infer<typeof DecisionRequest>;
+
+export const RunActionRequest = z.object({
+  context: z.string().min(1),
+  entityType: z.string().min(1),
+  name: z.string().min(1),
+  entityEventIds: z.array(z.number().int().positive()).min(1).max(1_000_000),
+});
+export type RunActionRequest = z.infer<typeof RunActionRequest>;
+
+export const DecisionConflict = z.object({
+  entityEventID: z.number(),
+  entityKeyID: z.number(),
+  reason: z.string(),
+});
+export const DecisionResponse = z.object({
+  Msg: z.string(),
+  count: z.number(),
+  conflicts: z.array(DecisionConflict),
+});
+export type DecisionResponse = z.infer<typeof DecisionResponse>;
+
+export const CustomActionInfo = z.object({
+  name: z.string(),
+  uiName: z.string(),
+  onCreate: z.boolean(),
+  onUpdate: z.boolean(),
+  onDelete: z.boolean(),
+});
+export type CustomActionInfo = z.infer<typeof CustomActionInfo>;
+
+export const PendingSummaryRow = z.object({
+  entityType: z.string(),
+  uiName: z.string(),
+  counts: z.record(PendingAction, z.number()),
+});
+export type PendingSummaryRow = z.infer<typeof PendingSummaryRow>;

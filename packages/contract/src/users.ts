@@ -1,5 +1,9 @@
 import { z } from "zod";
 
+/** Password length limits (DESIGN.md section 11); no composition rules. */
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 256;
+
 // SPEC.md section 5 words the messages of the user forms; the server answers the same ones.
 const REQUIRED = "required field";
 

@@ -14,6 +14,7 @@ import { contextsRoutes } from "./contexts/contexts.routes.ts";
 import { errorHandler } from "./http/error-handler.ts";
 import { installGuard } from "./http/guard.ts";
 import type { App, AppDeps } from "./http/types.ts";
+import { changesRoutes } from "./changes/changes.routes.ts";
 import { recordsRoutes } from "./records/records.routes.ts";
 import { openApiRoutes, registerOpenApi } from "./system/openapi.ts";
 import { systemRoutes } from "./system/system.routes.ts";
@@ -72,6 +73,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await authRoutes(app, deps);
   await contextsRoutes(app, deps);
   await recordsRoutes(app, deps);
+  await changesRoutes(app, deps);
   await usersRoutes(app, deps);
   await rolesRoutes(app, deps);
   await openApiRoutes(app);

@@ -3,7 +3,8 @@ import { type BootstrapResult, bootstrapAdmin } from "./auth/bootstrap-admin.ts"
 import { type Config, generatePassword } from "./config.ts";
 import type { Database } from "./db/connection.ts";
 import { migrateToLatest } from "./db/migrate.ts";
-import { loadModel } from "./model/load-model.ts";
+import { unknownActionHandlers } from "./changes/decisions.service.ts";
+import { loadModel, ModelError } from "./model/load-model.ts";
 import type { Model } from "./model/model.ts";
 import { type SeedResult, seedData } from "./model/seed-data.ts";
 import type { SyncAction } from "./model/sync/plan.ts";
@@ -22,6 +23,8 @@ export async function prepare(database: Database, config: Config): Promise<Prepa
   const raw = database.db as unknown as Kysely<unknown>;
   const migrations = await migrateToLatest(raw);
   const model = await loadModel(config.modelDir);
+  const unknownHandlers = unknownActionHandlers(model);
+  if (unknownHandlers.length > 0) throw new ModelError(unknownHandlers);
   const syncActions = await syncSchema(raw, model, {
     allowDestructive: config.allowDestructiveModelChanges,
   });

@@ -42,6 +42,12 @@ export const ROUTE_POLICY: Readonly<Record<string, RoutePolicy>> = {
   "POST /api/query-xlsx": signedIn(),
   "POST /api/xlsxgen": signedIn(),
 
+  "POST /api/getpendingsummary": signedIn(),
+  "POST /api/approve": signedIn(),
+  "POST /api/reject": signedIn(),
+  "POST /api/actions": signedIn(),
+  "POST /api/runaction": signedIn(),
+
   "POST /api/getusers": admin(),
   "POST /api/createuser": admin(),
   "POST /api/updateuser": admin(),

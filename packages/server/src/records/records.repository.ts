@@ -39,16 +39,21 @@ export async function lockRecord(
   return rows[0] ? toStored(type, rows[0]) : undefined;
 }
 
-/** The key of the record with these identity values (discontinued records included). */
+/**
+ * The key of the record with these identity values (discontinued records included). A rejected
+ * proposal (a new record never approved) is left out unless asked for: its key is free again.
+ */
 export async function keyOfIdentity(
   db: Db,
   context: ContextModel,
   type: EntityType,
   identity: Record<string, ScalarValue>,
+  options: { includeRejectedProposals?: boolean } = {},
 ): Promise<number | undefined> {
   const conditions = identityAttributes(type).map(
     (a) => sql`${sql.id(a.name)} = ${identity[a.name]}`,
   );
+  if (!options.includeRejectedProposals) conditions.push(sql`not (is_pending_new and is_deleted)`);
   const { rows } = await sql<{ entity_key_id: number }>`
     select entity_key_id from ${table(context, type)} where ${sql.join(conditions, sql` and `)}`.execute(
     db,

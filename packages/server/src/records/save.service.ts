@@ -160,14 +160,24 @@ async function createRecord(
   }
   if (missing.length > 0) throw new BadRequestError(missing.join("; "));
   await checkReferences(db, context, type, values);
-  if ((await records.keyOfIdentity(db, context, type, values)) !== undefined)
+  const existingKey = await records.keyOfIdentity(db, context, type, values, {
+    includeRejectedProposals: true,
+  });
+  const existing =
+    existingKey === undefined
+      ? undefined
+      : await records.lockRecord(db, context, type, existingKey);
+  // A rejected proposal keeps its row (history) but must not keep its key taken.
+  if (existing && !(existing.isPendingNew && existing.isDeleted))
     throw duplicateError(type, values);
 
   const pending = type.approval.web;
-  const keyId = await records.insertRecord(db, context, type, values, {
-    pendingNew: pending,
-    user: user.username,
-  });
+  const keyId = existing
+    ? existing.entityKeyId
+    : await records.insertRecord(db, context, type, values, {
+        pendingNew: pending,
+        user: user.username,
+      });
   const eventId = await insertEvent(db, {
     context: context.name,
     entityType: type.name,
@@ -180,7 +190,18 @@ async function createRecord(
     source: "web",
     user: user.username,
   });
-  await records.setLastEvent(db, context, type, keyId, eventId);
+  if (existing) {
+    const proposal = {
+      values,
+      isDeleted: false,
+      isPendingNew: pending,
+      user: user.username,
+      eventId,
+    };
+    await records.updateRecord(db, context, type, keyId, proposal);
+  } else {
+    await records.setLastEvent(db, context, type, keyId, eventId);
+  }
   if (!pending) await adjustTypeCount(db, context.name, type.name, 1);
   const key = keyText(type, values);
   return {

@@ -1,0 +1,89 @@
+import {
+  ContextRequest,
+  CustomActionInfo,
+  DecisionRequest,
+  DecisionResponse,
+  EntityTypeRequest,
+  ErrorBody,
+  PendingSummaryRow,
+  RunActionRequest,
+} from "@ledgerline/contract";
+import { z } from "zod";
+import { currentUser } from "../http/guard.ts";
+import type { App, AppDeps } from "../http/types.ts";
+import { approve, listActions, pendingSummary, reject, runAction } from "./decisions.service.ts";
+
+const errors = { 400: ErrorBody, 403: ErrorBody, 404: ErrorBody };
+
+/** Pending summary, approve, reject and custom actions. */
+export async function changesRoutes(app: App, { database, model }: AppDeps): Promise<void> {
+  const db = database.db;
+
+  app.post(
+    "/api/getpendingsummary",
+    {
+      schema: {
+        description: "Per readable type of a context, how many changes of each kind are pending.",
+        tags: ["changes"],
+        body: ContextRequest,
+        response: { 200: z.array(PendingSummaryRow), ...errors },
+      },
+    },
+    async (request) => pendingSummary(db, model, currentUser(request), request.body.context),
+  );
+
+  app.post(
+    "/api/approve",
+    {
+      schema: {
+        description:
+          "Approves pending changes (by event ids or a whole upload) in one transaction.",
+        tags: ["changes"],
+        body: DecisionRequest,
+        response: { 200: DecisionResponse, ...errors },
+      },
+    },
+    async (request) => approve(db, model, currentUser(request), request.body),
+  );
+
+  app.post(
+    "/api/reject",
+    {
+      schema: {
+        description: "Rejects pending changes (by event ids or a whole upload).",
+        tags: ["changes"],
+        body: DecisionRequest,
+        response: { 200: DecisionResponse, ...errors },
+      },
+    },
+    async (request) => reject(db, model, currentUser(request), request.body),
+  );
+
+  app.post(
+    "/api/actions",
+    {
+      schema: {
+        description: "The custom actions of an entity type.",
+        tags: ["changes"],
+        body: EntityTypeRequest,
+        response: { 200: z.array(CustomActionInfo), ...errors },
+      },
+    },
+    async (request) =>
+      listActions(db, model, currentUser(request), request.body.context, request.body.entityType),
+  );
+
+  app.post(
+    "/api/runaction",
+    {
+      schema: {
+        description:
+          "Runs a custom action on pending changes, if every selected kind of change allows it.",
+        tags: ["changes"],
+        body: RunActionRequest,
+        response: { 200: DecisionResponse, ...errors },
+      },
+    },
+    async (request) => runAction(db, model, currentUser(request), request.body),
+  );
+}

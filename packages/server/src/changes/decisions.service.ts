@@ -1,0 +1,209 @@
+import type {
+  CustomActionInfo,
+  DecisionRequest,
+  DecisionResponse,
+  PendingSummaryRow,
+  RunActionRequest,
+} from "@ledgerline/contract";
+import { PENDING_ACTIONS } from "@ledgerline/contract";
+import { requireTypePermission, rightsIn } from "../admin/permissions.ts";
+import type { CurrentUser } from "../auth/auth.service.ts";
+import type { Db } from "../db/connection.ts";
+import { BadRequestError, ForbiddenError, NotFoundError } from "../errors.ts";
+import type { CustomAction, EntityType, Model } from "../model/model.ts";
+import { type ApplyResult, applyEvents } from "./apply-events.ts";
+import { ACTION_HANDLERS } from "./custom-actions.ts";
+import type { EventRow } from "./events.repository.ts";
+import {
+  type EventSelection,
+  lockPendingEvents,
+  pendingCounts,
+  rejectEvents,
+} from "./pending.repository.ts";
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+function selectionOf(request: DecisionRequest): EventSelection {
+  return request.uploadId !== undefined
+    ? { uploadId: request.uploadId }
+    : { entityEventIds: request.entityEventIds ?? [] };
+}
+
+function assertNotOwn(type: EntityType, events: readonly EventRow[], user: CurrentUser): void {
+  if (type.selfApproval) return;
+  const own = events.filter((e) => e.created_by === user.username).length;
+  if (own > 0)
+    throw new ForbiddenError(
+      `You cannot approve your own changes (${plural(own, "change")}); another person must approve them`,
+    );
+}
+
+function response(verb: string, requested: number, result: ApplyResult): DecisionResponse {
+  const parts = [`${plural(result.applied.length, "change")} ${verb}`];
+  if (result.conflicts.length > 0)
+    parts.push(`${plural(result.conflicts.length, "conflict")} not applied`);
+  const skipped = requested - result.applied.length - result.conflicts.length;
+  if (skipped > 0) parts.push(`${skipped} no longer pending`);
+  return { Msg: parts.join("; "), count: result.applied.length, conflicts: result.conflicts };
+}
+
+function requestedCount(request: DecisionRequest, found: number): number {
+  return request.entityEventIds ? new Set(request.entityEventIds).size : found;
+}
+
+/** Applies the selected pending changes in one transaction; conflicts stay pending and are reported. */
+export async function approve(
+  db: Db,
+  model: Model,
+  user: CurrentUser,
+  request: DecisionRequest,
+): Promise<DecisionResponse> {
+  const rights = await rightsIn(db, model, user, request.context);
+  const type = requireTypePermission(rights, request.entityType, "approve");
+  return db.transaction().execute(async (tx) => {
+    const events = await lockPendingEvents(
+      tx,
+      rights.context.name,
+      type.name,
+      selectionOf(request),
+    );
+    assertNotOwn(type, events, user);
+    const result = await applyEvents(tx, rights.context, type, events, user.username);
+    return response("approved", requestedCount(request, events.length), result);
+  });
+}
+
+/** Discards the selected pending changes; proposed new records are discontinued. */
+export async function reject(
+  db: Db,
+  model: Model,
+  user: CurrentUser,
+  request: DecisionRequest,
+): Promise<DecisionResponse> {
+  const rights = await rightsIn(db, model, user, request.context);
+  const type = requireTypePermission(rights, request.entityType, "approve");
+  return db.transaction().execute(async (tx) => {
+    const events = await lockPendingEvents(
+      tx,
+      rights.context.name,
+      type.name,
+      selectionOf(request),
+    );
+    await rejectEvents(tx, rights.context.schema, type.name, events, user.username);
+    return response("rejected", requestedCount(request, events.length), {
+      applied: events.map((e) => e.event_id),
+      conflicts: [],
+    });
+  });
+}
+
+const KIND_RULE: Record<
+  EventRow["action"],
+  keyof Pick<CustomAction, "onCreate" | "onUpdate" | "onDelete">
+> = {
+  Add: "onCreate",
+  Create: "onCreate",
+  Change: "onUpdate",
+  Update: "onUpdate",
+  Amend: "onUpdate",
+  Missing: "onDelete",
+  Delete: "onDelete",
+};
+
+/** The custom actions of a type the caller may read. */
+export async function listActions(
+  db: Db,
+  model: Model,
+  user: CurrentUser,
+  context: string,
+  entityType: string,
+): Promise<CustomActionInfo[]> {
+  const rights = await rightsIn(db, model, user, context);
+  const type = requireTypePermission(rights, entityType, "read");
+  return rights.context.customActions
+    .filter((a) => a.entityType === type.name)
+    .map((a) => ({
+      name: a.name,
+      uiName: a.uiName,
+      onCreate: a.onCreate,
+      onUpdate: a.onUpdate,
+      onDelete: a.onDelete,
+    }));
+}
+
+/** Runs a custom action on selected pending changes, if every selected kind of change allows it. */
+export async function runAction(
+  db: Db,
+  model: Model,
+  user: CurrentUser,
+  request: RunActionRequest,
+): Promise<DecisionResponse> {
+  const rights = await rightsIn(db, model, user, request.context);
+  const type = requireTypePermission(rights, request.entityType, "approve");
+  const action = rights.context.customActions.find(
+    (a) => a.entityType === type.name && a.name === request.name,
+  );
+  if (!action) throw new NotFoundError(`Unknown action '${request.name}' for ${type.uiName}`);
+  const handler = ACTION_HANDLERS.get(action.handler);
+  if (!handler) throw new Error(`No handler '${action.handler}' is registered`);
+  return db.transaction().execute(async (tx) => {
+    const events = await lockPendingEvents(tx, rights.context.name, type.name, {
+      entityEventIds: request.entityEventIds,
+    });
+    const refused = [
+      ...new Set(events.filter((e) => !action[KIND_RULE[e.action]]).map((e) => e.action)),
+    ];
+    if (refused.length > 0)
+      throw new ForbiddenError(`'${action.uiName}' cannot run on ${refused.join(", ")} changes`);
+    if (events.length === 0)
+      throw new BadRequestError("None of the selected changes is pending any more");
+    assertNotOwn(type, events, user);
+    const result = await handler(tx, {
+      context: rights.context,
+      type,
+      events,
+      user: user.username,
+    });
+    return response(
+      `processed by '${action.uiName}'`,
+      new Set(request.entityEventIds).size,
+      result,
+    );
+  });
+}
+
+/** Per readable type, how many changes of each kind are pending. */
+export async function pendingSummary(
+  db: Db,
+  model: Model,
+  user: CurrentUser,
+  context: string,
+): Promise<PendingSummaryRow[]> {
+  const rights = await rightsIn(db, model, user, context);
+  const rows = await pendingCounts(db, context);
+  return rights.context.entityTypes
+    .filter((t) => rights.flagsOf(t.name).canread)
+    .sort((a, b) => a.uiSequence - b.uiSequence)
+    .map((t) => ({
+      entityType: t.name,
+      uiName: t.uiName,
+      counts: Object.fromEntries(
+        PENDING_ACTIONS.map((action) => [
+          action,
+          rows.find((r) => r.entity_type === t.name && r.action === action)?.n ?? 0,
+        ]),
+      ) as PendingSummaryRow["counts"],
+    }));
+}
+
+/** Refuses to start with a model naming a custom action handler the server does not have. */
+export function unknownActionHandlers(model: Model): string[] {
+  return model.contexts.flatMap((c) =>
+    c.customActions
+      .filter((a) => !ACTION_HANDLERS.has(a.handler))
+      .map(
+        (a) =>
+          `${c.file}: customActions.${a.name}.handler: unknown handler '${a.handler}' (known: ${[...ACTION_HANDLERS.keys()].join(", ")})`,
+      ),
+  );
+}
