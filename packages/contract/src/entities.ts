@@ -253,3 +253,28 @@ export const PendingSummaryRow = z.object({
   counts: z.record(PendingAction, z.number()),
 });
 export type PendingSummaryRow = z.infer<typeof PendingSummaryRow>;
+
+/** An upload layout the caller may use, with its option defaults. */
+export const FileLayoutInfo = z.object({
+  name: z.string(),
+  uiName: z.string(),
+  entityType: z.string(),
+  deleteMissing: z.boolean(),
+  approveEverything: z.boolean(),
+  showDeleteMissing: z.boolean(),
+  showApproveEverything: z.boolean(),
+});
+export type FileLayoutInfo = z.infer<typeof FileLayoutInfo>;
+
+/** The multipart fields of POST /api/upload besides the file (`uploadfile`); flags as "true"/"false". */
+export const UploadFields = z.object({
+  context: z.string().min(1),
+  layout: z.string().min(1),
+  deleteMissing: z.enum(["true", "false"]).optional(),
+  approveEverything: z.enum(["true", "false"]).optional(),
+  dryRun: z.enum(["true", "false"]).optional(),
+  confirmMassMissing: z.enum(["true", "false"]).optional(),
+});
+export type UploadFields = z.infer<typeof UploadFields>;
+
+export const UPLOAD_TIMEOUT_MS = 3_600_000;

@@ -1,6 +1,7 @@
 import fastifyCookie from "@fastify/cookie";
 import fastifyFormbody from "@fastify/formbody";
 import fastifyHelmet from "@fastify/helmet";
+import fastifyMultipart from "@fastify/multipart";
 import Fastify from "fastify";
 import {
   serializerCompiler,
@@ -10,11 +11,12 @@ import {
 import { rolesRoutes } from "./admin/roles.routes.ts";
 import { usersRoutes } from "./admin/users.routes.ts";
 import { authRoutes } from "./auth/auth.routes.ts";
+import { changesRoutes } from "./changes/changes.routes.ts";
 import { contextsRoutes } from "./contexts/contexts.routes.ts";
 import { errorHandler } from "./http/error-handler.ts";
 import { installGuard } from "./http/guard.ts";
 import type { App, AppDeps } from "./http/types.ts";
-import { changesRoutes } from "./changes/changes.routes.ts";
+import { ingestRoutes } from "./ingest/ingest.routes.ts";
 import { recordsRoutes } from "./records/records.routes.ts";
 import { openApiRoutes, registerOpenApi } from "./system/openapi.ts";
 import { systemRoutes } from "./system/system.routes.ts";
@@ -64,6 +66,15 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   });
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody);
+  await app.register(fastifyMultipart, {
+    limits: {
+      fileSize: config.upload.maxBytes,
+      files: 1,
+      fields: 20,
+      fieldSize: 10_000,
+      parts: 30,
+    },
+  });
   installGuard(app, database.db, {
     idleMinutes: config.sessionIdleMinutes,
     maxHours: config.sessionMaxHours,
@@ -74,6 +85,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await contextsRoutes(app, deps);
   await recordsRoutes(app, deps);
   await changesRoutes(app, deps);
+  await ingestRoutes(app, deps);
   await usersRoutes(app, deps);
   await rolesRoutes(app, deps);
   await openApiRoutes(app);

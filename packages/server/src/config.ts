@@ -33,6 +33,8 @@ const EnvSchema = z.object({
     )
     .pipe(z.array(NavItem)),
   WEB_DIST: z.string().default(path.resolve(import.meta.dirname, "../../web/dist")),
+  UPLOAD_MAX_MB: z.coerce.number().positive().max(2048).default(50),
+  UPLOAD_MAX_ROWS: z.coerce.number().int().positive().default(1_000_000),
 });
 
 /** Every setting of the server, parsed from the environment in one place. */
@@ -56,6 +58,15 @@ export interface Config {
   navHidden: NavItem[];
   webDist: string;
   allowDestructiveModelChanges: boolean;
+  upload: {
+    maxBytes: number;
+    maxRows: number;
+    /** Most bytes a workbook may decompress to (zip-bomb guard). */
+    maxDecompressedBytes: number;
+    maxCompressionRatio: number;
+    parserMemoryMb: number;
+    parserMilliseconds: number;
+  };
 }
 
 /** Descriptions of the variables, printed by `--help` and mirrored in the README. */
@@ -77,6 +88,8 @@ export const CONFIG_HELP: Record<keyof z.infer<typeof EnvSchema>, string> = {
   NAV_HIDE:
     "comma-separated navigation items to switch off (home, upload, explorer, pending, wikimanager, systemenvironments, developer, admin)",
   WEB_DIST: "folder of the built web app (default packages/web/dist)",
+  UPLOAD_MAX_MB: "largest accepted upload in MB (default 50)",
+  UPLOAD_MAX_ROWS: "most rows one upload may carry (default 1000000)",
 };
 
 export class ConfigError extends Error {}
@@ -114,6 +127,17 @@ export function loadConfig(
     navHidden: e.NAV_HIDE,
     webDist: path.resolve(e.WEB_DIST),
     allowDestructiveModelChanges: argv.includes("--allow-destructive-model-changes"),
+    upload: {
+      maxBytes: Math.round(e.UPLOAD_MAX_MB * 1024 * 1024),
+      maxRows: e.UPLOAD_MAX_ROWS,
+      maxDecompressedBytes: Math.max(
+        1024 * 1024 * 1024,
+        Math.round(e.UPLOAD_MAX_MB * 1024 * 1024 * 20),
+      ),
+      maxCompressionRatio: 200,
+      parserMemoryMb: 512,
+      parserMilliseconds: 10 * 60 * 1000,
+    },
   };
 }
 

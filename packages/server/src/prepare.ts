@@ -1,9 +1,10 @@
 import type { Kysely } from "kysely";
 import { type BootstrapResult, bootstrapAdmin } from "./auth/bootstrap-admin.ts";
+import { unknownActionHandlers } from "./changes/decisions.service.ts";
 import { type Config, generatePassword } from "./config.ts";
 import type { Database } from "./db/connection.ts";
 import { migrateToLatest } from "./db/migrate.ts";
-import { unknownActionHandlers } from "./changes/decisions.service.ts";
+import { dropLeftoverStages } from "./ingest/stage.repository.ts";
 import { loadModel, ModelError } from "./model/load-model.ts";
 import type { Model } from "./model/model.ts";
 import { type SeedResult, seedData } from "./model/seed-data.ts";
@@ -22,6 +23,7 @@ export interface Prepared {
 export async function prepare(database: Database, config: Config): Promise<Prepared> {
   const raw = database.db as unknown as Kysely<unknown>;
   const migrations = await migrateToLatest(raw);
+  await dropLeftoverStages(database.db);
   const model = await loadModel(config.modelDir);
   const unknownHandlers = unknownActionHandlers(model);
   if (unknownHandlers.length > 0) throw new ModelError(unknownHandlers);

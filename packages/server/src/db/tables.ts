@@ -63,6 +63,24 @@ export interface TypeCountsTable {
   row_count: number;
 }
 
+export interface UploadsTable {
+  upload_id: Generated<number>;
+  context: string;
+  entity_type: string;
+  layout: string;
+  file_name: string;
+  dry_run: boolean;
+  created_by: string;
+  created_at: Timestamp;
+  finished_at: Date | null;
+  outcome: ColumnType<
+    "running" | "succeeded" | "failed",
+    "running" | "succeeded" | "failed" | undefined
+  >;
+  message: string | null;
+  counts: ColumnType<Record<string, number> | null, string | null, string | null>;
+}
+
 /** The fixed `app` schema; entity tables are dynamic and queried through `sql.id`. */
 export interface AppTables {
   "app.users": UsersTable;
@@ -71,4 +89,5 @@ export interface AppTables {
   "app.login_failures": LoginFailuresTable;
   "app.events": EventsTable;
   "app.type_counts": TypeCountsTable;
+  "app.uploads": UploadsTable;
 }

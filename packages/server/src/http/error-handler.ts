@@ -4,7 +4,6 @@ import { AppError, TooManyRequestsError } from "../errors.ts";
 interface ValidationIssue {
   instancePath?: string;
   message?: string;
-  params?: { issue?: { path?: PropertyKey[] } };
 }
 
 function validationMessage(error: FastifyError): string {
@@ -16,7 +15,17 @@ function validationMessage(error: FastifyError): string {
   return parts.length > 0 ? parts.join("; ") : error.message;
 }
 
-/** Maps every error to a status and `{message}`; never sends stack traces or SQL to the client. */
+/** The status and the caller-safe message of an error; never a stack trace or SQL. */
+function describe(error: FastifyError): { status: number; message: string } {
+  if (error instanceof AppError) return { status: error.statusCode, message: error.message };
+  if (error.validation) return { status: 400, message: validationMessage(error) };
+  const status = error.statusCode ?? 500;
+  // Fastify's own client errors (bad JSON, unsupported media type, body too large) carry safe texts.
+  if (status >= 400 && status < 500) return { status, message: error.message };
+  return { status: 500, message: "Internal server error" };
+}
+
+/** Maps every error to a status and `{message}` (plain text on the routes whose policy says so). */
 export function errorHandler(
   error: FastifyError,
   request: FastifyRequest,
@@ -24,20 +33,11 @@ export function errorHandler(
 ): void {
   if (error instanceof TooManyRequestsError)
     reply.header("retry-after", String(error.retryAfterSeconds));
-  if (error instanceof AppError) {
-    reply.status(error.statusCode).send({ message: error.message });
+  const { status, message } = describe(error);
+  if (status >= 500) request.log.error({ err: error }, "request failed");
+  if (request.routeOptions.config?.policy?.textErrors) {
+    reply.status(status).type("text/plain; charset=utf-8").send(message);
     return;
   }
-  if (error.validation) {
-    reply.status(400).send({ message: validationMessage(error) });
-    return;
-  }
-  const status = error.statusCode ?? 500;
-  if (status >= 400 && status < 500) {
-    // Fastify's own client errors (bad JSON, unsupported media type, body too large) carry safe texts.
-    reply.status(status).send({ message: error.message });
-    return;
-  }
-  request.log.error({ err: error }, "request failed");
-  reply.status(500).send({ message: "Internal server error" });
+  reply.status(status).send({ message });
 }

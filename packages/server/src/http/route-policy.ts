@@ -10,6 +10,8 @@ export type BodyKind = "none" | "json" | "form" | "multipart";
 export interface RoutePolicy {
   access: Access;
   body: BodyKind;
+  /** Errors answer plain text instead of `{message}` (SPEC.md: upload, cron, ping, import). */
+  textErrors?: boolean;
 }
 
 const pub = (body: BodyKind = "none"): RoutePolicy => ({ access: "public", body });
@@ -41,6 +43,9 @@ export const ROUTE_POLICY: Readonly<Record<string, RoutePolicy>> = {
   "POST /api/history": signedIn(),
   "POST /api/query-xlsx": signedIn(),
   "POST /api/xlsxgen": signedIn(),
+
+  "POST /api/filelayouts": signedIn(),
+  "POST /api/upload": { access: "signedIn", body: "multipart", textErrors: true },
 
   "POST /api/getpendingsummary": signedIn(),
   "POST /api/approve": signedIn(),

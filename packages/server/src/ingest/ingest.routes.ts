@@ -1,0 +1,115 @@
+import { randomBytes } from "node:crypto";
+import { createWriteStream } from "node:fs";
+import fs from "node:fs/promises";
+import path from "node:path";
+import { pipeline } from "node:stream/promises";
+import type { MultipartFile } from "@fastify/multipart";
+import { ContextRequest, ErrorBody, FileLayoutInfo, UploadFields } from "@ledgerline/contract";
+import { z } from "zod";
+import { BadRequestError, PayloadTooLargeError } from "../errors.ts";
+import { currentUser } from "../http/guard.ts";
+import type { App, AppDeps } from "../http/types.ts";
+import { listFileLayouts, uploadFile } from "./upload.service.ts";
+
+const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
+
+/** /api/filelayouts and the multipart /api/upload (answers plain text, as the screen shows it). */
+export async function ingestRoutes(app: App, { database, model, config }: AppDeps): Promise<void> {
+  const db = database.db;
+  const uploadDir = path.join(config.dataDir, "uploads");
+
+  app.post(
+    "/api/filelayouts",
+    {
+      schema: {
+        description: "The upload layouts of a context whose type the caller may create or edit in.",
+        tags: ["ingest"],
+        body: ContextRequest,
+        response: { 200: z.array(FileLayoutInfo), 403: ErrorBody, 404: ErrorBody },
+      },
+    },
+    async (request) => listFileLayouts(db, model, currentUser(request), request.body.context),
+  );
+
+  app.post(
+    "/api/upload",
+    {
+      schema: {
+        description:
+          "Ingests an .xlsx file (multipart: context, layout, uploadfile, deleteMissing, approveEverything, dryRun, confirmMassMissing). Answers a plain-text summary; 422 lists the problems.",
+        tags: ["ingest"],
+        consumes: ["multipart/form-data"],
+        response: {
+          200: z.string(),
+          400: z.string(),
+          409: z.string(),
+          413: z.string(),
+          422: z.string(),
+        },
+      },
+    },
+    async (request, reply) => {
+      const user = currentUser(request);
+      const fields: Record<string, string> = {};
+      let file: { name: string; path: string } | undefined;
+      await fs.mkdir(uploadDir, { recursive: true });
+      try {
+        for await (const part of request.parts()) {
+          if (part.type === "field") {
+            fields[part.fieldname] = String(part.value);
+          } else if (part.fieldname === "uploadfile" && !file) {
+            file = {
+              name: path.basename(part.filename || "upload.xlsx"),
+              path: path.join(uploadDir, `${randomBytes(8).toString("hex")}.xlsx`),
+            };
+            await saveFile(part, file.path, config.upload.maxBytes);
+          } else {
+            part.file.resume();
+          }
+        }
+        const parsed = UploadFields.safeParse(fields);
+        if (!parsed.success)
+          throw new BadRequestError(
+            parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "),
+          );
+        if (!file) throw new BadRequestError("Choose an .xlsx file to upload (field 'uploadfile')");
+        await checkZipMagic(file.path);
+        const flag = (v: string | undefined) => (v === undefined ? undefined : v === "true");
+        const answer = await uploadFile(db, model, config, user, {
+          context: parsed.data.context,
+          layout: parsed.data.layout,
+          fileName: file.name,
+          filePath: file.path,
+          deleteMissing: flag(parsed.data.deleteMissing),
+          approveEverything: flag(parsed.data.approveEverything),
+          dryRun: parsed.data.dryRun === "true",
+          confirmMassMissing: parsed.data.confirmMassMissing === "true",
+        });
+        if (answer.uploadId !== undefined) reply.header("x-upload-id", String(answer.uploadId));
+        return reply.status(answer.status).type("text/plain; charset=utf-8").send(answer.text);
+      } finally {
+        if (file) await fs.rm(file.path, { force: true });
+      }
+    },
+  );
+}
+
+async function saveFile(part: MultipartFile, target: string, maxBytes: number): Promise<void> {
+  await pipeline(part.file, createWriteStream(target));
+  if (part.file.truncated) {
+    throw new PayloadTooLargeError(
+      `The file is larger than ${Math.round(maxBytes / 1024 / 1024)} MB, the most one upload may be`,
+    );
+  }
+}
+
+async function checkZipMagic(filePath: string): Promise<void> {
+  const handle = await fs.open(filePath, "r");
+  try {
+    const head = Buffer.alloc(4);
+    await handle.read(head, 0, 4, 0);
+    if (!head.equals(ZIP_MAGIC)) throw new BadRequestError("The file is not an .xlsx workbook");
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,211 @@
+import type { ScalarValue } from "@ledgerline/contract";
+import { sql } from "kysely";
+import { applyEvents, type Conflict } from "../changes/apply-events.ts";
+import type { EventRow } from "../changes/events.repository.ts";
+import type { Db } from "../db/connection.ts";
+import type { Attribute, ContextModel, EntityType } from "../model/model.ts";
+import { identityAttributes } from "../model/model.ts";
+import {
+  classifyStage,
+  countDiff,
+  type DiffCounts,
+  type MissingScope,
+  writeEvents,
+} from "./diff.repository.ts";
+import { resolveReferences } from "./reference-resolver.ts";
+import type { IngestValue } from "./row-converter.ts";
+import {
+  createStage,
+  dropStage,
+  duplicateKeys,
+  insertStageRows,
+  type Stage,
+} from "./stage.repository.ts";
+
+export interface IngestRow {
+  rowNumber: number;
+  /** Converted values of the present attributes; references as text (identity or label) or key id. */
+  values: Record<string, IngestValue>;
+  /** Problems found while converting this row, already worded `column 'X': reason`. */
+  problems: string[];
+}
+
+export interface IngestInput {
+  context: ContextModel;
+  type: EntityType;
+  /** The attributes the rows carry (identity ones included); others stay as they are. */
+  attributes: Attribute[];
+  rows: AsyncIterable<IngestRow>;
+  /** How a column is named in messages (the file's header, or the attribute's uiName). */
+  columnName: (attribute: string) => string;
+  deleteMissing: boolean;
+  missingScope?: MissingScope;
+  /** Apply the changes at once (approval off, or approveEverything) instead of holding them. */
+  apply: boolean;
+  dryRun: boolean;
+  confirmMassMissing: boolean;
+  source: string;
+  user: string;
+  maxRows: number;
+}
+
+export interface IngestResult extends Omit<DiffCounts, "existing"> {
+  rows: number;
+  pending: number;
+  applied: number;
+  conflicts: Conflict[];
+}
+
+/** The ingest was refused; nothing was written. `status` 422 for bad rows, 409 for the mass-deletion guard. */
+export class IngestRejected extends Error {
+  constructor(
+    readonly status: 400 | 409 | 422,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const CHUNK = 5_000;
+const MAX_PROBLEMS = 50;
+// Serialises ingests of one type so two uploads never diff against each other's half-written state.
+const lockKey = (context: ContextModel, type: EntityType) => `ingest:${context.name}/${type.name}`;
+
+/**
+ * The shared ingest engine (uploads and metadata imports): rows in, staged in chunks, diffed
+ * set-based by natural key, then written as events in one short transaction. All or nothing.
+ */
+export async function ingest(db: Db, input: IngestInput): Promise<IngestResult> {
+  const stage = await createStage(db, input.attributes);
+  try {
+    const rows = await stageRows(db, input, stage);
+    const identity = identityAttributes(input.type).map((a) => a.name);
+    const duplicates = await duplicateKeys(db, stage, identity, MAX_PROBLEMS);
+    if (duplicates.length > 0) {
+      const lines = duplicates.map(
+        (d) => `rows ${d.rows.join(", ")}: the key '${d.key}' appears more than once`,
+      );
+      throw new IngestRejected(422, problemText(lines));
+    }
+    return await db.transaction().execute(async (tx) => {
+      await sql`select pg_advisory_xact_lock(hashtext(${lockKey(input.context, input.type)}))`.execute(
+        tx,
+      );
+      await classifyStage(tx, input.context, input.type, stage);
+      const counts = await countDiff(tx, input.context, input.type, stage, {
+        deleteMissing: input.deleteMissing,
+        scope: input.missingScope,
+      });
+      checkMassMissing(input, counts);
+      const result = {
+        rows,
+        added: counts.added,
+        changed: counts.changed,
+        unchanged: counts.unchanged,
+        missing: counts.missing,
+      };
+      if (input.dryRun) return { ...result, pending: 0, applied: 0, conflicts: [] };
+      const eventIds = await writeEvents(tx, input.context, input.type, stage, {
+        deleteMissing: input.deleteMissing,
+        scope: input.missingScope,
+        source: input.source,
+        user: input.user,
+      });
+      if (!input.apply || eventIds.length === 0)
+        return { ...result, pending: eventIds.length, applied: 0, conflicts: [] };
+      const { rows: events } =
+        await sql<EventRow>`select * from app.events where event_id = any(${eventIds}::bigint[]) order by event_id`.execute(
+          tx,
+        );
+      const applied = await applyEvents(tx, input.context, input.type, events, input.user);
+      return {
+        ...result,
+        pending: applied.conflicts.length,
+        applied: applied.applied.length,
+        conflicts: applied.conflicts,
+      };
+    });
+  } finally {
+    await dropStage(db, stage);
+  }
+}
+
+function problemText(lines: readonly string[], more = false): string {
+  const head = `The file was refused; nothing was changed. ${more ? `The first ${lines.length} problems:` : "Problems:"}`;
+  return [head, ...lines].join("\n");
+}
+
+function checkMassMissing(input: IngestInput, counts: DiffCounts): void {
+  if (input.confirmMassMissing || counts.missing === 0 || counts.missing * 2 <= counts.existing)
+    return;
+  throw new IngestRejected(
+    409,
+    `This upload would mark ${counts.missing} of ${counts.existing} ${input.type.uiName} records missing (more than half). ` +
+      "Check the file, or confirm to continue.",
+  );
+}
+
+/** Streams the rows into the staging table in chunks, resolving references per chunk; throws 422 on any problem. */
+async function stageRows(db: Db, input: IngestInput, stage: Stage): Promise<number> {
+  const problems: string[] = [];
+  let chunk: IngestRow[] = [];
+  let count = 0;
+  const flush = async () => {
+    const resolved = await resolveChunk(db, input, chunk, problems);
+    if (problems.length === 0) await insertStageRows(db, stage, resolved);
+    chunk = [];
+  };
+  for await (const row of input.rows) {
+    count += 1;
+    if (count > input.maxRows)
+      throw new IngestRejected(
+        422,
+        `The file has more than ${input.maxRows} rows, the most one upload may carry`,
+      );
+    for (const p of row.problems)
+      if (problems.length < MAX_PROBLEMS) problems.push(`row ${row.rowNumber}, ${p}`);
+    if (problems.length >= MAX_PROBLEMS) break;
+    chunk.push(row);
+    if (chunk.length >= CHUNK) await flush();
+  }
+  if (problems.length < MAX_PROBLEMS) await flush();
+  if (problems.length > 0)
+    throw new IngestRejected(422, problemText(problems, problems.length >= MAX_PROBLEMS));
+  return count;
+}
+
+async function resolveChunk(
+  db: Db,
+  input: IngestInput,
+  rows: IngestRow[],
+  problems: string[],
+): Promise<{ rowNumber: number; values: Record<string, ScalarValue> }[]> {
+  const refs = input.attributes.filter((a) => a.dataType === "Reference");
+  const maps = new Map<string, Map<string, number>>();
+  for (const attr of refs) {
+    const texts = new Set<string>();
+    for (const r of rows) {
+      const v = r.values[attr.name];
+      if (v !== null && typeof v === "object") texts.add(v.ref);
+    }
+    maps.set(attr.name, await resolveReferences(db, input.context, attr, texts));
+  }
+  return rows.map((r) => {
+    const values: Record<string, ScalarValue> = {};
+    for (const attr of input.attributes) {
+      const v = r.values[attr.name] ?? null;
+      if (v === null || typeof v !== "object") {
+        values[attr.name] = v;
+        continue;
+      }
+      const id = maps.get(attr.name)?.get(v.ref.toLowerCase());
+      if (id === undefined && problems.length < MAX_PROBLEMS) {
+        problems.push(
+          `row ${r.rowNumber}, column '${input.columnName(attr.name)}': no ${attr.uiName} '${v.ref}'`,
+        );
+      }
+      values[attr.name] = id ?? null;
+    }
+    return { rowNumber: r.rowNumber, values };
+  });
+}

@@ -1,0 +1,70 @@
+import type { ScalarValue } from "@ledgerline/contract";
+import type { Attribute } from "../model/model.ts";
+import { isIsoDate } from "../records/values.ts";
+import { type CellValue, serialToDate } from "./xlsx-reader.ts";
+
+/** A reference given as the referenced record's identity or label text, resolved later in bulk. */
+export interface ReferenceText {
+  ref: string;
+}
+
+export type IngestValue = ScalarValue | ReferenceText;
+
+export type CellResult = { ok: true; value: IngestValue } | { ok: false; reason: string };
+
+const TRUE = new Set(["true", "yes", "y", "1", "x"]);
+const FALSE = new Set(["false", "no", "n", "0"]);
+const MAX_SERIAL = 2_958_465; // 9999-12-31
+
+function describe(cell: CellValue): string {
+  return typeof cell === "object" && cell !== null ? cell.date : JSON.stringify(cell);
+}
+
+/** Converts one spreadsheet cell to an attribute's type (usual spellings of booleans, Excel and ISO dates). */
+export function convertCell(attr: Attribute, cell: CellValue | undefined): CellResult {
+  const text = typeof cell === "string" ? cell.trim() : undefined;
+  if (cell === undefined || cell === null || text === "") {
+    return attr.nullable ? { ok: true, value: null } : { ok: false, reason: "a value is required" };
+  }
+  const fail = (what: string): CellResult => ({
+    ok: false,
+    reason: `${describe(cell)} is not ${what}`,
+  });
+  switch (attr.dataType) {
+    case "String":
+      if (typeof cell === "object") return { ok: true, value: cell.date };
+      return { ok: true, value: typeof cell === "string" ? cell : String(cell) };
+    case "Number": {
+      if (typeof cell === "number") return { ok: true, value: cell };
+      const n = text !== undefined ? Number(text) : Number.NaN;
+      return Number.isFinite(n) ? { ok: true, value: n } : fail("a number");
+    }
+    case "Boolean": {
+      if (typeof cell === "boolean") return { ok: true, value: cell };
+      const word = typeof cell === "number" ? String(cell) : (text ?? "").toLowerCase();
+      if (TRUE.has(word)) return { ok: true, value: true };
+      if (FALSE.has(word)) return { ok: true, value: false };
+      return fail("true or false");
+    }
+    case "Date": {
+      if (typeof cell === "object") return { ok: true, value: cell.date };
+      if (typeof cell === "number" && cell >= 1 && cell <= MAX_SERIAL)
+        return { ok: true, value: serialToDate(cell) };
+      if (
+        text !== undefined &&
+        isIsoDate(text.slice(0, 10)) &&
+        (text.length === 10 || text[10] === "T" || text[10] === " ")
+      )
+        return { ok: true, value: text.slice(0, 10) };
+      return fail("a date (YYYY-MM-DD or an Excel date)");
+    }
+    case "Reference":
+      if (typeof cell === "object") return { ok: true, value: { ref: cell.date } };
+      return { ok: true, value: { ref: typeof cell === "string" ? cell.trim() : String(cell) } };
+  }
+}
+
+/** Normalises a header for matching: case and surrounding or repeated spaces are ignored. */
+export function normaliseHeader(text: string): string {
+  return text.trim().replace(/\s+/g, " ").toLowerCase();
+}

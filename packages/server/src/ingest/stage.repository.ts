@@ -1,0 +1,87 @@
+import { randomBytes } from "node:crypto";
+import type { ScalarValue } from "@ledgerline/contract";
+import { sql } from "kysely";
+import type { Db } from "../db/connection.ts";
+import type { Attribute } from "../model/model.ts";
+import { SQL_TYPES } from "../model/sync/ddl.ts";
+
+/** A staging table of one ingest: the rows as read, then their classification by the diff. */
+export interface Stage {
+  /** Schema-qualified table name. */
+  name: string;
+  /** The attributes present in the file, in column order. */
+  attributes: Attribute[];
+}
+
+export const STAGE_PREFIX = "ingest_stage_";
+
+/** The staging table as a SQL identifier. */
+export const stageTable = (stage: Stage) => sql.table(`app.${stage.name}`);
+const table = stageTable;
+
+/**
+ * Creates the staging table. It is a plain (unlogged) table rather than a temporary one because
+ * the rows arrive in several short transactions, possibly on different pooled connections.
+ */
+export async function createStage(db: Db, attributes: Attribute[]): Promise<Stage> {
+  const stage = { name: `${STAGE_PREFIX}${randomBytes(6).toString("hex")}`, attributes };
+  const columns = attributes.map((a) => sql`${sql.id(a.name)} ${sql.raw(SQL_TYPES[a.dataType])}`);
+  await sql`create unlogged table ${table(stage)} (
+    row_no integer not null,
+    key_id bigint,
+    kind text,
+    base_version integer,
+    was_deleted boolean not null default false,
+    proposal boolean not null default false,
+    old_values jsonb,
+    new_values jsonb,
+    ${sql.join(columns)}
+  )`.execute(db);
+  return stage;
+}
+
+/** Adds a chunk of converted rows in one statement. */
+export async function insertStageRows(
+  db: Db,
+  stage: Stage,
+  rows: readonly { rowNumber: number; values: Record<string, ScalarValue> }[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  const payload = rows.map((r) => ({ row_no: r.rowNumber, ...r.values }));
+  const names = stage.attributes.map((a) => sql.id(a.name));
+  const recordset = stage.attributes.map(
+    (a) => sql`${sql.id(a.name)} ${sql.raw(SQL_TYPES[a.dataType])}`,
+  );
+  await sql`insert into ${table(stage)} (row_no, ${sql.join(names)})
+    select row_no, ${sql.join(names)} from jsonb_to_recordset(${JSON.stringify(payload)}::jsonb)
+      as x(row_no integer, ${sql.join(recordset)})`.execute(db);
+}
+
+/** Rows sharing a natural key: the key text and the row numbers, at most `limit` keys. */
+export async function duplicateKeys(
+  db: Db,
+  stage: Stage,
+  identity: readonly string[],
+  limit: number,
+): Promise<{ key: string; rows: number[] }[]> {
+  const cols = identity.map((n) => sql.id(n));
+  const { rows } = await sql<{ key: string; rows: number[] }>`
+    select concat_ws(' / ', ${sql.join(cols)}) as key, array_agg(row_no order by row_no) as rows
+    from ${table(stage)} group by ${sql.join(cols)} having count(*) > 1
+    order by min(row_no) limit ${limit}`.execute(db);
+  return rows;
+}
+
+export async function dropStage(db: Db, stage: Stage): Promise<void> {
+  await sql`drop table if exists ${table(stage)}`.execute(db);
+}
+
+/** Drops staging tables left by an interrupted ingest (called at start). */
+export async function dropLeftoverStages(db: Db): Promise<number> {
+  const { rows } = await sql<{ name: string }>`
+    select tablename as name from pg_tables where schemaname = 'app' and tablename like ${`${STAGE_PREFIX}%`}`.execute(
+    db,
+  );
+  for (const r of rows) await sql`drop table if exists ${sql.table(`app.${r.name}`)}`.execute(db);
+  return rows.length;
+}

@@ -1,0 +1,146 @@
+import type { FileLayoutInfo } from "@ledgerline/contract";
+import { type ContextRights, requireTypePermission, rightsIn } from "../admin/permissions.ts";
+import type { CurrentUser } from "../auth/auth.service.ts";
+import type { Config } from "../config.ts";
+import type { Db } from "../db/connection.ts";
+import { ForbiddenError, NotFoundError } from "../errors.ts";
+import type { Model } from "../model/model.ts";
+import { findEntityType } from "../model/model.ts";
+import { IngestRejected, type IngestResult, ingest } from "./ingest.service.ts";
+import { openLayoutRows } from "./layout-rows.ts";
+import { parseSheetInWorker } from "./parse-in-worker.ts";
+import { finishUpload, insertUpload } from "./uploads.repository.ts";
+import { FileFormatError } from "./zip-archive.ts";
+
+/** The layouts whose type the user may create or edit in. */
+export async function listFileLayouts(
+  db: Db,
+  model: Model,
+  user: CurrentUser,
+  context: string,
+): Promise<FileLayoutInfo[]> {
+  const rights = await rightsIn(db, model, user, context);
+  return rights.context.fileLayouts
+    .filter((l) => {
+      const flags = rights.flagsOf(l.entityType);
+      return flags.cancreate || flags.canedit;
+    })
+    .map((l) => ({
+      name: l.name,
+      uiName: l.uiName,
+      entityType: l.entityType,
+      deleteMissing: l.deleteMissing,
+      approveEverything: l.approveEverything,
+      showDeleteMissing: l.showDeleteMissing,
+      showApproveEverything: l.showApproveEverything,
+    }));
+}
+
+export interface UploadRequest {
+  context: string;
+  layout: string;
+  fileName: string;
+  filePath: string;
+  deleteMissing?: boolean;
+  approveEverything?: boolean;
+  dryRun: boolean;
+  confirmMassMissing: boolean;
+}
+
+export interface UploadAnswer {
+  status: 200 | 400 | 409 | 422;
+  text: string;
+  uploadId?: number;
+}
+
+function checkRights(
+  rights: ContextRights,
+  entityType: string,
+  options: { deleteMissing: boolean; approveEverything: boolean },
+): void {
+  const flags = rights.flagsOf(entityType);
+  if (!flags.cancreate && !flags.canedit) requireTypePermission(rights, entityType, "edit");
+  if (options.deleteMissing) requireTypePermission(rights, entityType, "delete");
+  if (options.approveEverything && !flags.canapprove)
+    throw new ForbiddenError("Only approvers may use 'Approve everything'");
+}
+
+function summary(fileName: string, r: IngestResult, dryRun: boolean): string {
+  const counts = `${r.rows} rows read - ${r.added} added, ${r.changed} changed, ${r.missing} missing, ${r.unchanged} unchanged`;
+  if (dryRun) return `Check only, nothing was changed. ${fileName}: ${counts}`;
+  const parts = [`${fileName}: ${counts}`];
+  if (r.applied > 0) parts.push(`${r.applied} changes applied`);
+  if (r.pending > 0) parts.push(`${r.pending} changes pending approval`);
+  if (r.applied === 0 && r.pending === 0) parts.push("nothing to change");
+  return parts.join("; ");
+}
+
+/** Ingests an uploaded file through a layout; answers the status and plain text the screen shows. */
+export async function uploadFile(
+  db: Db,
+  model: Model,
+  config: Config,
+  user: CurrentUser,
+  request: UploadRequest,
+): Promise<UploadAnswer> {
+  const rights = await rightsIn(db, model, user, request.context);
+  const layout = rights.context.fileLayouts.find((l) => l.name === request.layout);
+  if (!layout) throw new NotFoundError(`Unknown file layout '${request.layout}'`);
+  const type = findEntityType(rights.context, layout.entityType);
+  if (!type) throw new NotFoundError(`Unknown entity type '${layout.entityType}'`);
+  const deleteMissing = request.deleteMissing ?? layout.deleteMissing;
+  const approveEverything = request.approveEverything ?? layout.approveEverything;
+  checkRights(rights, type.name, { deleteMissing, approveEverything });
+
+  const uploadId = await insertUpload(db, {
+    context: rights.context.name,
+    entityType: type.name,
+    layout: layout.name,
+    fileName: request.fileName,
+    dryRun: request.dryRun,
+    user: user.username,
+  });
+  try {
+    const sheet = parseSheetInWorker(
+      request.filePath,
+      {
+        sheet: layout.sheet,
+        maxDecompressedBytes: config.upload.maxDecompressedBytes,
+        maxCompressionRatio: config.upload.maxCompressionRatio,
+      },
+      {
+        maxMemoryMb: config.upload.parserMemoryMb,
+        maxMilliseconds: config.upload.parserMilliseconds,
+      },
+    );
+    const { columns, rows } = await openLayoutRows(layout, type, sheet);
+    const headers = new Map(columns.map((c) => [c.attribute.name, c.header]));
+    const result = await ingest(db, {
+      context: rights.context,
+      type,
+      attributes: columns.map((c) => c.attribute),
+      rows,
+      columnName: (name) => headers.get(name) ?? name,
+      deleteMissing,
+      apply: approveEverything || !type.approval.upload,
+      dryRun: request.dryRun,
+      confirmMassMissing: request.confirmMassMissing,
+      source: `upload:${uploadId}`,
+      user: user.username,
+      maxRows: config.upload.maxRows,
+    });
+    const text = summary(request.fileName, result, request.dryRun);
+    const { conflicts: _conflicts, ...counts } = result;
+    await finishUpload(db, uploadId, { succeeded: true, message: text, counts });
+    return { status: 200, text, uploadId };
+  } catch (error) {
+    const known = error instanceof IngestRejected || error instanceof FileFormatError;
+    const status: UploadAnswer["status"] = error instanceof IngestRejected ? error.status : 400;
+    const text = known
+      ? (error as Error).message
+      : "The upload failed because of a server error; nothing was changed";
+    await finishUpload(db, uploadId, { succeeded: false, message: text });
+    if (!known) throw error;
+    return { status, text, uploadId };
+  }
+}

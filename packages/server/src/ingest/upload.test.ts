@@ -1,0 +1,374 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listRecords } from "../testing/records-client.ts";
+import {
+  ADMIN_PASSWORD,
+  createTestApp,
+  REPO_ROOT,
+  TEST_USER_PASSWORD,
+  type TestApp,
+} from "../testing/test-app.ts";
+import { minimalWorkbookParts, upload, workbookOf, zipOf } from "../testing/xlsx-files.ts";
+
+let t: TestApp;
+let steward: string;
+let admin: string;
+let viewer: string;
+const example = (name: string) => fs.readFile(path.join(REPO_ROOT, "examples", name));
+const COUNTRY_HEADERS = ["ISO2", "Name", "Currency", "Population", "Joined EU", "EU member"];
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await t.createUser({ username: "steward", roles: [{ context: "reference", role: "steward" }] });
+  await t.createUser({ username: "viewer", roles: [{ context: "reference", role: "viewer" }] });
+  steward = await t.login("steward", TEST_USER_PASSWORD);
+  viewer = await t.login("viewer", TEST_USER_PASSWORD);
+  admin = await t.login("admin", ADMIN_PASSWORD);
+});
+afterAll(() => t.close());
+
+async function eventCount(): Promise<number> {
+  const { rows } = await sql<{ n: number }>`select count(*)::int as n from app.events`.execute(
+    t.database.db,
+  );
+  return rows[0].n;
+}
+
+async function pendingCountries() {
+  return listRecords(t, viewer, {
+    entityType: "country",
+    requirePending: true,
+    includeDeleted: true,
+    pageSize: 0,
+    rowOrders: [{ attribute: "iso2", asc: true }],
+  });
+}
+
+describe("POST /api/filelayouts", () => {
+  it("lists the layouts of types the user may create or edit in, with their defaults", async () => {
+    const res = await t.post("/api/filelayouts", { context: "reference" }, steward);
+    expect(res.json()).toEqual([
+      {
+        name: "countries",
+        uiName: "Countries",
+        entityType: "country",
+        deleteMissing: false,
+        approveEverything: false,
+        showDeleteMissing: true,
+        showApproveEverything: true,
+      },
+      {
+        name: "currencies",
+        uiName: "Currencies",
+        entityType: "currency",
+        deleteMissing: true,
+        approveEverything: false,
+        showDeleteMissing: true,
+        showApproveEverything: true,
+      },
+    ]);
+    expect((await t.post("/api/filelayouts", { context: "reference" }, viewer)).json()).toEqual([]);
+  });
+});
+
+describe("POST /api/upload", () => {
+  it("ingests examples/countries.xlsx: counts in the text, changes pending with only the changed values", async () => {
+    const res = await upload(t, steward, await example("countries.xlsx"), {
+      layout: "countries",
+      fileName: "countries.xlsx",
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers["content-type"]).toMatch(/^text\/plain/);
+    expect(res.body).toMatch(
+      /^countries\.xlsx: 249 rows read - 0 added, 10 changed, 0 missing, 239 unchanged; 10 changes pending approval$/,
+    );
+    const pending = await pendingCountries();
+    expect(pending.data.map((r) => r.keyAttrValues.iso2)).toEqual([
+      "AT",
+      "BE",
+      "DE",
+      "ES",
+      "FR",
+      "IT",
+      "LU",
+      "NL",
+      "PL",
+      "SE",
+    ]);
+    const de = pending.data.find((r) => r.keyAttrValues.iso2 === "DE");
+    expect(de?.pending?.[0]).toMatchObject({
+      action: "Change",
+      createdBy: "steward",
+      attrValues: { population: { value: 84_358_845 } },
+    });
+    expect(de?.requested.attrValues.population.value).toBeNull();
+    const uploadId = Number(res.headers["x-upload-id"]);
+    const record = await t.database.db
+      .selectFrom("app.uploads")
+      .selectAll()
+      .where("upload_id", "=", uploadId)
+      .executeTakeFirstOrThrow();
+    expect(record).toMatchObject({
+      file_name: "countries.xlsx",
+      created_by: "steward",
+      outcome: "succeeded",
+      layout: "countries",
+    });
+    expect(record.counts).toMatchObject({ rows: 249, changed: 10, pending: 10 });
+  });
+
+  it("supersedes the pending changes of a record when the file is uploaded again", async () => {
+    const before = (await pendingCountries()).data.map((r) => r.pending?.[0].entityEventID);
+    const res = await upload(t, steward, await example("countries.xlsx"), { layout: "countries" });
+    expect(res.statusCode).toBe(200);
+    const after = (await pendingCountries()).data.map((r) => r.pending?.[0].entityEventID);
+    expect(after).toHaveLength(10);
+    expect(after.some((id) => before.includes(id))).toBe(false);
+    const { rows } = await sql<{
+      n: number;
+    }>`select count(*)::int as n from app.events where status = 'superseded' and event_id = any(${before}::bigint[])`.execute(
+      t.database.db,
+    );
+    expect(rows[0].n).toBe(10);
+  });
+
+  it("refuses 'Approve everything' to a user without the approve right, and applies at once for an approver", async () => {
+    const denied = await upload(t, steward, await example("countries.xlsx"), {
+      layout: "countries",
+      approveEverything: true,
+    });
+    expect(denied.statusCode).toBe(403);
+    expect(denied.body).toBe("Only approvers may use 'Approve everything'");
+    const res = await upload(t, admin, await example("countries.xlsx"), {
+      layout: "countries",
+      approveEverything: true,
+    });
+    expect(res.body).toMatch(/10 changed.*; 10 changes applied$/);
+    const de = (
+      await listRecords(t, viewer, {
+        entityType: "country",
+        rowConstraints: [{ attribute: "iso2", operator: "=", values: ["DE"] }],
+      })
+    ).data[0];
+    expect(de.requested.attrValues.population.value).toBe(84_358_845);
+    expect((await pendingCountries()).data).toEqual([]);
+  });
+
+  it("adds, changes and marks missing with 'Delete missing'; references by code or label", async () => {
+    const rows: unknown[][] = [
+      ["Code", "Name", "Minor units", "Active"],
+      ["EUR", "Euro", 2, "yes"],
+      ["USD", "US Dollar (changed)", 2, "TRUE"],
+      ["XNW", "New Money", "", "no"],
+    ];
+    const { rows: codes } = await sql<{
+      code: string;
+    }>`select code from ctx_reference.currency where code not in ('EUR', 'USD')`.execute(
+      t.database.db,
+    );
+    for (const c of codes.slice(0, codes.length - 3)) rows.push([c.code, "", 2, true]);
+    // Keep names as stored so only the intended rows change.
+    const { rows: names } = await sql<{
+      code: string;
+      name: string;
+      minor_units: number | null;
+      active: boolean | null;
+    }>`select code, name, minor_units, active from ctx_reference.currency`.execute(t.database.db);
+    const stored = new Map(names.map((n) => [n.code, n]));
+    for (const r of rows.slice(4)) {
+      const s = stored.get(r[0] as string);
+      r[1] = s?.name ?? "";
+      r[2] = s?.minor_units ?? "";
+      r[3] = s?.active ?? "";
+    }
+    rows[1] = ["EUR", stored.get("EUR")?.name ?? "Euro", 2, true];
+    const file = await workbookOf("Currencies", rows);
+    const res = await upload(t, steward, file, {
+      layout: "currencies",
+      fileName: "currencies.xlsx",
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.body).toBe(
+      `currencies.xlsx: ${rows.length - 1} rows read - 1 added, 1 changed, 3 missing, ${rows.length - 3} unchanged; 5 changes pending approval`,
+    );
+    const pending = await listRecords(t, viewer, {
+      entityType: "currency",
+      requirePending: true,
+      includeDeleted: true,
+      pageSize: 0,
+    });
+    const actions = pending.data.map((r) => r.pending?.[0].action).sort();
+    expect(actions).toEqual(["Add", "Change", "Missing", "Missing", "Missing"]);
+    // A proposed currency is not yet visible, but can be approved.
+    const add = pending.data.find((r) => r.pending?.[0].action === "Add");
+    expect(add?.keyAttrValues.code).toBe("XNW");
+
+    const countryRows = [
+      COUNTRY_HEADERS,
+      ["DE", "Germany", "eur - euro", 84_358_845, new Date("1958-01-01"), true],
+      ["CH", "Switzerland", "chf", null, null, false],
+    ];
+    const byLabel = await upload(t, steward, await workbookOf("Countries", countryRows), {
+      layout: "countries",
+    });
+    expect(byLabel.statusCode, byLabel.body).toBe(200);
+    expect(byLabel.body).toMatch(/0 added, 0 changed, 0 missing, 2 unchanged; nothing to change$/);
+  });
+
+  it("guards against marking more than half of the records missing unless confirmed", async () => {
+    const file = await workbookOf("Currencies", [
+      ["Code", "Name", "Minor units", "Active"],
+      ["EUR", "Euro", 2, true],
+    ]);
+    const events = await eventCount();
+    const res = await upload(t, admin, file, { layout: "currencies" });
+    expect(res.statusCode).toBe(409);
+    expect(res.body).toMatch(
+      /^This upload would mark \d+ of \d+ Currency records missing \(more than half\)/,
+    );
+    expect(await eventCount()).toBe(events);
+    const confirmed = await upload(t, admin, file, {
+      layout: "currencies",
+      confirmMassMissing: true,
+      dryRun: true,
+    });
+    expect(confirmed.statusCode).toBe(200);
+    expect(confirmed.body).toMatch(/^Check only, nothing was changed\. upload\.xlsx: 1 rows read/);
+    expect(await eventCount()).toBe(events);
+  });
+
+  it("brings a discontinued record back as a Change when it reappears", async () => {
+    const gb = (
+      await listRecords(t, viewer, {
+        entityType: "country",
+        rowConstraints: [{ attribute: "iso2", operator: "=", values: ["GB"] }],
+      })
+    ).data[0];
+    await sql`update ctx_reference.country set is_deleted = true where iso2 = 'GB'`.execute(
+      t.database.db,
+    );
+    const file = await workbookOf("Countries", [
+      COUNTRY_HEADERS,
+      ["GB", "United Kingdom", "GBP", null, null, false],
+    ]);
+    const res = await upload(t, admin, file, { layout: "countries", approveEverything: true });
+    expect(res.body).toMatch(/0 added, 1 changed/);
+    const back = (
+      await listRecords(t, viewer, { entityType: "country", entityKeyID: gb.entityKeyID })
+    ).data[0];
+    expect(back.requested.isDeleted).toBe(false);
+  });
+});
+
+describe("refused uploads change nothing", () => {
+  async function refused(file: Buffer, layout = "countries") {
+    const events = await eventCount();
+    const res = await upload(t, steward, file, { layout });
+    expect(await eventCount()).toBe(events);
+    return res;
+  }
+
+  it("lists row-level problems of examples/countries-invalid.xlsx", async () => {
+    const res = await refused(await example("countries-invalid.xlsx"));
+    expect(res.statusCode).toBe(422);
+    expect(res.body.split("\n")).toEqual([
+      "The file was refused; nothing was changed. Problems:",
+      `row 2, column 'Population': "many" is not a number`,
+      `row 4, column 'Name': a value is required`,
+      `row 5, column 'Joined EU': "1st of January 1986" is not a date (YYYY-MM-DD or an Excel date)`,
+      `row 6, column 'EU member': "perhaps" is not true or false`,
+      "row 3, column 'Currency': no Currency 'XYZ'",
+    ]);
+  });
+
+  it("refuses duplicate keys, naming the rows", async () => {
+    const file = await workbookOf("Countries", [
+      COUNTRY_HEADERS,
+      ["DE", "Germany", "EUR"],
+      ["FR", "France", "EUR"],
+      ["DE", "Germany again", "EUR"],
+    ]);
+    const res = await refused(file);
+    expect(res.statusCode).toBe(422);
+    expect(res.body).toContain("rows 2, 4: the key 'DE' appears more than once");
+  });
+
+  it("names missing required columns, a missing sheet and an empty sheet", async () => {
+    const noName = await refused(
+      await workbookOf("Countries", [
+        ["ISO2", "Currency"],
+        ["DE", "EUR"],
+      ]),
+    );
+    expect(noName.statusCode).toBe(422);
+    expect(noName.body).toMatch(/lacks the required column 'Name' in row 1/);
+    const wrongSheet = await refused(await workbookOf("Sheet1", [COUNTRY_HEADERS]));
+    expect(wrongSheet.statusCode).toBe(400);
+    expect(wrongSheet.body).toBe("The workbook has no sheet 'Countries' (it has: 'Sheet1')");
+    const empty = await refused(await workbookOf("Countries", []));
+    expect(empty.body).toMatch(/Sheet 'Countries' is empty/);
+  });
+
+  it("refuses files that are not workbooks, macro workbooks, DOCTYPEs and zip bombs with a clear 400", async () => {
+    const text = await refused(Buffer.from("ISO2,Name\nDE,Germany\n"));
+    expect([text.statusCode, text.body]).toEqual([400, "The file is not an .xlsx workbook"]);
+    const zip = await refused(await zipOf({ "readme.txt": "hello" }));
+    expect([zip.statusCode, zip.body]).toEqual([
+      400,
+      "The file is a zip archive but not an Excel workbook (.xlsx)",
+    ]);
+    const macro = await refused(
+      await zipOf({ ...minimalWorkbookParts("<worksheet/>"), "xl/vbaProject.bin": "x" }),
+    );
+    expect(macro.body).toBe("Macro-enabled workbooks (.xlsm) are refused; save the file as .xlsx");
+    const doctype = await refused(
+      await zipOf(
+        minimalWorkbookParts(
+          '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "aaaa">]><worksheet><sheetData/></worksheet>',
+        ),
+      ),
+    );
+    expect(doctype.body).toMatch(/declares a DOCTYPE, which is refused/);
+    const bomb = await refused(
+      await zipOf(
+        minimalWorkbookParts(
+          `<worksheet><sheetData>${" ".repeat(300_000_000)}</sheetData></worksheet>`,
+        ),
+      ),
+    );
+    expect(bomb.statusCode).toBe(400);
+    expect(bomb.body).toMatch(/compresses suspiciously well|expands to more than/);
+  });
+
+  it("reads hostile cell texts as plain values", async () => {
+    const file = await workbookOf("Countries", [
+      ["__proto__", ...COUNTRY_HEADERS],
+      ["x", "DE", "=cmd|' /C calc'!A0", "EUR", null, null, true],
+    ]);
+    const res = await upload(t, admin, file, { layout: "countries", approveEverything: true });
+    expect(res.statusCode, res.body).toBe(200);
+    const de = (
+      await listRecords(t, viewer, {
+        entityType: "country",
+        rowConstraints: [{ attribute: "iso2", operator: "=", values: ["DE"] }],
+      })
+    ).data[0];
+    expect(de.requested.attrValues.name.value).toBe("=cmd|' /C calc'!A0");
+  });
+
+  it("answers 413 for a file over the size limit", async () => {
+    const small = await createTestApp({ env: { UPLOAD_MAX_MB: "0.01" } });
+    try {
+      const cookie = await small.login("admin", ADMIN_PASSWORD);
+      const res = await upload(small, cookie, await example("countries.xlsx"), {
+        layout: "countries",
+      });
+      expect(res.statusCode).toBe(413);
+      expect(res.body).toMatch(/The file is larger than 0 MB|larger than/);
+    } finally {
+      await small.close();
+    }
+  });
+});

@@ -1,0 +1,257 @@
+import path from "node:path/posix";
+import { SaxesParser, type SaxesTagPlain } from "saxes";
+import { FileFormatError, ZipArchive, type ZipLimits } from "./zip-archive.ts";
+
+/** A cell as read: text, number, boolean, a date (`YYYY-MM-DD`), or empty. */
+export type CellValue = string | number | boolean | { date: string } | null;
+
+export interface SheetRow {
+  /** 1-based, as Excel shows it. */
+  rowNumber: number;
+  /** Cells by 0-based column index; missing cells are absent. */
+  cells: CellValue[];
+}
+
+/** A streaming parser that refuses DOCTYPE declarations (no entity expansion, no external entities). */
+function xmlParser(part: string): SaxesParser {
+  const parser = new SaxesParser();
+  parser.on("doctype", () => {
+    throw new FileFormatError(`The workbook part '${part}' declares a DOCTYPE, which is refused`);
+  });
+  return parser;
+}
+
+async function parseWhole(
+  archive: ZipArchive,
+  part: string,
+  onTag: (tag: SaxesTagPlain) => void,
+): Promise<void> {
+  const parser = xmlParser(part);
+  parser.on("opentag", onTag);
+  parser.write(await archive.text(part)).close();
+}
+
+// Built-in number formats that show dates (ECMA-376 18.8.30).
+const BUILTIN_DATE_FORMATS = new Set([
+  14, 15, 16, 17, 18, 19, 20, 21, 22, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 45, 46, 47, 50, 51,
+  52, 53, 54, 55, 56, 57, 58,
+]);
+
+/** Whether a custom number format shows a date: a d, m or y outside quotes, brackets and escapes. */
+export function isDateFormatCode(code: string): boolean {
+  const bare = code.replace(/"[^"]*"|\[[^\]]*\]|\\./g, "");
+  return /[dmy]/i.test(bare) && !/^[#0.,%\s]*$/.test(bare);
+}
+
+async function readDateStyles(archive: ZipArchive): Promise<boolean[]> {
+  if (!archive.has("xl/styles.xml")) return [];
+  const custom = new Map<number, string>();
+  const xfs: number[] = [];
+  let inCellXfs = false;
+  const parser = xmlParser("xl/styles.xml");
+  parser.on("opentag", (tag) => {
+    if (tag.name === "numFmt")
+      custom.set(Number(tag.attributes.numFmtId), String(tag.attributes.formatCode ?? ""));
+    if (tag.name === "cellXfs") inCellXfs = true;
+    if (tag.name === "xf" && inCellXfs) xfs.push(Number(tag.attributes.numFmtId ?? 0));
+  });
+  parser.on("closetag", (tag) => {
+    if (tag.name === "cellXfs") inCellXfs = false;
+  });
+  parser.write(await archive.text("xl/styles.xml")).close();
+  return xfs.map(
+    (id) =>
+      BUILTIN_DATE_FORMATS.has(id) ||
+      (custom.has(id) && isDateFormatCode(custom.get(id) as string)),
+  );
+}
+
+async function readSharedStrings(archive: ZipArchive): Promise<string[]> {
+  if (!archive.has("xl/sharedStrings.xml")) return [];
+  const strings: string[] = [];
+  let current: string[] | undefined;
+  let inText = false;
+  let inPhonetic = false;
+  const parser = xmlParser("xl/sharedStrings.xml");
+  parser.on("opentag", (tag) => {
+    if (tag.name === "si") current = [];
+    else if (tag.name === "rPh") inPhonetic = true;
+    else if (tag.name === "t" && !inPhonetic) inText = true;
+  });
+  parser.on("text", (text) => {
+    if (inText) current?.push(text);
+  });
+  parser.on("closetag", (tag) => {
+    if (tag.name === "t") inText = false;
+    else if (tag.name === "rPh") inPhonetic = false;
+    else if (tag.name === "si") strings.push((current ?? []).join(""));
+  });
+  const stream = (await archive.stream("xl/sharedStrings.xml")).setEncoding("utf8");
+  for await (const chunk of stream) parser.write(chunk as string);
+  parser.close();
+  return strings;
+}
+
+/** The part path of the named sheet, or a FileFormatError listing the sheets there are. */
+async function sheetPart(archive: ZipArchive, sheetName: string): Promise<string> {
+  const sheets: { name: string; id: string }[] = [];
+  await parseWhole(archive, "xl/workbook.xml", (tag) => {
+    if (tag.name === "sheet")
+      sheets.push({ name: String(tag.attributes.name), id: String(tag.attributes["r:id"]) });
+  });
+  const sheet = sheets.find((s) => s.name.trim().toLowerCase() === sheetName.trim().toLowerCase());
+  if (!sheet) {
+    throw new FileFormatError(
+      `The workbook has no sheet '${sheetName}' (it has: ${sheets.map((s) => `'${s.name}'`).join(", ") || "none"})`,
+    );
+  }
+  let target: string | undefined;
+  await parseWhole(archive, "xl/_rels/workbook.xml.rels", (tag) => {
+    if (tag.name === "Relationship" && tag.attributes.Id === sheet.id)
+      target = String(tag.attributes.Target);
+  });
+  if (!target) throw new FileFormatError(`The sheet '${sheet.name}' has no data part`);
+  return target.startsWith("/") ? target.slice(1) : path.normalize(path.join("xl", target));
+}
+
+function columnIndex(ref: string): number {
+  let n = 0;
+  for (const ch of ref) {
+    const code = ch.charCodeAt(0);
+    if (code < 65 || code > 90) break;
+    n = n * 26 + (code - 64);
+  }
+  return n - 1;
+}
+
+const EXCEL_EPOCH_MS = Date.UTC(1899, 11, 30);
+
+/** The calendar date of an Excel serial day number (the time of day is dropped). */
+export function serialToDate(serial: number): string {
+  return new Date(EXCEL_EPOCH_MS + Math.floor(serial) * 86_400_000).toISOString().slice(0, 10);
+}
+
+export interface ReadOptions extends ZipLimits {
+  sheet: string;
+}
+
+/** Checks that the file is a plain workbook (not a macro-enabled one) before anything is parsed. */
+async function checkWorkbook(archive: ZipArchive): Promise<void> {
+  if (!archive.has("[Content_Types].xml") || !archive.has("xl/workbook.xml")) {
+    throw new FileFormatError("The file is a zip archive but not an Excel workbook (.xlsx)");
+  }
+  const types = await archive.text("[Content_Types].xml");
+  if (archive.has("xl/vbaProject.bin") || /macroEnabled/i.test(types)) {
+    throw new FileFormatError(
+      "Macro-enabled workbooks (.xlsm) are refused; save the file as .xlsx",
+    );
+  }
+}
+
+/**
+ * Streams the rows of one sheet of an .xlsx file. Formulas are read as their cached values; dates
+ * are recognised by the cell's number format.
+ */
+export async function* readSheetRows(
+  filePath: string,
+  options: ReadOptions,
+): AsyncGenerator<SheetRow> {
+  const archive = await ZipArchive.open(filePath, options);
+  try {
+    await checkWorkbook(archive);
+    const part = await sheetPart(archive, options.sheet);
+    const dateStyles = await readDateStyles(archive);
+    const shared = await readSharedStrings(archive);
+
+    const ready: SheetRow[] = [];
+    let row: SheetRow | undefined;
+    let cell: { index: number; type: string; style: number; text: string[] } | undefined;
+    let collect = false;
+    let nextRow = 1;
+    let nextColumn = 0;
+    const parser = xmlParser(part);
+    parser.on("opentag", (tag) => {
+      switch (tag.name) {
+        case "row": {
+          const r = Number(tag.attributes.r);
+          row = { rowNumber: Number.isInteger(r) && r > 0 ? r : nextRow, cells: [] };
+          nextRow = row.rowNumber + 1;
+          nextColumn = 0;
+          break;
+        }
+        case "c": {
+          const ref = tag.attributes.r ? String(tag.attributes.r) : "";
+          const index = ref ? columnIndex(ref) : nextColumn;
+          nextColumn = index + 1;
+          cell = {
+            index,
+            type: String(tag.attributes.t ?? "n"),
+            style: Number(tag.attributes.s ?? 0),
+            text: [],
+          };
+          break;
+        }
+        case "v":
+        case "t":
+          collect = cell !== undefined;
+          break;
+      }
+    });
+    parser.on("text", (text) => {
+      if (collect && cell) cell.text.push(text);
+    });
+    parser.on("closetag", (tag) => {
+      if (tag.name === "v" || tag.name === "t") collect = false;
+      else if (tag.name === "c" && cell && row) {
+        const value = decodeCell(
+          cell.type,
+          cell.text.join(""),
+          dateStyles[cell.style] === true,
+          shared,
+        );
+        if (value !== null) row.cells[cell.index] = value;
+        cell = undefined;
+      } else if (tag.name === "row" && row) {
+        ready.push(row);
+        row = undefined;
+      }
+    });
+    // Decoding as a stream keeps multi-byte characters split across chunks intact.
+    for await (const chunk of (await archive.stream(part)).setEncoding("utf8")) {
+      parser.write(chunk as string);
+      while (ready.length > 0) yield ready.shift() as SheetRow;
+    }
+    parser.close();
+    while (ready.length > 0) yield ready.shift() as SheetRow;
+  } finally {
+    archive.close();
+  }
+}
+
+function decodeCell(
+  type: string,
+  text: string,
+  isDate: boolean,
+  shared: readonly string[],
+): CellValue {
+  switch (type) {
+    case "s": {
+      const s = shared[Number(text)];
+      return s === undefined || s === "" ? null : s;
+    }
+    case "inlineStr":
+    case "str":
+    case "e":
+      return text === "" ? null : text;
+    case "b":
+      return text === "1";
+    case "d":
+      return text === "" ? null : { date: text.slice(0, 10) };
+    default: {
+      if (text === "") return null;
+      const n = Number(text);
+      if (!Number.isFinite(n)) return text;
+      return isDate ? { date: serialToDate(n) } : n;
+    }
+  }
+}
