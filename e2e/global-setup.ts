@@ -1,9 +1,33 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { FullConfig } from "@playwright/test";
-import { cli, freePort, serverEnv, startServer, stopProcess, waitForHealth } from "./support/server.ts";
+import {
+  cli,
+  freePort,
+  serverEnv,
+  startServer,
+  stopProcess,
+  waitForHealth,
+} from "./support/server.ts";
 import { admin, cliUsers } from "./support/users.ts";
+
+/** Copies the built web app, retrying while a concurrent build leaves it incomplete. */
+async function snapshotBuild(dist: string, target: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    rmSync(target, { recursive: true, force: true });
+    try {
+      cpSync(dist, target, { recursive: true });
+      const html = readFileSync(path.join(target, "index.html"), "utf8");
+      const assets = [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+)"/g)].map((m) => m[1]);
+      if (assets.length > 0 && assets.every((a) => existsSync(path.join(target, a)))) return;
+    } catch {
+      // dist is being rewritten right now
+    }
+    if (attempt === 10) throw new Error(`${dist} is incomplete: run \`npm run build\` again`);
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+  }
+}
 
 /**
  * Prepares a throw-away database and starts the server for the whole run:
@@ -12,8 +36,8 @@ import { admin, cliUsers } from "./support/users.ts";
  *     it only does so on a database without users, so this must come before the CLI;
  *  2. the server is stopped (the embedded database is single-process) and the CLI adds the
  *     test users and their roles;
- *  3. the server starts again; its address goes to E2E_BASE_URL for the workers, its process id
- *     and DATA_DIR to global-teardown.ts.
+ *  3. the server starts again, serving a copy of packages/web/dist; its address goes to
+ *     E2E_BASE_URL for the workers, its process id and DATA_DIR to global-teardown.ts.
  */
 export default async function globalSetup(config: FullConfig): Promise<void> {
   const root = config.configFile ? path.dirname(config.configFile) : process.cwd();
@@ -23,6 +47,10 @@ export default async function globalSetup(config: FullConfig): Promise<void> {
 
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "ledgerline-e2e-"));
   const logFile = path.join(dataDir, "server.log");
+  // The server serves a copy of the build: a rebuild during the run (emptying packages/web/dist,
+  // renaming the fingerprinted assets) must not pull the pages from under the tests.
+  const webDist = path.join(dataDir, "web-dist");
+  await snapshotBuild(path.join(root, "packages/web/dist"), webDist);
   const port = await freePort();
   const baseURL = `http://127.0.0.1:${port}`;
   const env = serverEnv({
@@ -32,6 +60,7 @@ export default async function globalSetup(config: FullConfig): Promise<void> {
     ADMIN_PASSWORD: admin.password,
     DEMO: "1",
     LOG_LEVEL: "warn",
+    WEB_DIST: webDist,
   });
   process.env.E2E_DATA_DIR = dataDir;
 

@@ -21,7 +21,7 @@ test.describe("navigation bar of an administrator and developer", () => {
   });
 
   test("without a context only the home-level items are shown", async ({ page }) => {
-    await expect(page.getByText("Application", { exact: true })).toBeVisible();
+    await expect(page.locator("header").getByText("Application", { exact: true })).toBeVisible();
     await expect(contextSelect(page)).toBeEnabled();
     await expect(page.getByTestId("nav-user")).toHaveText("[User: admin]");
     await expectLinks(page, ["Home"], [...contextItems, ...dictionaryItems]);
@@ -74,6 +74,39 @@ test.describe("navigation bar of an administrator and developer", () => {
     await expect(contextSelect(page).locator("option:checked")).toHaveText(DICTIONARY.uiName);
     await expectLinks(page, [...contextItems, ...dictionaryItems], []);
     await expect(page.getByTestId("home-card-upload")).toBeVisible();
+  });
+
+  for (const width of [1024, 1280]) {
+    test(`every item stays inside a ${width} px wide window`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 800 });
+      // Narrow windows fold the bar behind the toggle button.
+      const toggle = page.getByRole("button", { name: "Toggle navigation" });
+      if (await toggle.isVisible()) await toggle.click();
+      await chooseContext(page, DICTIONARY.uiName);
+      const logout = page.getByRole("button", { name: "Log out" });
+      await expect(logout).toBeInViewport({ ratio: 1 });
+      await expect(page.getByRole("button", { name: "Administration" })).toBeInViewport({
+        ratio: 1,
+      });
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
+      expect(overflow).toBeLessThanOrEqual(0);
+    });
+  }
+
+  test("on a narrow screen the folded-out menu closes after moving to another page", async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 390, height: 800 });
+    await page.goto("/errornotification/elsewhere");
+    const home = mainNav(page).getByRole("link", { name: "Home", exact: true });
+    await expect(home).toBeHidden();
+    await page.getByRole("button", { name: "Toggle navigation" }).click();
+    await home.click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(home).toBeHidden();
+    await expect(page.getByText("Please select an application")).toBeInViewport();
   });
 
   test("the Home link leads back to the home page", async ({ page }) => {

@@ -15,9 +15,9 @@ export async function signIn(page: Page, user: Credentials): Promise<void> {
   await expect(page.getByTestId("nav-user")).toHaveText(`[User: ${user.username}]`);
 }
 
-/** The 'Application' selector of the navigation bar. */
+/** The 'Application' selector of the navigation bar (screens may have their own). */
 export function contextSelect(page: Page): Locator {
-  return page.getByLabel("Application");
+  return page.locator("header").getByLabel("Application");
 }
 
 /** Picks an application by the name the user sees. */

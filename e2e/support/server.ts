@@ -12,7 +12,6 @@ export function serverEnv(settings: Record<string, string>): NodeJS.ProcessEnv {
     "DATABASE_URL",
     "NAV_HIDE",
     "MODEL_DIR",
-    "WEB_DIST",
     "CONNECTIONS_DIR",
     "WIKI_TARGET",
     "ADMIN_USERNAME",
@@ -65,12 +64,14 @@ export function startServer(root: string, env: NodeJS.ProcessEnv, logFile: strin
 export async function waitForHealth(
   baseURL: string,
   child: ChildProcess,
-  timeoutMs = 90_000,
+  timeoutMs = Number(process.env.E2E_START_TIMEOUT_MS ?? 120_000),
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`The server stopped during start (exit ${child.exitCode ?? child.signalCode})`);
+      throw new Error(
+        `The server stopped during start (exit ${child.exitCode ?? child.signalCode})`,
+      );
     }
     try {
       const response = await fetch(`${baseURL}/healthz`, { signal: AbortSignal.timeout(2_000) });

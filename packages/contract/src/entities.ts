@@ -278,3 +278,8 @@ export const UploadFields = z.object({
 export type UploadFields = z.infer<typeof UploadFields>;
 
 export const UPLOAD_TIMEOUT_MS = 3_600_000;
+
+/** Body of the Data Dictionary calls that name a metadata source. */
+export const MetadataSourceRequest = z.object({ EntityKeyID: z.number().int().positive() });
+export const CronRequest = z.object({ CronString: z.string().max(200) });
+export const CronResponse = z.object({ valid: z.literal(true), next: z.array(z.string()) });

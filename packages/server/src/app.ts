@@ -13,6 +13,7 @@ import { usersRoutes } from "./admin/users.routes.ts";
 import { authRoutes } from "./auth/auth.routes.ts";
 import { changesRoutes } from "./changes/changes.routes.ts";
 import { contextsRoutes } from "./contexts/contexts.routes.ts";
+import { dictionaryRoutes } from "./dictionary/dictionary.routes.ts";
 import { errorHandler } from "./http/error-handler.ts";
 import { installGuard } from "./http/guard.ts";
 import type { App, AppDeps } from "./http/types.ts";
@@ -86,6 +87,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await recordsRoutes(app, deps);
   await changesRoutes(app, deps);
   await ingestRoutes(app, deps);
+  await dictionaryRoutes(app, deps);
   await usersRoutes(app, deps);
   await rolesRoutes(app, deps);
   await openApiRoutes(app);

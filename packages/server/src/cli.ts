@@ -10,6 +10,7 @@ import { type Db, openDatabase } from "./db/connection.ts";
 import { migrateToLatest } from "./db/migrate.ts";
 import { loadModel } from "./model/load-model.ts";
 import { findContext } from "./model/model.ts";
+import { GENERATORS } from "./records/generators.ts";
 
 const USAGE = `Usage: npm run cli -- <command> [options]
 
@@ -126,7 +127,10 @@ async function run(argv: string[]): Promise<string> {
         const user = await findUser(db, required(values.username, "username"));
         const contextName = required(values.context, "context");
         const roleName = required(values.role, "role");
-        const context = findContext(await loadModel(config.modelDir), contextName);
+        const context = findContext(
+          await loadModel(config.modelDir, new Set(GENERATORS.keys())),
+          contextName,
+        );
         if (!context) throw new CliError(`No context '${contextName}' in the model`);
         if (!context.roles.some((r) => r.name === roleName))
           throw new CliError(

@@ -1,8 +1,11 @@
 import path from "node:path";
+import { DATA_DICTIONARY_CONTEXT } from "@ledgerline/contract";
 import { buildApp } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { openDatabase } from "./db/connection.ts";
+import { startScheduler } from "./dictionary/scheduler.ts";
 import { ModelError } from "./model/load-model.ts";
+import { findContext } from "./model/model.ts";
 import { DestructiveModelChangeError } from "./model/sync/sync-schema.ts";
 import { prepare } from "./prepare.ts";
 
@@ -17,6 +20,13 @@ async function main(): Promise<void> {
     throw error;
   });
   const app = await buildApp({ config, database, model: prepared.model });
+  const dictionary = findContext(prepared.model, DATA_DICTIONARY_CONTEXT);
+  const scheduler = dictionary
+    ? startScheduler(database.db, dictionary, {
+        connectionsDir: config.connectionsDir,
+        log: app.log,
+      })
+    : undefined;
 
   for (const action of prepared.syncActions) app.log.info(`model sync: ${action.description}`);
   for (const s of prepared.seeded)
@@ -27,6 +37,7 @@ async function main(): Promise<void> {
     if (closing) return;
     closing = true;
     app.log.info(`${signal} received: finishing in-flight requests`);
+    await scheduler?.stop();
     await app.close();
     await database.close();
     process.exit(0);

@@ -10,6 +10,7 @@ import type { Model } from "./model/model.ts";
 import { type SeedResult, seedData } from "./model/seed-data.ts";
 import type { SyncAction } from "./model/sync/plan.ts";
 import { syncSchema } from "./model/sync/sync-schema.ts";
+import { GENERATORS } from "./records/generators.ts";
 
 export interface Prepared {
   model: Model;
@@ -24,7 +25,7 @@ export async function prepare(database: Database, config: Config): Promise<Prepa
   const raw = database.db as unknown as Kysely<unknown>;
   const migrations = await migrateToLatest(raw);
   await dropLeftoverStages(database.db);
-  const model = await loadModel(config.modelDir);
+  const model = await loadModel(config.modelDir, new Set(GENERATORS.keys()));
   const unknownHandlers = unknownActionHandlers(model);
   if (unknownHandlers.length > 0) throw new ModelError(unknownHandlers);
   const syncActions = await syncSchema(raw, model, {

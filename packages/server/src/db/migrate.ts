@@ -1,11 +1,13 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from "kysely";
 import * as appSchema from "./migrations/001-app-schema.ts";
 import * as uploads from "./migrations/002-uploads.ts";
+import * as importRuns from "./migrations/003-import-runs.ts";
 
 // Ordered by name; a new migration is a new numbered file added here. Applied migrations never change.
 const MIGRATIONS: Record<string, Migration> = {
   "001-app-schema": appSchema,
   "002-uploads": uploads,
+  "003-import-runs": importRuns,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -81,6 +81,28 @@ export interface UploadsTable {
   counts: ColumnType<Record<string, number> | null, string | null, string | null>;
 }
 
+export interface ImportRunsTable {
+  run_id: Generated<number>;
+  metadata_source_id: number;
+  trigger: "manual" | "schedule";
+  started_by: string;
+  started_at: Timestamp;
+  finished_at: Date | null;
+  outcome: ColumnType<
+    "running" | "succeeded" | "failed",
+    "running" | "succeeded" | "failed" | undefined
+  >;
+  message: string | null;
+  counts: ColumnType<Record<string, number> | null, string | null, string | null>;
+}
+
+export interface ScheduleClaimsTable {
+  metadata_source_id: number;
+  scheduled_for: Date;
+  claimed_by: string;
+  claimed_at: Timestamp;
+}
+
 /** The fixed `app` schema; entity tables are dynamic and queried through `sql.id`. */
 export interface AppTables {
   "app.users": UsersTable;
@@ -90,4 +112,6 @@ export interface AppTables {
   "app.events": EventsTable;
   "app.type_counts": TypeCountsTable;
   "app.uploads": UploadsTable;
+  "app.import_runs": ImportRunsTable;
+  "app.schedule_claims": ScheduleClaimsTable;
 }

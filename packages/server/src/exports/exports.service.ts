@@ -1,5 +1,5 @@
 import type { Readable } from "node:stream";
-import type { EntityQuery, ScalarValue, XlsxGenRequest } from "@ledgerline/contract";
+import type { EntityQuery, EntityRecord, ScalarValue, XlsxGenRequest } from "@ledgerline/contract";
 import { requireTypePermission, rightsIn } from "../admin/permissions.ts";
 import type { CurrentUser } from "../auth/auth.service.ts";
 import type { Db } from "../db/connection.ts";
@@ -36,22 +36,36 @@ export async function exportQuery(
     return { header: `${attr.uiName} ${leaf.uiName}`, type: cellTypeOf(leaf.dataType) };
   });
   // Validates the whole query before the download starts, so a bad request answers 400, not a broken file.
-  await runListQuery(db, rights.context, type, { ...q, pageSize: 1, pageNum: 1 });
+  await runListQuery(db, rights.context, type, { ...q, pageSize: 1, pageNum: 1 }, { count: false });
+
+  // In the default order the chunks are read by key (keyset), so each costs the same however deep
+  // it is; a sorted export falls back to offsets. The next chunk is read while this one is written.
+  const keyset = !q.rowOrders?.length;
+  const chunk = (page: number, afterKey: number) =>
+    runListQuery(
+      db,
+      rights.context,
+      type,
+      { ...q, pageSize: CHUNK, pageNum: keyset ? 1 : page },
+      { count: false, ...(keyset ? { afterKey } : {}) },
+    ).then((r) => r.data);
 
   async function* rows(): AsyncGenerator<ScalarValue[]> {
-    for (let page = 1; ; page++) {
-      const { data } = await runListQuery(db, rights.context, type, {
-        ...q,
-        pageSize: CHUNK,
-        pageNum: page,
-      });
-      for (const record of data) {
-        yield names.map((n) => {
-          const v = record.requested.attrValues[n];
-          return v?.label !== undefined ? v.label : (v?.value ?? null);
-        });
+    let next: Promise<EntityRecord[]> | undefined = chunk(1, 0);
+    try {
+      for (let page = 1; next; page++) {
+        const data: EntityRecord[] = await next;
+        next = data.length < CHUNK ? undefined : chunk(page + 1, data[data.length - 1].entityKeyID);
+        for (const record of data) {
+          yield names.map((n) => {
+            const v = record.requested.attrValues[n];
+            return v?.label !== undefined ? v.label : (v?.value ?? null);
+          });
+        }
       }
-      if (data.length < CHUNK) return;
+    } finally {
+      // A download stopped half-way leaves at most one chunk in flight; its failure is not news.
+      next?.catch(() => undefined);
     }
   }
   return writeXlsx(columns, rows(), type.uiName.slice(0, 31));

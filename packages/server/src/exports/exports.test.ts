@@ -90,6 +90,49 @@ describe("POST /api/query-xlsx", () => {
     expect(cell.value).toBe('=HYPERLINK("http://x")');
   });
 
+  it("reads a long export in chunks, by key and sorted, without losing or repeating a row", async () => {
+    const db = t.database.db;
+    const { rows: before } = await sql<{ n: number }>`
+      select count(*)::int as n from ctx_reference.currency where not is_deleted and not is_pending_new`.execute(
+      db,
+    );
+    await sql`
+      insert into ctx_reference.currency (code, name, created_by, updated_by)
+      select 'Z' || lpad(i::text, 5, '0'), 'Bulk ' || i, 'test', 'test'
+      from generate_series(1, 11000) as i`.execute(db);
+    const total = before[0].n + 11000;
+    try {
+      for (const rowOrders of [undefined, [{ attribute: "code", asc: false }]]) {
+        const res = await t.app.inject({
+          method: "POST",
+          url: "/api/query-xlsx",
+          headers: { cookie: viewer, "content-type": "application/json" },
+          payload: JSON.stringify({
+            context: "reference",
+            entityType: "currency",
+            requestedAttributes: ["code"],
+            ...(rowOrders ? { rowOrders } : {}),
+          }),
+        });
+        expect(res.statusCode).toBe(200);
+        const sheet = await workbookOf(res.rawPayload);
+        expect(sheet.rowCount).toBe(total + 1);
+        const codes: string[] = [];
+        sheet.eachRow((row, n) => {
+          if (n > 1) codes.push(String(row.getCell(1).value));
+        });
+        expect(new Set(codes).size).toBe(total);
+        const bulk = codes.filter((c) => /^Z\d{5}$/.test(c));
+        if (rowOrders) expect(bulk.slice(0, 2)).toEqual(["Z11000", "Z10999"]);
+        else expect(codes.slice(-2)).toEqual(["Z10999", "Z11000"]);
+      }
+    } finally {
+      await sql`delete from ctx_reference.currency where code like 'Z%' and created_by = 'test'`.execute(
+        db,
+      );
+    }
+  });
+
   it("answers 400 before any download for a bad query, and 403 without read rights", async () => {
     const bad = await t.post(
       "/api/query-xlsx",

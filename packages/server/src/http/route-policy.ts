@@ -47,6 +47,23 @@ export const ROUTE_POLICY: Readonly<Record<string, RoutePolicy>> = {
   "POST /api/filelayouts": signedIn(),
   "POST /api/upload": { access: "signedIn", body: "multipart", textErrors: true },
 
+  "GET /data-dictionary/connection-files": { access: "signedIn", body: "none", textErrors: true },
+  "POST /data-dictionary/validate-cron-string": {
+    access: "signedIn",
+    body: "json",
+    textErrors: true,
+  },
+  "POST /data-dictionary/ping-metadata-source": {
+    access: "signedIn",
+    body: "json",
+    textErrors: true,
+  },
+  "POST /data-dictionary/import-metadata-from-source": {
+    access: "signedIn",
+    body: "json",
+    textErrors: true,
+  },
+
   "POST /api/getpendingsummary": signedIn(),
   "POST /api/approve": signedIn(),
   "POST /api/reject": signedIn(),

@@ -4,10 +4,10 @@ import type { ContextModel, EntityType } from "../model/model.ts";
 import { identityAttributes, SYSTEM_COLUMNS } from "../model/model.ts";
 import { type Stage, stageTable } from "./stage.repository.ts";
 
-/** Limits Missing to the records of one scope, e.g. the data objects of one metadata source. */
+/** Limits Missing to the records whose attribute is one of the values, e.g. the data objects of one metadata source. */
 export interface MissingScope {
   attribute: string;
-  value: number | string;
+  values: readonly number[];
 }
 
 export interface DiffCounts {
@@ -43,12 +43,14 @@ function changedValues(stage: Stage, side: "s" | "t"): RawBuilder<unknown> {
 }
 
 function scopeSql(scope: MissingScope | undefined): RawBuilder<boolean> {
-  return scope ? sql<boolean>`t.${sql.id(scope.attribute)} = ${scope.value}` : sql<boolean>`true`;
+  return scope
+    ? sql<boolean>`t.${sql.id(scope.attribute)} = any(${[...scope.values]}::bigint[])`
+    : sql<boolean>`true`;
 }
 
 /**
  * Classifies every staged row against the stored records by natural key, set-based: Add (new, or
- * a not-yet-approved proposal), Change (some present attribute differs, or the record was
+ * a not-yet-approved _proposal), Change (some present attribute differs, or the record was
  * discontinued and reappears) with old and new values of the changed attributes only, Unchanged.
  */
 export async function classifyStage(
@@ -59,15 +61,15 @@ export async function classifyStage(
 ): Promise<void> {
   const s = stageTable(stage);
   const t = entityTable(context, type);
-  await sql`update ${s} s set key_id = t.entity_key_id, base_version = t.version, was_deleted = t.is_deleted,
-      proposal = t.is_pending_new
+  await sql`update ${s} s set _key_id = t.entity_key_id, _base_version = t.version, _was_deleted = t.is_deleted,
+      _proposal = t.is_pending_new
     from ${t} t where ${identityMatch(type, "s", "t")}`.execute(db);
-  await sql`update ${s} set kind = 'Add' where key_id is null or proposal`.execute(db);
+  await sql`update ${s} set _kind = 'Add' where _key_id is null or _proposal`.execute(db);
   await sql`update ${s} s set
-      kind = case when t.is_deleted or (${changedValues(stage, "s")}) <> '{}'::jsonb then 'Change' else 'Unchanged' end,
-      old_values = ${changedValues(stage, "t")},
-      new_values = ${changedValues(stage, "s")}
-    from ${t} t where t.entity_key_id = s.key_id and not s.proposal`.execute(db);
+      _kind = case when t.is_deleted or (${changedValues(stage, "s")}) <> '{}'::jsonb then 'Change' else 'Unchanged' end,
+      _old_values = ${changedValues(stage, "t")},
+      _new_values = ${changedValues(stage, "s")}
+    from ${t} t where t.entity_key_id = s._key_id and not s._proposal`.execute(db);
 }
 
 /** Counts the classification, and the records Missing would discontinue. */
@@ -81,13 +83,13 @@ export async function countDiff(
   const s = stageTable(stage);
   const t = entityTable(context, type);
   const { rows } = await sql<{ added: number; changed: number; unchanged: number }>`
-    select count(*) filter (where kind = 'Add')::int as added,
-           count(*) filter (where kind = 'Change')::int as changed,
-           count(*) filter (where kind = 'Unchanged')::int as unchanged
+    select count(*) filter (where _kind = 'Add')::int as added,
+           count(*) filter (where _kind = 'Change')::int as changed,
+           count(*) filter (where _kind = 'Unchanged')::int as unchanged
     from ${s}`.execute(db);
   const { rows: existing } = await sql<{ existing: number; missing: number }>`
     select count(*)::int as existing,
-           count(*) filter (where not exists (select 1 from ${s} s where s.key_id = t.entity_key_id))::int as missing
+           count(*) filter (where not exists (select 1 from ${s} s where s._key_id = t.entity_key_id))::int as missing
     from ${t} t where not t.is_deleted and not t.is_pending_new and ${scopeSql(missing.scope)}`.execute(
     db,
   );
@@ -112,39 +114,39 @@ export async function writeEvents(
   const hidden = sql.raw(`array[${SYSTEM_COLUMNS.map((c) => `'${c}'`).join(",")}]`);
   const fullValues = sql`jsonb_build_object(${sql.join(stage.attributes.map((a) => sql`${a.name}::text, s.${sql.id(a.name)}`))})`;
 
-  // New records are rows hidden as proposals until approved; a proposal of the same key is reused.
+  // New records are rows hidden as proposals until approved; a _proposal of the same key is reused.
   await sql`with ins as (
       insert into ${t} (${sql.join(cols)}, is_pending_new, created_by, updated_by)
       select ${sql.join(cols.map((c) => sql`s.${c}`))}, true, ${options.user}, ${options.user}
-      from ${s} s where s.kind = 'Add' and s.key_id is null
+      from ${s} s where s._kind = 'Add' and s._key_id is null
       returning entity_key_id, ${sql.join(identityAttributes(type).map((a) => sql.id(a.name)))}
     )
-    update ${s} s set key_id = ins.entity_key_id from ins where ${identityMatch(type, "s", "ins")} and s.kind = 'Add'`.execute(
+    update ${s} s set _key_id = ins.entity_key_id from ins where ${identityMatch(type, "s", "ins")} and s._kind = 'Add'`.execute(
     db,
   );
   await sql`update ${t} t set ${sql.join(cols.map((c) => sql`${c} = s.${c}`))}, is_deleted = false,
       updated_at = now(), updated_by = ${options.user}
-    from ${s} s where s.kind = 'Add' and s.proposal and t.entity_key_id = s.key_id`.execute(db);
+    from ${s} s where s._kind = 'Add' and s._proposal and t.entity_key_id = s._key_id`.execute(db);
 
   const missingKeys = options.deleteMissing
     ? sql`select t.entity_key_id from ${t} t where not t.is_deleted and not t.is_pending_new and ${scopeSql(options.scope)}
-          and not exists (select 1 from ${s} s where s.key_id = t.entity_key_id)`
+          and not exists (select 1 from ${s} s where s._key_id = t.entity_key_id)`
     : sql`select null::bigint as entity_key_id where false`;
 
-  // A new proposal for a record replaces the one waiting for it.
+  // A new _proposal for a record replaces the one waiting for it.
   await sql`update app.events set status = 'superseded', decided_by = ${options.user}, decided_at = now()
     where context = ${context.name} and entity_type = ${type.name} and status = 'pending'
-      and entity_key_id in (select key_id from ${s} where kind in ('Add', 'Change') union all ${missingKeys})`.execute(
+      and entity_key_id in (select _key_id from ${s} where _kind in ('Add', 'Change') union all ${missingKeys})`.execute(
     db,
   );
 
   const { rows } = await sql<{ event_id: number }>`
     insert into app.events (context, entity_type, entity_key_id, action, status, old_values, new_values, base_version, source, created_by)
-    select ${context.name}, ${type.name}, s.key_id, s.kind, 'pending',
-           case when s.kind = 'Add' then null else s.old_values end,
-           case when s.kind = 'Add' then ${fullValues} else s.new_values end,
-           case when s.kind = 'Add' then null else s.base_version end, ${options.source}, ${options.user}
-    from ${s} s where s.kind in ('Add', 'Change')
+    select ${context.name}, ${type.name}, s._key_id, s._kind, 'pending',
+           case when s._kind = 'Add' then null else s._old_values end,
+           case when s._kind = 'Add' then ${fullValues} else s._new_values end,
+           case when s._kind = 'Add' then null else s._base_version end, ${options.source}, ${options.user}
+    from ${s} s where s._kind in ('Add', 'Change')
     union all
     select ${context.name}, ${type.name}, t.entity_key_id, 'Missing', 'pending', to_jsonb(t) - ${hidden}, null, t.version,
            ${options.source}, ${options.user}

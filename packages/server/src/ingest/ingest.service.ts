@@ -67,6 +67,11 @@ export class IngestRejected extends Error {
 }
 
 const CHUNK = 5_000;
+
+/** Runs in the caller's transaction when there is one (a metadata import ingests two types at once). */
+function inTransaction<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db) : db.transaction().execute(work);
+}
 const MAX_PROBLEMS = 50;
 // Serialises ingests of one type so two uploads never diff against each other's half-written state.
 const lockKey = (context: ContextModel, type: EntityType) => `ingest:${context.name}/${type.name}`;
@@ -87,7 +92,7 @@ export async function ingest(db: Db, input: IngestInput): Promise<IngestResult> 
       );
       throw new IngestRejected(422, problemText(lines));
     }
-    return await db.transaction().execute(async (tx) => {
+    return await inTransaction(db, async (tx) => {
       await sql`select pg_advisory_xact_lock(hashtext(${lockKey(input.context, input.type)}))`.execute(
         tx,
       );

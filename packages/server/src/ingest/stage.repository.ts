@@ -27,14 +27,14 @@ export async function createStage(db: Db, attributes: Attribute[]): Promise<Stag
   const stage = { name: `${STAGE_PREFIX}${randomBytes(6).toString("hex")}`, attributes };
   const columns = attributes.map((a) => sql`${sql.id(a.name)} ${sql.raw(SQL_TYPES[a.dataType])}`);
   await sql`create unlogged table ${table(stage)} (
-    row_no integer not null,
-    key_id bigint,
-    kind text,
-    base_version integer,
-    was_deleted boolean not null default false,
-    proposal boolean not null default false,
-    old_values jsonb,
-    new_values jsonb,
+    _row_no integer not null,
+    _key_id bigint,
+    _kind text,
+    _base_version integer,
+    _was_deleted boolean not null default false,
+    _proposal boolean not null default false,
+    _old_values jsonb,
+    _new_values jsonb,
     ${sql.join(columns)}
   )`.execute(db);
   return stage;
@@ -47,14 +47,14 @@ export async function insertStageRows(
   rows: readonly { rowNumber: number; values: Record<string, ScalarValue> }[],
 ): Promise<void> {
   if (rows.length === 0) return;
-  const payload = rows.map((r) => ({ row_no: r.rowNumber, ...r.values }));
+  const payload = rows.map((r) => ({ _row_no: r.rowNumber, ...r.values }));
   const names = stage.attributes.map((a) => sql.id(a.name));
   const recordset = stage.attributes.map(
     (a) => sql`${sql.id(a.name)} ${sql.raw(SQL_TYPES[a.dataType])}`,
   );
-  await sql`insert into ${table(stage)} (row_no, ${sql.join(names)})
-    select row_no, ${sql.join(names)} from jsonb_to_recordset(${JSON.stringify(payload)}::jsonb)
-      as x(row_no integer, ${sql.join(recordset)})`.execute(db);
+  await sql`insert into ${table(stage)} (_row_no, ${sql.join(names)})
+    select _row_no, ${sql.join(names)} from jsonb_to_recordset(${JSON.stringify(payload)}::jsonb)
+      as x(_row_no integer, ${sql.join(recordset)})`.execute(db);
 }
 
 /** Rows sharing a natural key: the key text and the row numbers, at most `limit` keys. */
@@ -66,9 +66,9 @@ export async function duplicateKeys(
 ): Promise<{ key: string; rows: number[] }[]> {
   const cols = identity.map((n) => sql.id(n));
   const { rows } = await sql<{ key: string; rows: number[] }>`
-    select concat_ws(' / ', ${sql.join(cols)}) as key, array_agg(row_no order by row_no) as rows
+    select concat_ws(' / ', ${sql.join(cols)}) as key, array_agg(_row_no order by _row_no) as rows
     from ${table(stage)} group by ${sql.join(cols)} having count(*) > 1
-    order by min(row_no) limit ${limit}`.execute(db);
+    order by min(_row_no) limit ${limit}`.execute(db);
   return rows;
 }
 

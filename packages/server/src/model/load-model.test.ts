@@ -2,6 +2,7 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { GENERATORS } from "../records/generators.ts";
 import { REPO_ROOT } from "../testing/test-app.ts";
 import { loadModel, ModelError, parseContextFile } from "./load-model.ts";
 
@@ -200,7 +201,7 @@ describe("loadModel", () => {
   }
 
   it("loads the shipped demo model", async () => {
-    const model = await loadModel(path.join(REPO_ROOT, "model"));
+    const model = await loadModel(path.join(REPO_ROOT, "model"), new Set(GENERATORS.keys()));
     expect(model.contexts.map((c) => c.name).sort()).toEqual(["Data Dictionary", "reference"]);
   });
 

@@ -2,7 +2,6 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import YAML from "yaml";
 import type { ZodError } from "zod";
-import { GENERATORS } from "./generators.ts";
 import { ContextFile } from "./model.schema.ts";
 import type { Attribute, ContextModel, EntityType, Model } from "./model.ts";
 import { SYSTEM_COLUMNS, schemaNameOf } from "./model.ts";
@@ -15,14 +14,17 @@ export class ModelError extends Error {
 }
 
 /** Reads and validates every `*.yaml` / `*.yml` file of the folder; throws ModelError listing all problems. */
-export async function loadModel(modelDir: string): Promise<Model> {
+export async function loadModel(
+  modelDir: string,
+  generators: ReadonlySet<string> = new Set(),
+): Promise<Model> {
   const names = (await fs.readdir(modelDir)).filter((n) => /\.ya?ml$/.test(n)).sort();
   if (names.length === 0) throw new ModelError([`${modelDir}: no model files (*.yaml) found`]);
   const problems: string[] = [];
   const contexts: ContextModel[] = [];
   for (const name of names) {
     const file = path.join(modelDir, name);
-    const parsed = parseContextFile(name, await fs.readFile(file, "utf8"), problems);
+    const parsed = parseContextFile(name, await fs.readFile(file, "utf8"), problems, generators);
     if (parsed) contexts.push(parsed);
   }
   checkAcrossFiles(contexts, problems);
@@ -35,6 +37,7 @@ export function parseContextFile(
   file: string,
   text: string,
   problems: string[],
+  generators: ReadonlySet<string> = new Set(),
 ): ContextModel | undefined {
   const doc = YAML.parseDocument(text, { prettyErrors: true, uniqueKeys: true });
   if (doc.errors.length > 0) {
@@ -48,7 +51,7 @@ export function parseContextFile(
   }
   const context = toContextModel(file, result.data);
   const before = problems.length;
-  checkContext(context, problems);
+  checkContext(context, problems, generators);
   return problems.length === before ? context : undefined;
 }
 
@@ -101,7 +104,11 @@ function duplicates(names: readonly string[]): string[] {
   return [...new Set(names.filter((n, i) => names.indexOf(n) !== i))];
 }
 
-function checkContext(ctx: ContextModel, problems: string[]): void {
+function checkContext(
+  ctx: ContextModel,
+  problems: string[],
+  generators: ReadonlySet<string>,
+): void {
   const say = (where: string, reason: string) => problems.push(`${ctx.file}: ${where}: ${reason}`);
   const types = new Map(ctx.entityTypes.map((t) => [t.name, t]));
   for (const d of duplicates(ctx.entityTypes.map((t) => t.name)))
@@ -109,7 +116,7 @@ function checkContext(ctx: ContextModel, problems: string[]): void {
   if (ctx.schema === "ctx_") say("name", "must contain at least one letter or digit");
 
   ctx.entityTypes.forEach((type, ti) => {
-    checkEntityType(type, `entityTypes.${ti}`, types, say);
+    checkEntityType(type, `entityTypes.${ti}`, types, generators, say);
   });
 
   ctx.fileLayouts.forEach((layout, li) => {
@@ -158,6 +165,7 @@ function checkEntityType(
   type: EntityType,
   where: string,
   types: ReadonlyMap<string, EntityType>,
+  generators: ReadonlySet<string>,
   say: (where: string, reason: string) => void,
 ): void {
   for (const d of duplicates(type.attributes.map((a) => a.name)))
@@ -184,10 +192,10 @@ function checkEntityType(
       say(at, "an attribute is either a formula or generated, not both");
     if (a.identity && (a.nullable || a.formula !== "" || a.generated))
       say(at, "an identity attribute must be stored and not nullable");
-    if (a.generator !== undefined && !GENERATORS.has(a.generator))
+    if (a.generator !== undefined && !generators.has(a.generator))
       say(
         `${at}.generator`,
-        `unknown generator '${a.generator}' (known: ${[...GENERATORS.keys()].join(", ")})`,
+        `unknown generator '${a.generator}' (known: ${[...generators].join(", ") || "none"})`,
       );
     if (a.generated && a.filter) say(`${at}.filter`, "a generated attribute cannot be filtered");
     if ((a.formula !== "" || a.generated) && a.editable)

@@ -3,8 +3,8 @@ import { sql } from "kysely";
 import { requireTypePermission, rightsIn } from "../admin/permissions.ts";
 import type { CurrentUser } from "../auth/auth.service.ts";
 import type { Db } from "../db/connection.ts";
-import { NotFoundError } from "../errors.ts";
-import { type Model, SYSTEM_COLUMNS } from "../model/model.ts";
+import { ConflictError, NotFoundError } from "../errors.ts";
+import { type ContextModel, type EntityType, type Model, SYSTEM_COLUMNS } from "../model/model.ts";
 import { adjustTypeCount } from "./type-counts.repository.ts";
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
@@ -46,6 +46,7 @@ export async function deleteRecords(
       .filter((r) => !r.is_pending_new && !r.is_deleted)
       .map((r) => Number(r.entity_key_id));
     const already = found.length - withdrawn.length - live.length;
+    await assertNotReferenced(tx, context, type, live);
 
     if (withdrawn.length > 0) {
       await sql`
@@ -102,4 +103,31 @@ export async function deleteRecords(
       );
     return { Msg: parts.join("; ") };
   });
+}
+
+/** Refuses to discontinue records that other live records still refer to (409, naming the referrers). */
+async function assertNotReferenced(
+  db: Db,
+  context: ContextModel,
+  type: EntityType,
+  keyIds: readonly number[],
+): Promise<void> {
+  if (keyIds.length === 0) return;
+  for (const other of context.entityTypes) {
+    for (const attr of other.attributes.filter(
+      (a) => a.dataType === "Reference" && a.referencedEntityType === type.name,
+    )) {
+      const { rows } = await sql<{ n: number }>`
+        select count(*)::int as n from ${sql.table(`${context.schema}.${other.name}`)}
+        where ${sql.id(attr.name)} = any(${[...keyIds]}::bigint[]) and not is_deleted
+          ${other.name === type.name ? sql`and entity_key_id <> all(${[...keyIds]}::bigint[])` : sql``}`.execute(
+        db,
+      );
+      if (rows[0].n > 0) {
+        throw new ConflictError(
+          `Cannot delete: ${plural(rows[0].n, `${other.uiName} record still refers`, `${other.uiName} records still refer`)} to it (${attr.uiName})`,
+        );
+      }
+    }
+  }
 }

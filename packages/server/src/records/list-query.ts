@@ -34,8 +34,24 @@ function attributeOf(type: EntityType, name: string, use: string): Attribute {
   return attr;
 }
 
+export interface ListQueryOptions {
+  /**
+   * Keyset paging for long reads (the exports): only rows whose key is above this one, first page
+   * only, so a chunk costs the same however deep it is. Needs the default order (no rowOrders).
+   */
+  afterKey?: number;
+}
+
 /** Builds the page and count queries of /api/entity. Identifiers reach SQL only from the model. */
-export function buildListQuery(context: ContextModel, type: EntityType, q: EntityQuery): ListQuery {
+export function buildListQuery(
+  context: ContextModel,
+  type: EntityType,
+  q: EntityQuery,
+  options: ListQueryOptions = {},
+): ListQuery {
+  const { afterKey } = options;
+  if (afterKey !== undefined && q.rowOrders?.length)
+    throw new Error("keyset paging (afterKey) needs the default order");
   const columns: OutputColumn[] = [];
   const selects: RawBuilder<unknown>[] = [];
   const joins: RawBuilder<unknown>[] = [];
@@ -93,13 +109,15 @@ export function buildListQuery(context: ContextModel, type: EntityType, q: Entit
   const where = whereSql(context, type, q);
   const orderBy = orderSql(type, q);
   const size = q.pageSize ?? 20;
-  const offset = size === 0 ? 0 : (Math.max(q.pageNum ?? 1, 1) - 1) * size;
+  const offset =
+    size === 0 || afterKey !== undefined ? 0 : (Math.max(q.pageNum ?? 1, 1) - 1) * size;
   const limit = size === 0 ? sql`` : sql`limit ${size} offset ${offset}`;
+  const after = afterKey === undefined ? sql`` : sql`and v.entity_key_id > ${afterKey}`;
 
   const page = sql<Record<string, unknown>>`
     select v.entity_key_id, v.is_deleted, v.version, ${sql.join(selects)}
     from ${view(context, type)} as v ${sql.join(joins, sql` `)}
-    where ${where}
+    where ${where} ${after}
     order by ${orderBy}
     ${limit}`;
   const counted = Boolean(

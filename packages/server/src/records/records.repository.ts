@@ -134,3 +134,25 @@ export async function setLastEvent(
     db,
   );
 }
+
+/**
+ * Every record (any state but a rejected proposal) whose attribute holds the value: key id and
+ * values of the named attributes.
+ */
+export async function recordsWhere(
+  db: Db,
+  context: ContextModel,
+  type: EntityType,
+  where: { attribute: string; value: ScalarValue },
+  attributes: readonly string[],
+): Promise<{ entityKeyId: number; values: Record<string, ScalarValue> }[]> {
+  const { rows } = await sql<Record<string, ScalarValue>>`
+    select entity_key_id, ${sql.join(attributes.map((a) => sql.id(a)))} from ${table(context, type)}
+    where ${sql.id(where.attribute)} = ${where.value} and not (is_pending_new and is_deleted)`.execute(
+    db,
+  );
+  return rows.map((r) => ({
+    entityKeyId: Number(r.entity_key_id),
+    values: Object.fromEntries(attributes.map((a) => [a, r[a] ?? null])),
+  }));
+}

@@ -12,9 +12,9 @@ import type { CurrentUser } from "../auth/auth.service.ts";
 import { type EventRow, pendingEventsOf } from "../changes/events.repository.ts";
 import type { Db } from "../db/connection.ts";
 import { NotFoundError } from "../errors.ts";
-import { GENERATORS } from "../model/generators.ts";
 import type { ContextModel, EntityType, Model } from "../model/model.ts";
-import { buildListQuery, type ListQuery } from "./list-query.ts";
+import { GENERATORS } from "./generators.ts";
+import { buildListQuery, type ListQuery, type ListQueryOptions } from "./list-query.ts";
 import { typeCount } from "./type-counts.repository.ts";
 
 function typeInfo(context: ContextModel, type: EntityType, rights: ContextRights): EntityTypeInfo {
@@ -82,19 +82,27 @@ export async function queryRecords(
   return runListQuery(db, rights.context, type, q);
 }
 
+export interface RunListOptions extends ListQueryOptions {
+  /** false: skip the count, querySize answers -1 (the export's chunks do not need it). */
+  count?: boolean;
+}
+
 /** Runs the list query for a type the caller may read (also used by the exports). */
 export async function runListQuery(
   db: Db,
   context: ContextModel,
   type: EntityType,
   q: EntityQuery,
+  options: RunListOptions = {},
 ): Promise<EntityList> {
-  const query = buildListQuery(context, type, q);
+  const query = buildListQuery(context, type, q, options);
   const [{ rows }, querySize] = await Promise.all([
     query.page.execute(db),
-    query.count
-      ? query.count.execute(db).then((r) => r.rows[0].n)
-      : typeCount(db, context.name, type.name),
+    options.count === false
+      ? -1
+      : query.count
+        ? query.count.execute(db).then((r) => r.rows[0].n)
+        : typeCount(db, context.name, type.name),
   ]);
   const pending = q.requirePending
     ? await pendingEventsOf(
@@ -104,32 +112,59 @@ export async function runListQuery(
         rows.map((r) => Number(r.entity_key_id)),
       )
     : [];
+  const pages = rows.map((row) => valuesOf(query, row));
+  await addGenerated(db, context, type, pages);
   return {
-    data: rows.map((row) => toRecord(context, type, query, row, pending, q.includeLabels === true)),
+    data: pages.map((page) =>
+      toRecord(context, type, query, page, pending, q.includeLabels === true),
+    ),
     querySize,
   };
 }
 
-function toRecord(
-  context: ContextModel,
-  type: EntityType,
-  query: ListQuery,
-  row: Record<string, unknown>,
-  pending: readonly EventRow[],
-  includeLabels: boolean,
-): EntityRecord {
+interface RowValues {
+  row: Record<string, unknown>;
+  values: Record<string, ScalarValue>;
+  labels: Record<string, string>;
+}
+
+function valuesOf(query: ListQuery, row: Record<string, unknown>): RowValues {
   const values: Record<string, ScalarValue> = {};
   const labels: Record<string, string> = {};
   for (const c of query.columns) {
     if (c.kind === "value") values[c.name] = (row[c.alias] ?? null) as ScalarValue;
     else labels[c.name] = String(row[c.alias] ?? "");
   }
+  return { row, values, labels };
+}
+
+/** Computes the generated attributes for the whole page, one generator call each. */
+async function addGenerated(
+  db: Db,
+  context: ContextModel,
+  type: EntityType,
+  pages: RowValues[],
+): Promise<void> {
+  if (pages.length === 0) return;
   for (const attr of type.attributes) {
-    if (attr.generator)
-      values[attr.name] = (GENERATORS.get(attr.generator) as (r: typeof values) => ScalarValue)(
-        values,
-      );
+    const generator = attr.generator ? GENERATORS.get(attr.generator) : undefined;
+    if (!generator) continue;
+    const rows = pages.map((p) => ({ ...p.values, entityKeyID: Number(p.row.entity_key_id) }));
+    const computed = await generator({ db, context, type, rows });
+    pages.forEach((p, i) => {
+      p.values[attr.name] = computed[i] ?? null;
+    });
   }
+}
+
+function toRecord(
+  context: ContextModel,
+  type: EntityType,
+  query: ListQuery,
+  { row, values, labels }: RowValues,
+  pending: readonly EventRow[],
+  includeLabels: boolean,
+): EntityRecord {
   const attrValues: Record<string, AttrValue> = {};
   for (const name of query.requested) {
     const value = values[name] ?? null;

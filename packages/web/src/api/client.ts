@@ -58,9 +58,23 @@ export async function apiFetch(
   if (response.ok) return response;
 
   const text = await response.text().catch(() => "");
-  console.error(`${path}: ${response.status} ${response.statusText}`);
-  if (sessionHandling) handleSessionStatus(response.status, text);
-  throw new ApiError(response.status, errorMessage(text, response.statusText));
+  throw failedCall(path, response.status, response.statusText, text, sessionHandling);
+}
+
+/**
+ * The failure rules of apiFetch for another transport (the upload uses XMLHttpRequest to report
+ * progress): logs, applies the 401/403/303 handling and returns the ApiError to throw.
+ */
+export function failedCall(
+  path: string,
+  status: number,
+  statusText: string,
+  text: string,
+  sessionHandling = true,
+): ApiError {
+  console.error(`${path}: ${status} ${statusText}`);
+  if (sessionHandling) handleSessionStatus(status, text);
+  return new ApiError(status, errorMessage(text, statusText));
 }
 
 /** POSTs a JSON body (`{}` when the call has no parameters) and parses the JSON answer. */

@@ -1,9 +1,10 @@
 import { DATA_DICTIONARY_CONTEXT } from "@ledgerline/contract";
+import { useState } from "react";
 import Container from "react-bootstrap/Container";
 import Nav from "react-bootstrap/Nav";
 import Navbar from "react-bootstrap/Navbar";
 import NavDropdown from "react-bootstrap/NavDropdown";
-import { Link, NavLink } from "react-router";
+import { Link, NavLink, useLocation } from "react-router";
 import { useProfile, useSelectedContext } from "../state/session-store.ts";
 import { ContextSelect } from "./context-select.tsx";
 import { useAppConfig, useNavShown } from "./use-app-config.ts";
@@ -33,8 +34,25 @@ export function NavBar() {
   const withContext = profile !== null && context !== null;
   const isDictionary = withContext && context === DATA_DICTIONARY_CONTEXT;
 
+  // On narrow screens the folded-out menu closes whenever the user moves to another page.
+  const { pathname } = useLocation();
+  const [expanded, setExpanded] = useState(false);
+  const [expandedOn, setExpandedOn] = useState(pathname);
+  if (expandedOn !== pathname) {
+    setExpandedOn(pathname);
+    setExpanded(false);
+  }
+
   return (
-    <Navbar as="header" bg="dark" data-bs-theme="dark" expand="lg" className="mb-4 shadow-sm">
+    <Navbar
+      as="header"
+      bg="dark"
+      data-bs-theme="dark"
+      expand="xl"
+      expanded={expanded}
+      onToggle={setExpanded}
+      className="mb-4 shadow-sm"
+    >
       <Container fluid>
         <Navbar.Brand as="span" className="fw-semibold">
           <i className="bi bi-journal-text me-2" aria-hidden="true" />
@@ -42,7 +60,7 @@ export function NavBar() {
         </Navbar.Brand>
         <Navbar.Toggle aria-controls="main-nav" />
         <Navbar.Collapse id="main-nav" className="flex-wrap row-gap-1">
-          <Nav as="nav" className="me-auto" aria-label="Main">
+          <Nav as="nav" className="me-auto flex-wrap" aria-label="Main">
             {shown("home") && <NavEntryLink to="/" label="Home" testId="nav-home" />}
             {withContext && shown("upload") && (
               <NavEntryLink to="/upload" label="Upload (xlsx)" testId="nav-upload" />
@@ -74,7 +92,7 @@ export function NavBar() {
               </NavDropdown>
             )}
           </Nav>
-          <Nav className="ms-auto align-items-lg-center gap-lg-3">
+          <Nav className="ms-auto align-items-xl-center gap-xl-3">
             {profile && <ContextSelect />}
             {profile && (
               <Navbar.Text data-testid="nav-user" className="text-nowrap">
@@ -100,6 +118,7 @@ export function NavBar() {
               <Nav.Link
                 as="button"
                 type="button"
+                className="text-start"
                 aria-label="Log out"
                 title="Log out"
                 data-testid="nav-logout"

@@ -14,6 +14,40 @@ import { RouteError } from "./route-error.tsx";
 const sessionRoutes: RouteObject[] = [
   { index: true, element: <HomePage /> },
   { path: "errornotification/:message", element: <ErrorNotificationPage /> },
+  {
+    path: "upload",
+    lazy: async () => ({
+      Component: (await import("../features/upload/upload-page.tsx")).UploadPage,
+    }),
+  },
+  {
+    path: "explorer",
+    lazy: async () => ({
+      Component: (await import("../features/explorer/explorer-page.tsx")).ExplorerPage,
+    }),
+  },
+  {
+    path: "usermanagement",
+    lazy: async () => ({ Component: (await import("../features/users/users-page.tsx")).UsersPage }),
+  },
+  {
+    path: "rolemanagement",
+    lazy: async () => ({
+      Component: (await import("../features/roles/role-management-page.tsx")).RoleManagementPage,
+    }),
+  },
+  {
+    path: "theme",
+    lazy: async () => ({
+      Component: (await import("../features/devtools/theme-page.tsx")).ThemePage,
+    }),
+  },
+  {
+    path: "testdate",
+    lazy: async () => ({
+      Component: (await import("../features/devtools/testdate-page.tsx")).TestDatePage,
+    }),
+  },
 ];
 
 /** The whole route table (SPEC.md section 2). */

@@ -7,7 +7,7 @@ export function ErrorNotificationPage() {
   const navigate = useNavigate();
 
   return (
-    <div className="text-center mt-5">
+    <div className="text-center mt-5 mx-auto" style={{ maxWidth: 720 }}>
       <i className="bi bi-exclamation-triangle text-warning display-5" aria-hidden="true" />
       <p className="lead mt-3 text-break" data-testid="error-notification-message">
         {message}

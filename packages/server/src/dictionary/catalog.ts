@@ -1,0 +1,94 @@
+import type pg from "pg";
+
+export interface CatalogObject {
+  schema: string;
+  name: string;
+  kind: string;
+  description: string | null;
+  rowestimate: number | null;
+}
+
+export interface CatalogElement {
+  schema: string;
+  object: string;
+  name: string;
+  position: number;
+  datatype: string;
+  nullable: boolean;
+  defaultvalue: string | null;
+  primarykey: boolean;
+  foreignkey: string | null;
+  description: string | null;
+}
+
+export interface Catalog {
+  objects: CatalogObject[];
+  elements: CatalogElement[];
+}
+
+// The relations worth documenting: tables, partitioned tables (partitions folded into them),
+// views, materialized views and foreign tables, outside system schemas and extensions.
+const RELATIONS = `
+  select c.oid, n.nspname as schema, c.relname as name, c.relkind
+  from pg_class c join pg_namespace n on n.oid = c.relnamespace
+  where c.relkind in ('r', 'p', 'v', 'm', 'f') and not c.relispartition
+    and n.nspname not in ('pg_catalog', 'information_schema')
+    and n.nspname not like 'pg\\_toast%' and n.nspname not like 'pg\\_temp\\_%'
+    and not exists (select 1 from pg_depend d where d.classid = 'pg_class'::regclass and d.objid = c.oid and d.deptype = 'e')
+    and not exists (select 1 from pg_depend d where d.classid = 'pg_namespace'::regclass and d.objid = n.oid and d.deptype = 'e')`;
+
+const OBJECTS = `
+  with rels as (${RELATIONS})
+  select r.schema, r.name,
+    case r.relkind when 'r' then 'table' when 'p' then 'partitioned table' when 'v' then 'view'
+                   when 'm' then 'materialized view' else 'foreign table' end as kind,
+    obj_description(r.oid, 'pg_class') as description,
+    case when r.relkind = 'p' then (
+           select nullif(sum(greatest(pc.reltuples, 0)), 0)::bigint from pg_inherits i join pg_class pc on pc.oid = i.inhrelid
+           where i.inhparent = r.oid)
+         when r.relkind in ('r', 'm') and c.reltuples >= 0 then c.reltuples::bigint end as rowestimate
+  from rels r join pg_class c on c.oid = r.oid
+  order by 1, 2`;
+
+const ELEMENTS = `
+  with rels as (${RELATIONS}),
+  keys as (
+    select con.conrelid, con.contype, k.attnum,
+           fn.nspname || '.' || fc.relname || '.' || fa.attname as target
+    from pg_constraint con
+    join rels on rels.oid = con.conrelid
+    cross join lateral unnest(con.conkey, coalesce(con.confkey, con.conkey)) as k(attnum, fattnum)
+    left join pg_class fc on fc.oid = con.confrelid
+    left join pg_namespace fn on fn.oid = fc.relnamespace
+    left join pg_attribute fa on fa.attrelid = con.confrelid and fa.attnum = k.fattnum
+    where con.contype in ('p', 'f'))
+  select r.schema, r.name as object, a.attname as name, a.attnum as position,
+         format_type(a.atttypid, a.atttypmod) as datatype, not a.attnotnull as nullable,
+         case when a.attidentity in ('a', 'd') then 'generated ' || case a.attidentity when 'a' then 'always' else 'by default' end || ' as identity'
+              when a.attgenerated = 's' then 'generated always as (' || pg_get_expr(ad.adbin, ad.adrelid) || ') stored'
+              else pg_get_expr(ad.adbin, ad.adrelid) end as defaultvalue,
+         exists (select 1 from keys k where k.conrelid = a.attrelid and k.attnum = a.attnum and k.contype = 'p') as primarykey,
+         (select min(k.target) from keys k where k.conrelid = a.attrelid and k.attnum = a.attnum and k.contype = 'f') as foreignkey,
+         col_description(a.attrelid, a.attnum) as description
+  from rels r
+  join pg_attribute a on a.attrelid = r.oid and a.attnum > 0 and not a.attisdropped
+  left join pg_attrdef ad on ad.adrelid = a.attrelid and ad.adnum = a.attnum
+  order by 1, 2, a.attnum`;
+
+/** Reads the documented objects and their columns in one consistent, read-only snapshot: two set-based queries. */
+export async function readCatalog(client: pg.Client): Promise<Catalog> {
+  await client.query("begin isolation level repeatable read read only");
+  try {
+    const objects = await client.query<CatalogObject>(OBJECTS);
+    const elements = await client.query<CatalogElement>(ELEMENTS);
+    return {
+      objects: objects.rows.map((o) => ({
+        ...o,
+        rowestimate: o.rowestimate === null ? null : Number(o.rowestimate),
+      })),
+      elements: elements.rows.map((e) => ({ ...e, position: Number(e.position) })),
+    };
+  } finally {
+    await client.query("rollback");
+  }
+}

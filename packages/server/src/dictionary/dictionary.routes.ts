@@ -1,0 +1,114 @@
+import { CronRequest, CronResponse, MetadataSourceRequest, MsgBody } from "@ledgerline/contract";
+import { z } from "zod";
+import { requireTypePermission, rightsIn } from "../admin/permissions.ts";
+import type { CurrentUser } from "../auth/auth.service.ts";
+import { AppError, BadRequestError } from "../errors.ts";
+import { currentUser } from "../http/guard.ts";
+import type { App, AppDeps } from "../http/types.ts";
+import { listConnectionFiles, loadConnection } from "./connection-files.ts";
+import { checkCron } from "./cron.ts";
+import { dictionaryContext } from "./dictionary-model.ts";
+import { connectionFileOf, importMetadataSource } from "./import.service.ts";
+import { connectReadOnly, SourceConnectionError } from "./source-database.ts";
+
+const text = z.string();
+
+/** Connection files, cron validation, ping and import of metadata sources (errors as plain text). */
+export async function dictionaryRoutes(
+  app: App,
+  { database, model, config }: AppDeps,
+): Promise<void> {
+  const db = database.db;
+  const rightsFor = async (user: CurrentUser, typeName: string, permission: "read" | "edit") => {
+    const context = dictionaryContext(model);
+    requireTypePermission(await rightsIn(db, model, user, context.name), typeName, permission);
+    return context;
+  };
+  const asBadGateway = (error: unknown) => {
+    throw error instanceof SourceConnectionError ? new AppError(502, error.message) : error;
+  };
+
+  app.get(
+    "/data-dictionary/connection-files",
+    {
+      schema: {
+        description: "The names of the server's connection files (never their content).",
+        tags: ["dictionary"],
+        response: { 200: z.array(z.string()), 403: text, 404: text },
+      },
+    },
+    async (request) => {
+      await rightsFor(currentUser(request), "systemenvironment", "read");
+      return listConnectionFiles(config.connectionsDir);
+    },
+  );
+
+  app.post(
+    "/data-dictionary/validate-cron-string",
+    {
+      schema: {
+        description:
+          "Validates a cron expression (5 or 6 fields); 400 with the parser's message as text.",
+        tags: ["dictionary"],
+        body: CronRequest,
+        response: { 200: CronResponse, 400: text },
+      },
+    },
+    async (request) => {
+      const check = checkCron(request.body.CronString);
+      if (!check.valid) throw new BadRequestError(check.message);
+      return check;
+    },
+  );
+
+  app.post(
+    "/data-dictionary/ping-metadata-source",
+    {
+      schema: {
+        description:
+          "Connects to the metadata source's database (read-only, 5 s timeout) and runs select version().",
+        tags: ["dictionary"],
+        body: MetadataSourceRequest,
+        response: { 200: MsgBody, 400: text, 403: text, 404: text, 502: text },
+      },
+    },
+    async (request) => {
+      const context = await rightsFor(currentUser(request), "metadatasource", "read");
+      const settings = await loadConnection(
+        config.connectionsDir,
+        await connectionFileOf(db, context, request.body.EntityKeyID),
+      );
+      const client = await connectReadOnly(settings).catch(asBadGateway);
+      try {
+        await client.query("select version()");
+      } finally {
+        await client.end();
+      }
+      return { Msg: "connection confirmed" };
+    },
+  );
+
+  app.post(
+    "/data-dictionary/import-metadata-from-source",
+    {
+      schema: {
+        description:
+          "Imports the source's tables and columns as data objects and elements (Add / Change / Missing).",
+        tags: ["dictionary"],
+        body: MetadataSourceRequest,
+        response: { 200: MsgBody, 400: text, 403: text, 404: text, 422: text, 502: text },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      const context = await rightsFor(user, "dataobject", "edit");
+      const outcome = await importMetadataSource(db, context, {
+        sourceKey: request.body.EntityKeyID,
+        connectionsDir: config.connectionsDir,
+        user: user.username,
+        trigger: "manual",
+      }).catch(asBadGateway);
+      return { Msg: outcome.message };
+    },
+  );
+}

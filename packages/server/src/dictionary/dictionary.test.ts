@@ -1,0 +1,498 @@
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listRecords, messageOf } from "../testing/records-client.ts";
+import {
+  createSourceDatabase,
+  fakePostgres,
+  type SourceDatabase,
+  sourceServerReachable,
+} from "../testing/source-database.ts";
+import {
+  ADMIN_PASSWORD,
+  createTestApp,
+  TEST_USER_PASSWORD,
+  type TestApp,
+} from "../testing/test-app.ts";
+import { dictionaryContext } from "./dictionary-model.ts";
+import { startScheduler } from "./scheduler.ts";
+
+const DD = "Data Dictionary";
+const reachable = await sourceServerReachable();
+if (!reachable)
+  console.warn(
+    "No PostgreSQL server for source databases: the Data Dictionary import tests are skipped",
+  );
+
+let t: TestApp;
+let source: SourceDatabase;
+let connectionsDir: string;
+let admin: string;
+let approver: string;
+let sourceKey: number;
+let envKey: number;
+
+const SETUP = [
+  "create schema sales",
+  "create schema hr",
+  "create table sales.customer (id bigint generated always as identity primary key, name text not null, email text)",
+  "comment on table sales.customer is 'People who buy'",
+  "comment on column sales.customer.name is 'Full name'",
+  "create table sales.orders (id serial primary key, customer_id bigint not null references sales.customer (id), total numeric(12,2) default 0, placed date)",
+  "create view sales.big_orders as select * from sales.orders where total > 1000",
+  "create materialized view sales.order_totals as select customer_id, sum(total) as total from sales.orders group by 1",
+  "create table hr.events (id int, at date not null) partition by range (at)",
+  "create table hr.events_2024 partition of hr.events for values from ('2024-01-01') to ('2025-01-01')",
+  "create table hr.staff (id int primary key, name text)",
+];
+
+async function writeConnection(file: string, lines: string[]): Promise<void> {
+  await fs.writeFile(
+    path.join(connectionsDir, file),
+    `# test connection\n[source]\n${lines.join("\n")}\n`,
+  );
+}
+
+const dd = (url: string, body: object, cookie = admin) => t.post(url, body, cookie);
+const save = (entityType: string, record: object) =>
+  t.post("/api/save", { context: DD, entityType, record, action: "create" }, admin);
+
+async function keyOf(entityType: string, attribute: string, value: string): Promise<number> {
+  const list = await listRecords(t, admin, {
+    context: DD,
+    entityType,
+    rowConstraints: [{ attribute, operator: "=", values: [value] }],
+  });
+  return list.data[0].entityKeyID;
+}
+
+async function pendingEvents(entityType: string): Promise<number[]> {
+  const list = await listRecords(t, admin, {
+    context: DD,
+    entityType,
+    requirePending: true,
+    includeDeleted: true,
+    pageSize: 0,
+  });
+  return list.data.flatMap((r) => (r.pending ?? []).map((p) => p.entityEventID));
+}
+
+async function approveAll(): Promise<void> {
+  for (const type of ["dataobject", "dataelement"]) {
+    const ids = await pendingEvents(type);
+    if (ids.length > 0) {
+      const res = await t.post(
+        "/api/approve",
+        { context: DD, entityType: type, entityEventIds: ids },
+        approver,
+      );
+      expect(res.statusCode, res.body).toBe(200);
+    }
+  }
+}
+
+describe.skipIf(!reachable)("Data Dictionary metadata sources", () => {
+  beforeAll(async () => {
+    connectionsDir = await fs.mkdtemp(path.join(os.tmpdir(), "ledgerline-connections-"));
+    source = await createSourceDatabase(SETUP);
+    t = await createTestApp({ env: { CONNECTIONS_DIR: connectionsDir } });
+    await t.createUser({
+      username: "editor2",
+      roles: [{ context: DD, role: "dictionary_editor" }],
+    });
+    admin = await t.login("admin", ADMIN_PASSWORD);
+    approver = await t.login("editor2", TEST_USER_PASSWORD);
+    await writeConnection("src.conf", [
+      `host=${source.host}`,
+      `port=${source.port}`,
+      `dbname=${source.name}`,
+      `user=${source.user}`,
+    ]);
+    await fs.writeFile(
+      path.join(connectionsDir, ".pgpass"),
+      `${source.host}:${source.port}:*:${source.user}:unused-with-trust\n`,
+      { mode: 0o600 },
+    );
+    const env = await save("systemenvironment", {
+      name: "Sales DB",
+      description: "The sales database",
+      technology: "postgres",
+      connectionfile: "src.conf",
+      edition: await keyOf("edition", "name", "import"),
+      uisequence: 1,
+    });
+    expect(env.statusCode, env.body).toBe(200);
+    envKey = env.json().entityKeyID;
+    const src = await save("metadatasource", {
+      application: await keyOf("application", "name", "Demo"),
+      applicationaspect: await keyOf("applicationaspect", "name", "Operational"),
+      systemenvironment: envKey,
+      name: "Sales",
+      description: "Sales tables",
+      importfrequency: "0 3 * * *",
+      enableschedule: false,
+    });
+    expect(src.statusCode, src.body).toBe(200);
+    sourceKey = src.json().entityKeyID;
+  });
+  afterAll(async () => {
+    await t?.close();
+    await source?.drop();
+    await fs.rm(connectionsDir, { recursive: true, force: true });
+  });
+
+  it("lists connection file names only", async () => {
+    await fs.writeFile(path.join(connectionsDir, "notes.txt"), "not a connection");
+    const res = await t.app.inject({
+      method: "GET",
+      url: "/data-dictionary/connection-files",
+      headers: { cookie: admin },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual(["src.conf"]);
+  });
+
+  it("reads a metadata source with its system environment (nested read)", async () => {
+    const list = await listRecords(t, admin, {
+      context: DD,
+      entityType: "metadatasource",
+      entityKeyID: sourceKey,
+      requestedAttributes: [
+        "name",
+        "systemenvironment",
+        "systemenvironment.name",
+        "systemenvironment.technology",
+        "systemenvironment.connectionfile",
+        "lastimport",
+      ],
+    });
+    expect(list.data[0].requested.attrValues).toMatchObject({
+      name: { value: "Sales" },
+      systemenvironment: { value: envKey, label: "Sales DB" },
+      "systemenvironment.technology": { value: "postgres" },
+      "systemenvironment.connectionfile": { value: "src.conf" },
+      lastimport: { value: null },
+    });
+  });
+
+  it("pings the source", async () => {
+    const res = await dd("/data-dictionary/ping-metadata-source", { EntityKeyID: sourceKey });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ Msg: "connection confirmed" });
+  });
+
+  it("imports tables, views and columns with comments and keys, as pending Adds", async () => {
+    const res = await dd("/data-dictionary/import-metadata-from-source", {
+      EntityKeyID: sourceKey,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().Msg).toBe(
+      "metadata imported: 6 data objects (6 added, 0 changed, 0 missing, 0 unchanged); 17 data elements (17 added, 0 changed, 0 missing, 0 unchanged)",
+    );
+    expect(await pendingEvents("dataobject")).toHaveLength(6);
+    await approveAll();
+    const objects = await listRecords(t, admin, {
+      context: DD,
+      entityType: "dataobject",
+      pageSize: 0,
+      rowOrders: [
+        { attribute: "schema", asc: true },
+        { attribute: "name", asc: true },
+      ],
+    });
+    expect(
+      objects.data.map((o) => [
+        o.requested.attrValues.schema.value,
+        o.requested.attrValues.name.value,
+        o.requested.attrValues.kind.value,
+      ]),
+    ).toEqual([
+      ["hr", "events", "partitioned table"],
+      ["hr", "staff", "table"],
+      ["sales", "big_orders", "view"],
+      ["sales", "customer", "table"],
+      ["sales", "order_totals", "materialized view"],
+      ["sales", "orders", "table"],
+    ]);
+    const customer = objects.data.find((o) => o.requested.attrValues.name.value === "customer");
+    expect(customer?.requested.attrValues.description.value).toBe("People who buy");
+    expect(customer?.label).toBeUndefined();
+    const orderColumns = await listRecords(t, admin, {
+      context: DD,
+      entityType: "dataelement",
+      pageSize: 0,
+      rowOrders: [{ attribute: "position", asc: true }],
+      rowConstraints: [
+        {
+          attribute: "dataobject",
+          operator: "=",
+          values: [
+            objects.data.find((o) => o.requested.attrValues.name.value === "orders")
+              ?.entityKeyID as number,
+          ],
+        },
+      ],
+    });
+    const byName = Object.fromEntries(
+      orderColumns.data.map((e) => [e.requested.attrValues.name.value, e.requested.attrValues]),
+    );
+    expect(byName.id).toMatchObject({
+      primarykey: { value: true },
+      nullable: { value: false },
+      datatype: { value: "integer" },
+    });
+    expect(byName.customer_id).toMatchObject({
+      foreignkey: { value: "sales.customer.id" },
+      datatype: { value: "bigint" },
+    });
+    expect(byName.total).toMatchObject({
+      datatype: { value: "numeric(12,2)" },
+      defaultvalue: { value: "0" },
+    });
+    const lastimport = await listRecords(t, admin, {
+      context: DD,
+      entityType: "metadatasource",
+      entityKeyID: sourceKey,
+      requestedAttributes: ["lastimport"],
+    });
+    expect(lastimport.data[0].requested.attrValues.lastimport.value).toMatch(
+      /^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC ok$/,
+    );
+  });
+
+  it("re-imports after DROP, ADD and ALTER with exactly the expected changes, keeping curated text", async () => {
+    const customer = await listRecords(t, admin, {
+      context: DD,
+      entityType: "dataobject",
+      rowConstraints: [{ attribute: "name", operator: "=", values: ["customer"] }],
+    });
+    const curated = await t.post(
+      "/api/save",
+      {
+        context: DD,
+        entityType: "dataobject",
+        record: { entityKeyID: customer.data[0].entityKeyID, intro: "Curated by the sales team" },
+      },
+      admin,
+    );
+    expect(curated.statusCode, curated.body).toBe(200);
+    await source.exec(
+      "drop table hr.staff",
+      "create table sales.refunds (id int)",
+      "alter table sales.customer add column phone text",
+      "comment on column sales.customer.email is 'Contact address'",
+    );
+    const res = await dd("/data-dictionary/import-metadata-from-source", {
+      EntityKeyID: sourceKey,
+    });
+    expect(res.json().Msg).toBe(
+      "metadata imported: 6 data objects (1 added, 0 changed, 1 missing, 5 unchanged); 17 data elements (2 added, 1 changed, 2 missing, 14 unchanged)",
+    );
+    const elementEvents = await listRecords(t, admin, {
+      context: DD,
+      entityType: "dataelement",
+      requirePending: true,
+      includeDeleted: true,
+      pageSize: 0,
+    });
+    const kinds = elementEvents.data
+      .map((r) => `${r.pending?.[0].action}:${r.requested.attrValues.name.value}`)
+      .sort();
+    expect(kinds).toEqual(["Add:id", "Add:phone", "Change:email", "Missing:id", "Missing:name"]);
+    await approveAll();
+    const after = await listRecords(t, admin, {
+      context: DD,
+      entityType: "dataobject",
+      entityKeyID: customer.data[0].entityKeyID,
+    });
+    expect(after.data[0].requested.attrValues.intro.value).toBe("Curated by the sales team");
+  });
+
+  it("refuses to delete a system environment that metadata sources depend on", async () => {
+    const res = await t.post(
+      "/api/delete",
+      { context: DD, entityType: "systemenvironment", entityKeyIds: [envKey] },
+      admin,
+    );
+    expect(res.statusCode).toBe(409);
+    expect(messageOf(res)).toBe(
+      "Cannot delete: 1 Metadata source record still refers to it (System environment)",
+    );
+  });
+
+  it("runs a scheduled import exactly once with two schedulers on one database", async () => {
+    await t.post(
+      "/api/save",
+      {
+        context: DD,
+        entityType: "metadatasource",
+        record: { entityKeyID: sourceKey, enableschedule: true, importfrequency: "* * * * *" },
+      },
+      admin,
+    );
+    const context = dictionaryContext(t.prepared.model);
+    const log = t.app.log;
+    const one = startScheduler(t.database.db, context, { connectionsDir, log, autoStart: false });
+    const two = startScheduler(t.database.db, context, { connectionsDir, log, autoStart: false });
+    const later = new Date(Date.now() + 65_000);
+    await Promise.all([one.tick(later), two.tick(later)]);
+    await Promise.all([one.stop(), two.stop()]);
+    const runs = await t.database.db
+      .selectFrom("app.import_runs")
+      .selectAll()
+      .where("trigger", "=", "schedule")
+      .execute();
+    expect(runs).toHaveLength(1);
+    expect(runs[0]).toMatchObject({
+      metadata_source_id: sourceKey,
+      started_by: "scheduler",
+      outcome: "succeeded",
+    });
+    // Disabled: nothing more runs.
+    await t.post(
+      "/api/save",
+      {
+        context: DD,
+        entityType: "metadatasource",
+        record: { entityKeyID: sourceKey, enableschedule: false },
+      },
+      admin,
+    );
+    const three = startScheduler(t.database.db, context, { connectionsDir, log, autoStart: false });
+    await three.tick(new Date(Date.now() + 300_000));
+    await three.stop();
+    expect(
+      await t.database.db
+        .selectFrom("app.import_runs")
+        .selectAll()
+        .where("trigger", "=", "schedule")
+        .execute(),
+    ).toHaveLength(1);
+  });
+
+  describe("ping failures name the cause and never the password", () => {
+    const PASSWORD = "Sup3r-Secret-Pw";
+    async function pingWith(lines: string[]): Promise<{ status: number; body: string }> {
+      await writeConnection("src.conf", [...lines, `password=${PASSWORD}`]);
+      const res = await dd("/data-dictionary/ping-metadata-source", { EntityKeyID: sourceKey });
+      expect(res.body).not.toContain(PASSWORD);
+      expect(res.headers["content-type"]).toMatch(/^text\/plain/);
+      return { status: res.statusCode, body: res.body };
+    }
+    afterAll(() =>
+      writeConnection("src.conf", [
+        `host=${source.host}`,
+        `port=${source.port}`,
+        `dbname=${source.name}`,
+        `user=${source.user}`,
+      ]),
+    );
+
+    it("wrong password", async () => {
+      const fake = await fakePostgres("wrong-password");
+      try {
+        expect(
+          await pingWith(["host=127.0.0.1", `port=${fake.port}`, "dbname=sales", "user=reader"]),
+        ).toEqual({
+          status: 502,
+          body: `Cannot connect to sales on 127.0.0.1:${fake.port}: wrong password for user 'reader'`,
+        });
+      } finally {
+        await fake.close();
+      }
+    });
+
+    it("unknown database, refused port, unknown host, timeout", async () => {
+      expect(
+        await pingWith([
+          `host=${source.host}`,
+          `port=${source.port}`,
+          "dbname=no_such_db",
+          `user=${source.user}`,
+        ]),
+      ).toEqual({
+        status: 502,
+        body: `Cannot connect to no_such_db on ${source.host}:${source.port}: database 'no_such_db' does not exist on ${source.host}:${source.port}`,
+      });
+      const closed = await fakePostgres("silent");
+      await closed.close();
+      expect(
+        (await pingWith(["host=127.0.0.1", `port=${closed.port}`, "dbname=x", "user=reader"])).body,
+      ).toMatch(/refused the connection$/);
+      expect(
+        (await pingWith(["host=no-such-host.invalid", "dbname=x", "user=reader"])).body,
+      ).toMatch(/unknown host 'no-such-host\.invalid'$/);
+      const silent = await fakePostgres("silent");
+      try {
+        const res = await pingWith([
+          "host=127.0.0.1",
+          `port=${silent.port}`,
+          "dbname=x",
+          "user=reader",
+          "connect_timeout=1",
+        ]);
+        expect(res).toEqual({
+          status: 502,
+          body: `Cannot connect to x on 127.0.0.1:${silent.port}: no answer from 127.0.0.1:${silent.port} in time`,
+        });
+      } finally {
+        await silent.close();
+      }
+    });
+
+    it("a connection file with an unknown key is refused by name", async () => {
+      const res = await pingWith([
+        "host=127.0.0.1",
+        "dbname=x",
+        "user=reader",
+        "sslcert=/etc/passwd",
+      ]);
+      expect(res).toEqual({
+        status: 400,
+        body: "Connection file 'src.conf': unknown key 'sslcert'",
+      });
+    });
+  });
+});
+
+describe("cron validation", () => {
+  let app: TestApp;
+  let cookie: string;
+  beforeAll(async () => {
+    app = await createTestApp();
+    cookie = await app.login("admin", ADMIN_PASSWORD);
+  });
+  afterAll(() => app.close());
+
+  it("answers the next runs of a valid expression and the parser's message as text otherwise", async () => {
+    const ok = await app.post(
+      "/data-dictionary/validate-cron-string",
+      { CronString: "*/15 * * * *" },
+      cookie,
+    );
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().valid).toBe(true);
+    expect(ok.json().next).toHaveLength(5);
+    const six = await app.post(
+      "/data-dictionary/validate-cron-string",
+      { CronString: "0 */5 * * * *" },
+      cookie,
+    );
+    expect(six.statusCode).toBe(200);
+    const bad = await app.post(
+      "/data-dictionary/validate-cron-string",
+      { CronString: "61 * * * *" },
+      cookie,
+    );
+    expect(bad.statusCode).toBe(400);
+    expect(bad.headers["content-type"]).toMatch(/^text\/plain/);
+    expect(bad.body.length).toBeGreaterThan(5);
+    const short = await app.post(
+      "/data-dictionary/validate-cron-string",
+      { CronString: "* * *" },
+      cookie,
+    );
+    expect(short.body).toBe("a cron expression has 5 or 6 fields, not 3");
+  });
+});

@@ -1,0 +1,195 @@
+import type { ScalarValue } from "@ledgerline/contract";
+import type { Db } from "../db/connection.ts";
+import { NotFoundError } from "../errors.ts";
+import { type IngestResult, ingest } from "../ingest/ingest.service.ts";
+import type { IngestValue } from "../ingest/row-converter.ts";
+import type { ContextModel, EntityType } from "../model/model.ts";
+import { recordsWhere } from "../records/records.repository.ts";
+import { runListQuery } from "../records/records.service.ts";
+import { type Catalog, readCatalog } from "./catalog.ts";
+import { loadConnection } from "./connection-files.ts";
+import { dictionaryTypes } from "./dictionary-model.ts";
+import { finishRun, startRun } from "./import-runs.repository.ts";
+import { connectReadOnly } from "./source-database.ts";
+
+export interface ImportOutcome {
+  message: string;
+  objects: IngestResult;
+  elements: IngestResult;
+}
+
+const MAX_ROWS = 5_000_000;
+
+async function* rowsOf(values: readonly Record<string, IngestValue>[]) {
+  let n = 0;
+  for (const v of values) yield { rowNumber: ++n, values: v, problems: [] };
+}
+
+/** The source's connection file name, or 404 when the source is unknown or discontinued. */
+export async function connectionFileOf(
+  db: Db,
+  context: ContextModel,
+  sourceKey: number,
+): Promise<string> {
+  const { metadatasource } = dictionaryTypes(context);
+  const { data } = await runListQuery(db, context, metadatasource, {
+    context: context.name,
+    entityType: metadatasource.name,
+    entityKeyID: sourceKey,
+    requestedAttributes: ["name", "systemenvironment.connectionfile"],
+  });
+  const file = data[0]?.requested.attrValues["systemenvironment.connectionfile"]?.value;
+  if (typeof file !== "string") throw new NotFoundError(`No metadata source with key ${sourceKey}`);
+  return file;
+}
+
+/** Reads the source database's catalog (read-only, with timeouts). */
+export async function readSourceCatalog(
+  db: Db,
+  context: ContextModel,
+  connectionsDir: string,
+  sourceKey: number,
+): Promise<Catalog> {
+  const settings = await loadConnection(
+    connectionsDir,
+    await connectionFileOf(db, context, sourceKey),
+  );
+  const client = await connectReadOnly(settings);
+  try {
+    return await readCatalog(client);
+  } finally {
+    await client.end();
+  }
+}
+
+function counts(label: string, r: IngestResult): string {
+  return `${r.rows} ${label} (${r.added} added, ${r.changed} changed, ${r.missing} missing, ${r.unchanged} unchanged)`;
+}
+
+/**
+ * Imports a metadata source: catalog in, data objects and data elements through the ingest engine
+ * (Add / Change / Missing scoped to this source) in one transaction, the run recorded. Only the
+ * attributes the import owns are written; curated documentation is never touched.
+ */
+export async function importMetadataSource(
+  db: Db,
+  context: ContextModel,
+  options: {
+    sourceKey: number;
+    connectionsDir: string;
+    user: string;
+    trigger: "manual" | "schedule";
+  },
+): Promise<ImportOutcome> {
+  const runId = await startRun(db, {
+    sourceId: options.sourceKey,
+    trigger: options.trigger,
+    user: options.user,
+  });
+  try {
+    const catalog = await readSourceCatalog(db, context, options.connectionsDir, options.sourceKey);
+    const outcome = await db
+      .transaction()
+      .execute((tx) => ingestCatalog(tx, context, options.sourceKey, catalog, options.user));
+    await finishRun(db, runId, {
+      succeeded: true,
+      message: outcome.message,
+      counts: {
+        objects: outcome.objects.rows,
+        elements: outcome.elements.rows,
+        pending: outcome.objects.pending + outcome.elements.pending,
+      },
+    });
+    return outcome;
+  } catch (error) {
+    await finishRun(db, runId, { succeeded: false, message: (error as Error).message });
+    throw error;
+  }
+}
+
+async function ingestCatalog(
+  tx: Db,
+  context: ContextModel,
+  sourceKey: number,
+  catalog: Catalog,
+  user: string,
+): Promise<ImportOutcome> {
+  const { dataobject, dataelement } = dictionaryTypes(context);
+  const common = {
+    context,
+    dryRun: false,
+    confirmMassMissing: true,
+    source: `import:${sourceKey}`,
+    user,
+    maxRows: MAX_ROWS,
+    deleteMissing: true,
+  };
+  const attributesOf = (type: EntityType, names: string[]) =>
+    type.attributes.filter((a) => names.includes(a.name));
+
+  const objectColumns = ["metadatasource", "schema", "name", "kind", "description", "rowestimate"];
+  const objects = await ingest(tx, {
+    ...common,
+    type: dataobject,
+    attributes: attributesOf(dataobject, objectColumns),
+    rows: rowsOf(
+      catalog.objects.map((o) => ({
+        metadatasource: sourceKey,
+        schema: o.schema,
+        name: o.name,
+        kind: o.kind,
+        description: o.description,
+        rowestimate: o.rowestimate,
+      })),
+    ),
+    columnName: (name) => name,
+    missingScope: { attribute: "metadatasource", values: [sourceKey] },
+    apply: !dataobject.approval.upload,
+  });
+
+  const known = await recordsWhere(
+    tx,
+    context,
+    dataobject,
+    { attribute: "metadatasource", value: sourceKey },
+    ["schema", "name"],
+  );
+  const keyOf = new Map(known.map((k) => [`${k.values.schema}.${k.values.name}`, k.entityKeyId]));
+  const elementColumns = [
+    "dataobject",
+    "name",
+    "position",
+    "datatype",
+    "nullable",
+    "defaultvalue",
+    "primarykey",
+    "foreignkey",
+    "description",
+  ];
+  const elements = await ingest(tx, {
+    ...common,
+    type: dataelement,
+    attributes: attributesOf(dataelement, elementColumns),
+    rows: rowsOf(
+      catalog.elements.map((e) => ({
+        dataobject: keyOf.get(`${e.schema}.${e.object}`) as ScalarValue,
+        name: e.name,
+        position: e.position,
+        datatype: e.datatype,
+        nullable: e.nullable,
+        defaultvalue: e.defaultvalue,
+        primarykey: e.primarykey,
+        foreignkey: e.foreignkey,
+        description: e.description,
+      })),
+    ),
+    columnName: (name) => name,
+    missingScope: { attribute: "dataobject", values: known.map((k) => k.entityKeyId) },
+    apply: !dataelement.approval.upload,
+  });
+  return {
+    message: `metadata imported: ${counts("data objects", objects)}; ${counts("data elements", elements)}`,
+    objects,
+    elements,
+  };
+}

@@ -1,0 +1,32 @@
+import type { ScalarValue } from "@ledgerline/contract";
+import type { Db } from "../db/connection.ts";
+import { lastImport } from "../dictionary/last-import.generator.ts";
+import type { ContextModel, EntityType } from "../model/model.ts";
+
+export interface GeneratorInput {
+  db: Db;
+  context: ContextModel;
+  type: EntityType;
+  /** The page's rows: key id plus every stored and formula value. */
+  rows: readonly (Readonly<Record<string, ScalarValue>> & { entityKeyID: number })[];
+}
+
+/**
+ * A generated attribute: computed by server code for a whole page of records at once (so a
+ * lookup costs one query per page, never one per row).
+ */
+export type Generator = (input: GeneratorInput) => Promise<ScalarValue[]>;
+
+const populationBand: Generator = async ({ rows }) =>
+  rows.map(({ population }) => {
+    if (typeof population !== "number") return null;
+    if (population < 1_000_000) return "small";
+    if (population < 50_000_000) return "medium";
+    return "large";
+  });
+
+/** Generators by the name a model file gives them (`generator: <name>`). */
+export const GENERATORS: ReadonlyMap<string, Generator> = new Map([
+  ["population_band", populationBand],
+  ["last_import", lastImport],
+]);

@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { pageCountOf, positionText, visiblePages } from "./paging.ts";
+
+describe("visiblePages", () => {
+  it("centres three buttons on the current page", () => {
+    expect(visiblePages(5, 10, 3)).toEqual([4, 5, 6]);
+  });
+
+  it("never goes before the first or past the last page", () => {
+    expect(visiblePages(1, 10, 3)).toEqual([1, 2, 3]);
+    expect(visiblePages(10, 10, 3)).toEqual([8, 9, 10]);
+  });
+
+  it("shows fewer buttons when there are fewer pages", () => {
+    expect(visiblePages(1, 2, 3)).toEqual([1, 2]);
+    expect(visiblePages(1, 0, 3)).toEqual([1]);
+  });
+});
+
+describe("pageCountOf", () => {
+  it("rounds up and counts an empty list as one page", () => {
+    expect(pageCountOf(179, 20)).toBe(9);
+    expect(pageCountOf(0, 20)).toBe(1);
+  });
+
+  it("puts everything on one page for page size 0 (All)", () => {
+    expect(pageCountOf(179, 0)).toBe(1);
+  });
+});
+
+describe("positionText", () => {
+  it("reads 'a - b of n results'", () => {
+    expect(positionText(1, 20, 179)).toBe("1 - 20 of 179 results");
+    expect(positionText(9, 20, 179)).toBe("161 - 179 of 179 results");
+  });
+
+  it("covers every row with page size 0 and reads 0 - 0 when empty", () => {
+    expect(positionText(1, 0, 179)).toBe("1 - 179 of 179 results");
+    expect(positionText(1, 20, 0)).toBe("0 - 0 of 0 results");
+  });
+});

@@ -1,0 +1,20 @@
+/** The numbered pages shown around the current one, never past either end. */
+export function visiblePages(page: number, pageCount: number, buttons: number): number[] {
+  const last = Math.max(pageCount, 1);
+  const count = Math.min(buttons, last);
+  const first = Math.min(Math.max(page - Math.floor(count / 2), 1), last - count + 1);
+  return Array.from({ length: count }, (_, i) => first + i);
+}
+
+/** How many pages a list of `total` rows fills; page size 0 means one page of everything. */
+export function pageCountOf(total: number, pageSize: number): number {
+  return pageSize === 0 ? 1 : Math.max(Math.ceil(total / pageSize), 1);
+}
+
+/** SPEC.md's position message: 'a - b of n results' (0 - 0 when empty). */
+export function positionText(page: number, pageSize: number, total: number): string {
+  if (total === 0) return "0 - 0 of 0 results";
+  const first = pageSize === 0 ? 1 : (page - 1) * pageSize + 1;
+  const last = pageSize === 0 ? total : Math.min(page * pageSize, total);
+  return `${first} - ${last} of ${total} results`;
+}

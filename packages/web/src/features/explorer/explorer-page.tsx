@@ -1,0 +1,63 @@
+import Spinner from "react-bootstrap/Spinner";
+import { useSearchParams } from "react-router";
+import { ToastStack, useToasts } from "../../components/toasts.tsx";
+import { useContextOptions, useSelectedContext } from "../../state/session-store.ts";
+import "./explorer.css";
+import { ExplorerView } from "./explorer-view.tsx";
+import { TypeSideNav } from "./type-side-nav.tsx";
+import { useEntityTypes } from "./use-entity-types.ts";
+
+/** Data explorer (/explorer): the readable types of the application and the chosen type's table. */
+export function ExplorerPage() {
+  const context = useSelectedContext();
+  const options = useContextOptions();
+  const types = useEntityTypes(context);
+  const [params, setParams] = useSearchParams();
+  const { toasts, showToast, dismiss } = useToasts();
+
+  if (context === null) {
+    return (
+      <div className="text-center text-body-secondary mt-5" data-testid="explorer-select-prompt">
+        <i className="bi bi-grid-3x3-gap display-5 d-block mb-3" aria-hidden="true" />
+        <p className="lead">Please select an application</p>
+      </div>
+    );
+  }
+
+  const uiName = options.find((o) => o.name === context)?.uiName ?? context;
+  const list = types.data ?? [];
+  // The type in the address, or the first readable one.
+  const type = list.find((t) => t.name === params.get("type")) ?? list[0];
+
+  return (
+    <div className="explorer-layout" data-testid="explorer-page">
+      <TypeSideNav
+        title={`${uiName} data types`}
+        types={list}
+        selected={type?.name}
+        onSelect={(name) => setParams({ type: name })}
+      />
+      <section className="explorer-main">
+        {types.isLoading && (
+          <div className="text-center py-5">
+            <Spinner role="status" aria-label="Loading data types" />
+          </div>
+        )}
+        {type && (
+          <ExplorerView
+            key={`${context}/${type.name}`}
+            context={context}
+            type={type}
+            showToast={showToast}
+          />
+        )}
+        {!types.isLoading && !type && (
+          <p className="text-body-secondary mt-3" data-testid="explorer-no-types">
+            There are no data types you may read in this application.
+          </p>
+        )}
+      </section>
+      <ToastStack toasts={toasts} onClose={dismiss} />
+    </div>
+  );
+}

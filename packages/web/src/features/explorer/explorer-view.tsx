@@ -1,0 +1,169 @@
+import type { EntityTypeInfo, SaveResponse } from "@ledgerline/contract";
+import { useEffect, useState } from "react";
+import Collapse from "react-bootstrap/Collapse";
+import { ConfirmModal } from "../../components/confirm-modal.tsx";
+import { pageCountOf } from "../../components/paging.ts";
+import type { ToastVariant } from "../../components/toasts.tsx";
+import { activeFilterCount } from "./filters/filter-model.ts";
+import { FilterPanel } from "./filters/filter-panel.tsx";
+import { AddRecordModal } from "./record-modals/add-record-modal.tsx";
+import { RecordEditorModal } from "./record-modals/record-editor-modal.tsx";
+import { RecordsTable } from "./table/records-table.tsx";
+import type { ExplorerAction } from "./toolbar/actions-menu.tsx";
+import { ExplorerToolbar } from "./toolbar/explorer-toolbar.tsx";
+import { useDeleteRecords } from "./use-delete-records.ts";
+import { useExplorerView } from "./use-explorer-view.ts";
+import { useExportXlsx } from "./use-export-xlsx.ts";
+import { useRecords } from "./use-records.ts";
+
+export const DELETE_CONFIRMATION =
+  "Please confirm that you want to remove the selected item from the data repository. (removed items can still be viewed)";
+
+interface ExplorerViewProps {
+  context: string;
+  type: EntityTypeInfo;
+  showToast: (title: string, body: string, variant?: ToastVariant) => void;
+}
+
+type Dialog = "add" | "edit" | "delete" | null;
+
+/** The table of one entity type with its toolbar, filter panel and record modals. */
+export function ExplorerView({ context, type, showToast }: ExplorerViewProps) {
+  const view = useExplorerView(context, type);
+  const records = useRecords(view.query);
+  const remove = useDeleteRecords();
+  const exportXlsx = useExportXlsx();
+  const [filterOpen, setFilterOpen] = useState(false);
+  const [selectedId, setSelectedId] = useState<number | null>(null);
+  const [dialog, setDialog] = useState<Dialog>(null);
+
+  const list = records.data?.data ?? [];
+  const total = records.data?.querySize ?? 0;
+  const selected = list.find((r) => r.entityKeyID === selectedId);
+  const { page, pageSize, setPage } = view;
+
+  // After a delete the last page may have emptied: show the new last page instead.
+  useEffect(() => {
+    if (records.isFetching || !records.isSuccess || page <= 1 || records.data.data.length > 0)
+      return;
+    const last = pageCountOf(records.data.querySize, pageSize);
+    if (last < page) setPage(last);
+  }, [records.isFetching, records.isSuccess, records.data, page, pageSize, setPage]);
+
+  const onSaved = (answer: SaveResponse) => {
+    setDialog(null);
+    showToast(
+      answer.pending ? "Waiting for approval" : "Saved",
+      answer.Msg,
+      answer.pending ? "warning" : "success",
+    );
+  };
+
+  const onAction = (action: ExplorerAction) => {
+    if (action === "xlsx") {
+      const visible = type.attributes.filter((a) => view.columnVisibility[a.name] !== false);
+      exportXlsx.mutate(
+        {
+          ...view.baseQuery,
+          pageSize: 0,
+          pageNum: 0,
+          requestedAttributes: visible.map((a) => a.name),
+        },
+        { onError: (error) => showToast("Generate xlsx", error.message, "danger") },
+      );
+    } else if (action === "add" || selected) setDialog(action);
+  };
+
+  const confirmDelete = () => {
+    if (!selected) return;
+    remove.mutate(
+      { context, entityType: type.name, entityKeyIds: [selected.entityKeyID] },
+      {
+        onSuccess: (answer) => showToast("Delete response", answer.Msg, "info"),
+        onError: (error) => showToast("Delete response", error.message, "danger"),
+        onSettled: () => {
+          setDialog(null);
+          setSelectedId(null);
+        },
+      },
+    );
+  };
+
+  return (
+    <div data-testid="explorer-view">
+      <div className="d-flex align-items-baseline gap-2 mb-3">
+        <h1 className="h4 mb-0" data-testid="explorer-title">
+          {type.uiName}
+        </h1>
+        {view.filtersPending && (
+          <small className="text-body-secondary">filters apply in a moment…</small>
+        )}
+      </div>
+      <ExplorerToolbar
+        type={type}
+        view={view}
+        total={total}
+        selected={selected}
+        filterOpen={filterOpen}
+        activeFilters={activeFilterCount(view.filterTabs, type.attributes)}
+        onToggleFilter={() => setFilterOpen((o) => !o)}
+        exporting={exportXlsx.isPending}
+        onAction={onAction}
+      />
+      <Collapse in={filterOpen}>
+        <div id="explorer-filter-panel">
+          <FilterPanel
+            context={context}
+            attributes={type.attributes}
+            tabs={view.filterTabs}
+            onChange={view.setFilterTabs}
+          />
+        </div>
+      </Collapse>
+      <RecordsTable
+        attributes={type.attributes}
+        records={list}
+        loading={records.isFetching}
+        sorting={view.sorting}
+        onSortingChange={view.setSorting}
+        columnVisibility={view.columnVisibility}
+        trimCells={view.trimCells}
+        selectedId={selectedId}
+        onSelect={setSelectedId}
+        onOpen={(record) => {
+          setSelectedId(record.entityKeyID);
+          if (type.canedit && !record.requested.isDeleted) setDialog("edit");
+        }}
+      />
+      {dialog === "add" && (
+        <AddRecordModal
+          context={context}
+          type={type}
+          onClose={() => setDialog(null)}
+          onSaved={onSaved}
+        />
+      )}
+      {dialog === "edit" && selectedId !== null && (
+        <RecordEditorModal
+          context={context}
+          type={type}
+          keyId={selectedId}
+          onClose={() => setDialog(null)}
+          onSaved={onSaved}
+        />
+      )}
+      <ConfirmModal
+        show={dialog === "delete"}
+        title={`Delete ${type.uiName}`}
+        confirmLabel="Delete"
+        variant="danger"
+        busy={remove.isPending}
+        onConfirm={confirmDelete}
+        onCancel={() => setDialog(null)}
+        testId="delete-confirm"
+      >
+        <p className="mb-0">{DELETE_CONFIRMATION}</p>
+      </ConfirmModal>
+    </div>
+  );
+}

@@ -1,0 +1,154 @@
+import type { AttributeInfo, DataType, RowConstraint } from "@ledgerline/contract";
+
+/** One filter row as typed: the value stays text until the query is built. */
+export interface FilterRow {
+  id: number;
+  attribute: string;
+  operator: string;
+  value: string;
+}
+
+/** A 'search N' tab: its filters are ANDed; enabled tabs are ORed. */
+export interface FilterTab {
+  id: number;
+  enabled: boolean;
+  filters: FilterRow[];
+}
+
+const OPERATORS: Record<DataType, readonly string[]> = {
+  String: [
+    "StartsWith",
+    "!StartsWith",
+    "=",
+    "!=",
+    "EndsWith",
+    "!EndsWith",
+    "Contains",
+    "!Contains",
+    "Like",
+    "!Like",
+  ],
+  Number: ["=", "!=", "<", ">", "<=", ">="],
+  Date: ["=", "!=", "<", ">", "<=", ">="],
+  Boolean: ["="],
+  Reference: ["="],
+};
+
+/** The operators offered for a data type (SPEC.md section 7, as the server accepts them). */
+export function operatorsOf(dataType: DataType): readonly string[] {
+  return OPERATORS[dataType];
+}
+
+/** Offered in the 'add filter' list: filterable attributes, and generated ones (disabled). */
+export function filterChoices(attributes: readonly AttributeInfo[]): AttributeInfo[] {
+  return attributes.filter((a) => a.filter || a.generated);
+}
+
+let nextId = 1;
+const newId = () => nextId++;
+
+export function newTab(): FilterTab {
+  return { id: newId(), enabled: true, filters: [] };
+}
+
+export function newFilter(attr: AttributeInfo): FilterRow {
+  const value = attr.dataType === "Boolean" ? "true" : "";
+  return { id: newId(), attribute: attr.name, operator: operatorsOf(attr.dataType)[0], value };
+}
+
+export type ParsedValue =
+  | { kind: "empty" }
+  | { kind: "invalid"; reason: string }
+  | { kind: "ok"; value: string | number | boolean | null };
+
+/** Converts the typed text to the value the server expects; numbers that are NaN are invalid. */
+export function parseFilterValue(dataType: DataType, text: string): ParsedValue {
+  const trimmed = text.trim();
+  switch (dataType) {
+    case "String":
+      return text === "" ? { kind: "empty" } : { kind: "ok", value: text };
+    case "Number": {
+      if (trimmed === "") return { kind: "empty" };
+      const value = Number(trimmed);
+      return Number.isNaN(value)
+        ? { kind: "invalid", reason: "not a number" }
+        : { kind: "ok", value };
+    }
+    case "Boolean":
+      if (trimmed === "null") return { kind: "ok", value: null };
+      return trimmed === "" ? { kind: "empty" } : { kind: "ok", value: trimmed === "true" };
+    case "Reference":
+      return trimmed === "" ? { kind: "empty" } : { kind: "ok", value: Number(trimmed) };
+    case "Date":
+      if (trimmed === "") return { kind: "empty" };
+      return /^\d{4}-\d{2}-\d{2}$/.test(trimmed)
+        ? { kind: "ok", value: trimmed }
+        : { kind: "invalid", reason: "not a date" };
+  }
+}
+
+/** The constraint of a complete, valid row; undefined for an empty or invalid one. */
+export function toConstraint(
+  row: FilterRow,
+  attributes: readonly AttributeInfo[],
+): RowConstraint | undefined {
+  const attr = attributes.find((a) => a.name === row.attribute);
+  if (!attr || attr.generated) return undefined;
+  const parsed = parseFilterValue(attr.dataType, row.value);
+  if (parsed.kind !== "ok") return undefined;
+  return { attribute: row.attribute, operator: row.operator, values: [parsed.value] };
+}
+
+/** One AND group per enabled tab that has at least one complete filter (the OR of the panel). */
+export function toConstraintGroups(
+  tabs: readonly FilterTab[],
+  attributes: readonly AttributeInfo[],
+): RowConstraint[][] {
+  return tabs
+    .filter((t) => t.enabled)
+    .map((t) =>
+      t.filters
+        .map((f) => toConstraint(f, attributes))
+        .filter((c): c is RowConstraint => c !== undefined),
+    )
+    .filter((group) => group.length > 0);
+}
+
+/** How many filters of enabled tabs take part in the search (the toggle button's badge). */
+export function activeFilterCount(
+  tabs: readonly FilterTab[],
+  attributes: readonly AttributeInfo[],
+): number {
+  return toConstraintGroups(tabs, attributes).reduce((n, g) => n + g.length, 0);
+}
+
+type TabsUpdate = (tabs: FilterTab[]) => FilterTab[];
+
+const inTab =
+  (tabId: number, change: (filters: FilterRow[]) => FilterRow[]): TabsUpdate =>
+  (tabs) =>
+    tabs.map((t) => (t.id === tabId ? { ...t, filters: change(t.filters) } : t));
+
+/** Pure updates of the panel's tabs, for setState. */
+export const tabsUpdates = {
+  add:
+    (tab: FilterTab): TabsUpdate =>
+    (tabs) => [...tabs, tab],
+  remove:
+    (tabId: number): TabsUpdate =>
+    (tabs) =>
+      tabs.filter((t) => t.id !== tabId),
+  toggle:
+    (tabId: number): TabsUpdate =>
+    (tabs) =>
+      tabs.map((t) => (t.id === tabId ? { ...t, enabled: !t.enabled } : t)),
+  addFilter: (tabId: number, row: FilterRow) => inTab(tabId, (filters) => [...filters, row]),
+  changeFilter: (tabId: number, row: FilterRow) =>
+    inTab(tabId, (filters) => filters.map((f) => (f.id === row.id ? row : f))),
+  duplicateFilter: (tabId: number, rowId: number) =>
+    inTab(tabId, (filters) =>
+      filters.flatMap((f) => (f.id === rowId ? [f, { ...f, id: newId() }] : [f])),
+    ),
+  removeFilter: (tabId: number, rowId: number) =>
+    inTab(tabId, (filters) => filters.filter((f) => f.id !== rowId)),
+};

@@ -1,0 +1,72 @@
+import type { AttributeInfo } from "@ledgerline/contract";
+import Button from "react-bootstrap/Button";
+import Form from "react-bootstrap/Form";
+import { type FilterRow as FilterRowValue, operatorsOf } from "./filter-model.ts";
+import { FilterValueInput } from "./filter-value-input.tsx";
+
+interface FilterRowProps {
+  context: string;
+  attr: AttributeInfo;
+  row: FilterRowValue;
+  onChange: (row: FilterRowValue) => void;
+  onDuplicate: () => void;
+  onRemove: () => void;
+}
+
+/** attribute · operator · value · '+' (duplicate) · '×' (remove). */
+export function FilterRow({ context, attr, row, onChange, onDuplicate, onRemove }: FilterRowProps) {
+  const valueId = `filter-value-${row.id}`;
+  return (
+    <div className="explorer-filter-row" data-testid="filter-row">
+      <label
+        htmlFor={valueId}
+        className="explorer-filter-attr text-truncate small fw-semibold"
+        title={attr.uiDescription || attr.uiName}
+      >
+        {attr.uiName}
+      </label>
+      <Form.Select
+        size="sm"
+        className="explorer-filter-op"
+        value={row.operator}
+        onChange={(e) => onChange({ ...row, operator: e.target.value })}
+        aria-label={`${attr.uiName} operator`}
+      >
+        {operatorsOf(attr.dataType).map((op) => (
+          <option key={op} value={op}>
+            {op}
+          </option>
+        ))}
+      </Form.Select>
+      <div className="explorer-filter-value">
+        <FilterValueInput
+          context={context}
+          attr={attr}
+          value={row.value}
+          id={valueId}
+          onChange={(value) => onChange({ ...row, value })}
+        />
+      </div>
+      <div className="d-flex gap-1">
+        <Button
+          size="sm"
+          variant="outline-secondary"
+          onClick={onDuplicate}
+          title="Duplicate filter"
+          aria-label={`Duplicate ${attr.uiName} filter`}
+        >
+          +
+        </Button>
+        <Button
+          size="sm"
+          variant="outline-secondary"
+          onClick={onRemove}
+          title="Remove filter"
+          aria-label={`Remove ${attr.uiName} filter`}
+        >
+          ×
+        </Button>
+      </div>
+    </div>
+  );
+}

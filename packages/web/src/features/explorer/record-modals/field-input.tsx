@@ -1,0 +1,107 @@
+import type { AttributeInfo } from "@ledgerline/contract";
+import Form from "react-bootstrap/Form";
+import { AutoGrowTextarea } from "../../../components/auto-grow-textarea.tsx";
+import { usePickList } from "../use-records.ts";
+
+export interface FieldInputProps {
+  context: string;
+  attr: AttributeInfo;
+  value: string;
+  onChange: (text: string) => void;
+  id: string;
+  invalid?: boolean;
+  disabled?: boolean;
+  autoFocus?: boolean;
+}
+
+function ReferenceInput({
+  context,
+  attr,
+  value,
+  onChange,
+  id,
+  invalid,
+  disabled,
+}: FieldInputProps) {
+  const { data: options = [], isLoading } = usePickList(context, attr.referencedEntityType);
+  return (
+    <Form.Select
+      id={id}
+      value={value}
+      isInvalid={invalid}
+      disabled={disabled}
+      onChange={(e) => onChange(e.target.value)}
+      data-testid={`field-${attr.name}`}
+    >
+      {attr.nullable ? (
+        <option value="">(null)</option>
+      ) : (
+        <option value="" disabled>
+          {isLoading ? "loading…" : "(choose)"}
+        </option>
+      )}
+      {options.map((o) => (
+        <option key={o.id} value={o.id}>
+          {o.label}
+        </option>
+      ))}
+    </Form.Select>
+  );
+}
+
+/** The input for one attribute by data type: text area, number, true/false(/null), date or list. */
+export function FieldInput(props: FieldInputProps) {
+  const { attr, value, onChange, id, invalid, disabled, autoFocus } = props;
+  const common = {
+    id,
+    isInvalid: invalid,
+    disabled,
+    autoFocus,
+    "data-testid": `field-${attr.name}`,
+    placeholder: attr.nullable ? "(null)" : undefined,
+  };
+  switch (attr.dataType) {
+    case "Reference":
+      return <ReferenceInput {...props} />;
+    case "Boolean":
+      return (
+        <Form.Select
+          {...common}
+          value={value === "" ? "null" : value}
+          onChange={(e) => onChange(e.target.value === "null" ? "" : e.target.value)}
+        >
+          {!attr.nullable && (
+            <option value="null" disabled>
+              (choose)
+            </option>
+          )}
+          <option value="true">true</option>
+          <option value="false">false</option>
+          {attr.nullable && <option value="null">null</option>}
+        </Form.Select>
+      );
+    case "Number":
+      return (
+        <Form.Control
+          {...common}
+          type="number"
+          step="any"
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+        />
+      );
+    case "Date":
+      return (
+        <Form.Control
+          {...common}
+          type="date"
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+        />
+      );
+    default:
+      return (
+        <AutoGrowTextarea {...common} value={value} onChange={(e) => onChange(e.target.value)} />
+      );
+  }
+}

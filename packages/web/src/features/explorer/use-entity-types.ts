@@ -1,0 +1,18 @@
+import type { EntityTypeInfo } from "@ledgerline/contract";
+import { useQuery } from "@tanstack/react-query";
+import { apiPost } from "../../api/index.ts";
+
+export const entityTypeKeys = {
+  all: ["entity-types"] as const,
+  list: (context: string) => ["entity-types", context] as const,
+};
+
+/** The entity types of a context the user may read, by uiSequence (POST /api/entitytypes). */
+export function useEntityTypes(context: string | null) {
+  return useQuery({
+    queryKey: entityTypeKeys.list(context ?? ""),
+    queryFn: () => apiPost<EntityTypeInfo[]>("/api/entitytypes", { context }),
+    enabled: context !== null,
+    staleTime: 5 * 60_000,
+  });
+}

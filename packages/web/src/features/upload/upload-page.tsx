@@ -1,0 +1,33 @@
+import { useContextOptions, useSelectedContext } from "../../state/session-store.ts";
+import { UploadPanel } from "./upload-panel.tsx";
+
+/** XLSX upload (/upload): ingest a file into the selected application through a file layout. */
+export function UploadPage() {
+  const context = useSelectedContext();
+  const options = useContextOptions();
+
+  if (context === null) {
+    return (
+      <div className="text-center text-body-secondary mt-5" data-testid="upload-select-prompt">
+        <i className="bi bi-grid-3x3-gap display-5 d-block mb-3" aria-hidden="true" />
+        <p className="lead">Please select an application</p>
+      </div>
+    );
+  }
+
+  const uiName = options.find((o) => o.name === context)?.uiName ?? context;
+  return (
+    <div className="mx-auto" style={{ maxWidth: 760 }} data-testid="upload-page">
+      <div className="d-flex align-items-center gap-3 mb-3">
+        <i className="bi bi-file-earmark-arrow-up fs-2 text-primary" aria-hidden="true" />
+        <div>
+          <h1 className="h3 mb-0">XLSX upload</h1>
+          <p className="text-body-secondary mb-0">
+            Ingest data into <span className="fw-semibold">{uiName}</span> through file upload
+          </p>
+        </div>
+      </div>
+      <UploadPanel key={context} context={context} />
+    </div>
+  );
+}
