@@ -40,10 +40,13 @@ export async function insertUser(db: Db, user: NewUser): Promise<UserRow> {
     .executeTakeFirstOrThrow();
 }
 
-export async function countUsers(db: Db): Promise<number> {
+/** How many active users hold the super administrator flag. */
+export async function countActiveSuperAdmins(db: Db): Promise<number> {
   const row = await db
     .selectFrom("app.users")
     .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("issuperadmin", "=", true)
+    .where("is_deleted", "=", false)
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }

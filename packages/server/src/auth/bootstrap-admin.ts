@@ -1,5 +1,6 @@
+import { sql } from "kysely";
 import { grantRoles } from "../admin/roles.repository.ts";
-import { countUsers, insertUser } from "../admin/users.repository.ts";
+import { countActiveSuperAdmins, insertUser, usernameTaken } from "../admin/users.repository.ts";
 import type { Db } from "../db/connection.ts";
 import type { Model } from "../model/model.ts";
 import { hashPassword, passwordProblem } from "./password.ts";
@@ -11,8 +12,9 @@ export interface BootstrapResult {
 }
 
 /**
- * On an empty database, creates the first super administrator (isadmin, issuperadmin, isdev);
- * with the demo on, it also gets every role of every context. Does nothing when users exist.
+ * When no active super administrator exists (a new database, or users made with the CLI before the
+ * first start), creates one (isadmin, issuperadmin, isdev); with the demo on, it also gets every
+ * role of every context. Does nothing otherwise.
  */
 export async function bootstrapAdmin(
   db: Db,
@@ -24,13 +26,19 @@ export async function bootstrapAdmin(
     demo: boolean;
   },
 ): Promise<BootstrapResult | undefined> {
-  if ((await countUsers(db)) > 0) return undefined;
+  if ((await countActiveSuperAdmins(db)) > 0) return undefined;
   const password = options.password ?? options.generate();
   const problem = passwordProblem(password);
   if (problem) throw new Error(`ADMIN_PASSWORD: ${problem}`);
   const passwordHash = await hashPassword(password);
   return db.transaction().execute(async (tx) => {
-    if ((await countUsers(tx)) > 0) return undefined; // another instance was faster
+    await sql`select pg_advisory_xact_lock(4211002)`.execute(tx);
+    if ((await countActiveSuperAdmins(tx)) > 0) return undefined; // another instance was faster
+    if (await usernameTaken(tx, options.username)) {
+      throw new Error(
+        `No super administrator exists and the username '${options.username}' is taken: set ADMIN_USERNAME, or grant the flag with 'npm run cli -- grant --username <name> --flag issuperadmin'`,
+      );
+    }
     const admin = await insertUser(tx, {
       username: options.username,
       name: "Administrator",
