@@ -1,4 +1,5 @@
 import { Navigate, type RouteObject } from "react-router";
+import { dictionaryRoutes } from "../features/dictionary/dictionary-routes.tsx";
 import { ErrorNotificationPage } from "../features/errors/error-notification-page.tsx";
 import { HomePage } from "../features/home/home-page.tsx";
 import { LoginPage } from "../features/login/login-page.tsx";
@@ -48,6 +49,7 @@ const sessionRoutes: RouteObject[] = [
       Component: (await import("../features/devtools/testdate-page.tsx")).TestDatePage,
     }),
   },
+  dictionaryRoutes,
 ];
 
 /** The whole route table (SPEC.md section 2). */

@@ -1,11 +1,11 @@
 import Spinner from "react-bootstrap/Spinner";
 import { useSearchParams } from "react-router";
+import { useEntityTypes } from "../../components/entity-types/use-entity-types.ts";
 import { ToastStack, useToasts } from "../../components/toasts.tsx";
+import { TypeSideNav } from "../../components/type-side-nav/type-side-nav.tsx";
 import { useContextOptions, useSelectedContext } from "../../state/session-store.ts";
 import "./explorer.css";
 import { ExplorerView } from "./explorer-view.tsx";
-import { TypeSideNav } from "./type-side-nav.tsx";
-import { useEntityTypes } from "./use-entity-types.ts";
 
 /** Data explorer (/explorer): the readable types of the application and the chosen type's table. */
 export function ExplorerPage() {
@@ -30,14 +30,14 @@ export function ExplorerPage() {
   const type = list.find((t) => t.name === params.get("type")) ?? list[0];
 
   return (
-    <div className="explorer-layout" data-testid="explorer-page">
+    <div className="sidenav-layout" data-testid="explorer-page">
       <TypeSideNav
         title={`${uiName} data types`}
         types={list}
         selected={type?.name}
         onSelect={(name) => setParams({ type: name })}
       />
-      <section className="explorer-main">
+      <section className="sidenav-main">
         {types.isLoading && (
           <div className="text-center py-5">
             <Spinner role="status" aria-label="Loading data types" />

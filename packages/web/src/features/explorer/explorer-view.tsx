@@ -2,10 +2,12 @@ import type { EntityTypeInfo, SaveResponse } from "@ledgerline/contract";
 import { useEffect, useState } from "react";
 import Collapse from "react-bootstrap/Collapse";
 import { ConfirmModal } from "../../components/confirm-modal.tsx";
+import { activeFilterCount } from "../../components/filters/filter-model.ts";
+import { FilterPanel } from "../../components/filters/filter-panel.tsx";
+import { DELETE_CONFIRMATION } from "../../components/records/delete-confirmation.ts";
+import { useRecords } from "../../components/records/use-records.ts";
 import { pageCountOf } from "../../components/paging.ts";
 import type { ToastVariant } from "../../components/toasts.tsx";
-import { activeFilterCount } from "./filters/filter-model.ts";
-import { FilterPanel } from "./filters/filter-panel.tsx";
 import { AddRecordModal } from "./record-modals/add-record-modal.tsx";
 import { RecordEditorModal } from "./record-modals/record-editor-modal.tsx";
 import { RecordsTable } from "./table/records-table.tsx";
@@ -14,10 +16,6 @@ import { ExplorerToolbar } from "./toolbar/explorer-toolbar.tsx";
 import { useDeleteRecords } from "./use-delete-records.ts";
 import { useExplorerView } from "./use-explorer-view.ts";
 import { useExportXlsx } from "./use-export-xlsx.ts";
-import { useRecords } from "./use-records.ts";
-
-export const DELETE_CONFIRMATION =
-  "Please confirm that you want to remove the selected item from the data repository. (removed items can still be viewed)";
 
 interface ExplorerViewProps {
   context: string;

@@ -10,9 +10,9 @@ import Button from "react-bootstrap/Button";
 import Form from "react-bootstrap/Form";
 import Modal from "react-bootstrap/Modal";
 import Spinner from "react-bootstrap/Spinner";
+import { FieldInput } from "../../../components/records/field-input.tsx";
+import { fieldValue } from "../../../components/records/field-value.ts";
 import { useSaveRecord } from "../use-save-record.ts";
-import { FieldInput } from "./field-input.tsx";
-import { fieldValue } from "./field-value.ts";
 
 interface AddRecordModalProps {
   context: string;

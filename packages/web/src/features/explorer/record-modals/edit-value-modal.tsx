@@ -3,9 +3,9 @@ import { useState } from "react";
 import Button from "react-bootstrap/Button";
 import Form from "react-bootstrap/Form";
 import Modal from "react-bootstrap/Modal";
-import { usePickList } from "../use-records.ts";
-import { FieldInput } from "./field-input.tsx";
-import { fieldValue, textOf } from "./field-value.ts";
+import { FieldInput } from "../../../components/records/field-input.tsx";
+import { fieldValue, textOf } from "../../../components/records/field-value.ts";
+import { usePickList } from "../../../components/records/use-pick-list.ts";
 
 interface EditValueModalProps {
   context: string;

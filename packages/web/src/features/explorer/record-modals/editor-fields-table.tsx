@@ -1,7 +1,7 @@
 import type { AttributeInfo, EntityRecord } from "@ledgerline/contract";
 import Button from "react-bootstrap/Button";
 import Table from "react-bootstrap/Table";
-import { valueText } from "../table/cell-text.ts";
+import { valueText } from "../../../components/records/cell-text.ts";
 import {
   canClear,
   canEdit,

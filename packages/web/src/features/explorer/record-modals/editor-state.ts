@@ -1,5 +1,5 @@
 import type { AttributeInfo, EntityRecord, ScalarValue } from "@ledgerline/contract";
-import { sameValue } from "./field-value.ts";
+import { sameValue } from "../../../components/records/field-value.ts";
 
 /** SPEC.md section 4 'Record editor, per field'. */
 export type FieldStatus = "unchanged" | "changed" | "set-to-null" | "undone";

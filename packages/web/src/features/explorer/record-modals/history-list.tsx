@@ -3,9 +3,9 @@ import dayjs from "dayjs";
 import Badge from "react-bootstrap/Badge";
 import Spinner from "react-bootstrap/Spinner";
 import Table from "react-bootstrap/Table";
-import { valueText } from "../table/cell-text.ts";
+import { valueText } from "../../../components/records/cell-text.ts";
+import { usePickList } from "../../../components/records/use-pick-list.ts";
 import { useHistory } from "../use-history.ts";
-import { usePickList } from "../use-records.ts";
 
 interface HistoryListProps {
   context: string;

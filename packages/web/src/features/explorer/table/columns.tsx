@@ -1,14 +1,7 @@
 import type { AttributeInfo, EntityRecord } from "@ledgerline/contract";
-import type { ColumnDef, RowData } from "@tanstack/react-table";
-import { cellText } from "./cell-text.ts";
-
-declare module "@tanstack/react-table" {
-  interface ColumnMeta<TData extends RowData, TValue> {
-    attr: AttributeInfo;
-    /** Type parameters must be used in an augmentation. */
-    _types?: [TData, TValue];
-  }
-}
+import type { ColumnDef } from "@tanstack/react-table";
+import "../../../components/data-table/column-meta.ts";
+import { cellText } from "../../../components/records/cell-text.ts";
 
 /** One column per attribute; generated attributes cannot be sorted, identities not hidden. */
 export function recordColumns(attributes: readonly AttributeInfo[]): ColumnDef<EntityRecord>[] {

@@ -1,16 +1,16 @@
 import type { AttributeInfo, EntityRecord } from "@ledgerline/contract";
 import {
+  type Cell,
   getCoreRowModel,
   type OnChangeFn,
+  type Row,
   type SortingState,
   useReactTable,
   type VisibilityState,
 } from "@tanstack/react-table";
-import { useMemo } from "react";
-import Spinner from "react-bootstrap/Spinner";
+import { type KeyboardEvent, useMemo } from "react";
+import { DataTable } from "../../../components/data-table/data-table.tsx";
 import { recordColumns } from "./columns.tsx";
-import { RecordsTableBody } from "./records-table-body.tsx";
-import { SortableHeader } from "./sortable-header.tsx";
 
 interface RecordsTableProps {
   attributes: readonly AttributeInfo[];
@@ -25,10 +25,17 @@ interface RecordsTableProps {
   onOpen: (record: EntityRecord) => void;
 }
 
+const TEST_IDS = {
+  table: "records-table",
+  row: "record-row",
+  loading: "explorer-loading",
+  empty: "explorer-empty",
+};
+
 /** The records of one page: server-side sorting, single-row selection, long pages virtualised. */
 export function RecordsTable(props: RecordsTableProps) {
-  const { attributes, records, loading, sorting, onSortingChange, columnVisibility, trimCells } =
-    props;
+  const { attributes, records, sorting, onSortingChange, columnVisibility, trimCells } = props;
+  const { selectedId, onSelect, onOpen } = props;
   const columns = useMemo(() => recordColumns(attributes), [attributes]);
   const table = useReactTable({
     data: records,
@@ -41,34 +48,44 @@ export function RecordsTable(props: RecordsTableProps) {
     getRowId: (record) => String(record.entityKeyID),
   });
 
-  return (
-    <div className="explorer-table-frame border rounded shadow-sm bg-body position-relative">
-      <RecordsTableBody
-        table={table}
-        trimCells={trimCells}
-        selectedId={props.selectedId}
-        onSelect={props.onSelect}
-        onOpen={props.onOpen}
-        header={table.getHeaderGroups().map((group) => (
-          <tr key={group.id}>
-            {group.headers.map((header) => (
-              <SortableHeader key={header.id} header={header} />
-            ))}
-          </tr>
-        ))}
-      />
-      {loading && (
-        <div className="explorer-loading" data-testid="explorer-loading">
-          <Spinner animation="border" variant="primary" role="status">
-            <span className="visually-hidden">Loading…</span>
-          </Spinner>
+  const select = (record: EntityRecord) =>
+    onSelect(record.entityKeyID === selectedId ? null : record.entityKeyID);
+  const onKey = (event: KeyboardEvent, record: EntityRecord) => {
+    if (event.key === " ") {
+      event.preventDefault();
+      select(record);
+    } else if (event.key === "Enter") onOpen(record);
+  };
+
+  const rowProps = ({ original: record }: Row<EntityRecord>) => ({
+    selected: record.entityKeyID === selectedId,
+    className: record.requested.isDeleted ? "table-danger" : undefined,
+    onClick: () => select(record),
+    onDoubleClick: () => onOpen(record),
+    onKeyDown: (event: KeyboardEvent) => onKey(event, record),
+    data: { "data-discontinued": record.requested.isDeleted || undefined },
+  });
+
+  const renderCell = (cell: Cell<EntityRecord, unknown>) => {
+    const text = String(cell.getValue() ?? "");
+    const numeric = cell.column.columnDef.meta?.attr.dataType === "Number";
+    return (
+      <td className={numeric ? "text-end" : undefined}>
+        <div className="data-cell" title={trimCells && text.length > 30 ? text : undefined}>
+          {text}
         </div>
-      )}
-      {!loading && records.length === 0 && (
-        <p className="text-center text-body-secondary py-4 mb-0" data-testid="explorer-empty">
-          No records
-        </p>
-      )}
-    </div>
+      </td>
+    );
+  };
+
+  return (
+    <DataTable
+      table={table}
+      loading={props.loading}
+      rowProps={rowProps}
+      renderCell={renderCell}
+      className={trimCells ? "explorer-trim" : ""}
+      testIds={TEST_IDS}
+    />
   );
 }

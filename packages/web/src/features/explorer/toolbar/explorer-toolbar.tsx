@@ -26,7 +26,7 @@ export function ExplorerToolbar(props: ExplorerToolbarProps) {
   const { type, view, total } = props;
   const pageCount = pageCountOf(total, view.pageSize);
   return (
-    <div className="explorer-toolbar mb-2" data-testid="explorer-toolbar">
+    <div className="data-toolbar mb-2" data-testid="explorer-toolbar">
       <ColumnVisibilityMenu
         attributes={type.attributes}
         visibility={view.columnVisibility}

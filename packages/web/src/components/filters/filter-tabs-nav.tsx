@@ -22,7 +22,7 @@ export function FilterTabsNav({
   onAdd,
 }: FilterTabsNavProps) {
   return (
-    <div className="nav nav-tabs explorer-filter-tabs" role="tablist" aria-label="Searches">
+    <div className="nav nav-tabs filter-tabs" role="tablist" aria-label="Searches">
       {tabs.map((tab, index) => {
         const name = `search ${index + 1}`;
         const active = tab.id === activeId;
@@ -59,7 +59,7 @@ export function FilterTabsNav({
               </button>
               <button
                 type="button"
-                className="btn-close explorer-tab-close"
+                className="btn-close filter-tab-close"
                 aria-label={`Close ${name}`}
                 onClick={() => onClose(tab.id)}
               />

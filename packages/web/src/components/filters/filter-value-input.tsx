@@ -1,6 +1,6 @@
 import type { AttributeInfo } from "@ledgerline/contract";
 import Form from "react-bootstrap/Form";
-import { usePickList } from "../use-records.ts";
+import { usePickList } from "../records/use-pick-list.ts";
 import { parseFilterValue } from "./filter-model.ts";
 
 interface FilterValueInputProps {

@@ -1,10 +1,10 @@
-import type { EntityRecord } from "@ledgerline/contract";
 import { flexRender, type Header } from "@tanstack/react-table";
+import "./column-meta.ts";
 
 const SORT_ICONS = { asc: "bi-sort-up", desc: "bi-sort-down" } as const;
 
 /** A column header; a click sorts on the server (shift-click adds a second order). */
-export function SortableHeader({ header }: { header: Header<EntityRecord, unknown> }) {
+export function SortableHeader<T>({ header }: { header: Header<T, unknown> }) {
   const { column } = header;
   const attr = column.columnDef.meta?.attr;
   const direction = column.getIsSorted();
@@ -19,9 +19,11 @@ export function SortableHeader({ header }: { header: Header<EntityRecord, unknow
       <th
         scope="col"
         className={numeric ? "text-end" : undefined}
-        title={title ?? "Generated: cannot be sorted"}
+        title={title ?? (attr?.generated ? "Generated: cannot be sorted" : undefined)}
       >
-        <span className="explorer-th-label text-body-secondary">{label}</span>
+        <span className={`data-th-label ${attr?.generated ? "text-body-secondary" : ""}`}>
+          {label}
+        </span>
       </th>
     );
   }
@@ -29,13 +31,13 @@ export function SortableHeader({ header }: { header: Header<EntityRecord, unknow
     <th scope="col" aria-sort={ariaSort} className={numeric ? "text-end" : undefined} title={title}>
       <button
         type="button"
-        className={`explorer-sort-btn ${numeric ? "justify-content-end" : ""}`}
+        className={`data-sort-btn ${numeric ? "justify-content-end" : ""}`}
         onClick={column.getToggleSortingHandler()}
         data-testid={`sort-${column.id}`}
       >
-        <span className="explorer-th-label">{label}</span>
+        <span className="data-th-label">{label}</span>
         <i
-          className={`bi ${direction ? `${SORT_ICONS[direction]} text-primary` : "bi-arrow-down-up explorer-sort-idle"}`}
+          className={`bi ${direction ? `${SORT_ICONS[direction]} text-primary` : "bi-arrow-down-up data-sort-idle"}`}
           aria-hidden="true"
         />
         {direction && column.getSortIndex() > 0 && (

@@ -1,7 +1,7 @@
 import type { AttributeInfo } from "@ledgerline/contract";
 import Form from "react-bootstrap/Form";
-import { AutoGrowTextarea } from "../../../components/auto-grow-textarea.tsx";
-import { usePickList } from "../use-records.ts";
+import { AutoGrowTextarea } from "../auto-grow-textarea.tsx";
+import { usePickList } from "./use-pick-list.ts";
 
 export interface FieldInputProps {
   context: string;

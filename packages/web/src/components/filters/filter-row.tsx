@@ -17,17 +17,17 @@ interface FilterRowProps {
 export function FilterRow({ context, attr, row, onChange, onDuplicate, onRemove }: FilterRowProps) {
   const valueId = `filter-value-${row.id}`;
   return (
-    <div className="explorer-filter-row" data-testid="filter-row">
+    <div className="filter-row" data-testid="filter-row">
       <label
         htmlFor={valueId}
-        className="explorer-filter-attr text-truncate small fw-semibold"
+        className="filter-row-attr text-truncate small fw-semibold"
         title={attr.uiDescription || attr.uiName}
       >
         {attr.uiName}
       </label>
       <Form.Select
         size="sm"
-        className="explorer-filter-op"
+        className="filter-row-op"
         value={row.operator}
         onChange={(e) => onChange({ ...row, operator: e.target.value })}
         aria-label={`${attr.uiName} operator`}
@@ -38,7 +38,7 @@ export function FilterRow({ context, attr, row, onChange, onDuplicate, onRemove 
           </option>
         ))}
       </Form.Select>
-      <div className="explorer-filter-value">
+      <div className="filter-row-value">
         <FilterValueInput
           context={context}
           attr={attr}

@@ -4,6 +4,7 @@ import { AddFilterMenu } from "./add-filter-menu.tsx";
 import { type FilterTab, newFilter, newTab, tabsUpdates } from "./filter-model.ts";
 import { FilterRow } from "./filter-row.tsx";
 import { FilterTabsNav } from "./filter-tabs-nav.tsx";
+import "./filters.css";
 
 interface FilterPanelProps {
   context: string;

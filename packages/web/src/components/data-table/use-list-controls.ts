@@ -1,0 +1,65 @@
+import {
+  type AttributeInfo,
+  DEFAULT_PAGE_SIZE,
+  type EntityQuery,
+  type RowConstraint,
+} from "@ledgerline/contract";
+import type { SortingState } from "@tanstack/react-table";
+import { useCallback, useMemo, useState } from "react";
+import { type FilterTab, newTab, toConstraintGroups } from "../filters/filter-model.ts";
+import { useDebouncedValue } from "../use-debounced-value.ts";
+
+/** SPEC.md section 9: filter changes trigger the search after 1 second. */
+export const FILTER_DELAY_MS = 1000;
+
+/** The parts of an EntityQuery that sorting and the filter panel decide. */
+export type ListParams = Pick<EntityQuery, "rowOrders" | "constraintGroups">;
+
+/**
+ * Paging, server-side sorting and the filter panel of one list of records. Any change of what is
+ * listed (filters once applied, sorting, page size, or the caller's `listKey`) goes back to the
+ * first page. Screens key their view by type, so a new type starts afresh.
+ */
+export function useListControls(attributes: readonly AttributeInfo[], listKey = "") {
+  const [pageSize, setPageSize] = useState<number>(DEFAULT_PAGE_SIZE);
+  const [sorting, setSorting] = useState<SortingState>([]);
+  const [filterTabs, setFilterTabs] = useState<FilterTab[]>(() => [newTab()]);
+  const [paging, setPaging] = useState({ page: 1, key: "" });
+
+  const groupsJson = JSON.stringify(toConstraintGroups(filterTabs, attributes));
+  const appliedJson = useDebouncedValue(groupsJson, FILTER_DELAY_MS);
+  const pagingKey = [appliedJson, pageSize, JSON.stringify(sorting), listKey].join("|");
+  const page = paging.key === pagingKey ? paging.page : 1;
+  const setPage = useCallback(
+    (next: number) => setPaging({ page: Math.max(next, 1), key: pagingKey }),
+    [pagingKey],
+  );
+
+  const listParams = useMemo((): ListParams => {
+    const groups = JSON.parse(appliedJson) as RowConstraint[][];
+    return {
+      ...(sorting.length > 0
+        ? { rowOrders: sorting.map((s) => ({ attribute: s.id, asc: !s.desc })) }
+        : {}),
+      ...(groups.length > 0 ? { constraintGroups: groups } : {}),
+    };
+  }, [sorting, appliedJson]);
+
+  return {
+    listParams,
+    /** Identifies what is listed, page included: selections of rows belong to one such key. */
+    listKey: `${pagingKey}|${page}`,
+    /** True while typed filters wait for the 1-second pause before they are applied. */
+    filtersPending: groupsJson !== appliedJson,
+    page,
+    setPage,
+    pageSize,
+    setPageSize,
+    sorting,
+    setSorting,
+    filterTabs,
+    setFilterTabs,
+  };
+}
+
+export type ListControls = ReturnType<typeof useListControls>;

@@ -1,0 +1,22 @@
+import { DATA_DICTIONARY_CONTEXT } from "@ledgerline/contract";
+
+/** Every call of this area is made in the 'Data Dictionary' context. */
+export const DICTIONARY = DATA_DICTIONARY_CONTEXT;
+export const SYSTEM_ENVIRONMENT = "systemenvironment";
+export const METADATA_SOURCE = "metadatasource";
+export const LIST_PATH = "/system-environment";
+
+/** SPEC.md section 9: the only technology a system environment can have. */
+export const TECHNOLOGIES = ["postgres"] as const;
+
+/** The texts users read, as SPEC.md sections 2 and 5 give them. */
+export const TEXTS = {
+  required: "required field",
+  nameTaken: "A system environment with that name already exists",
+  sourceTaken: "a metadata source with this set of identifying attributes already exists",
+  invalidCron: (message: string) => `not a valid cron string (${message})`,
+  addEnvironmentFirst: "add a system environment first",
+  environmentHasSources: "Cannot delete this system environment as it has dependant metadata sources",
+  confirmDeleteEnvironment: "Please confirm that you want to delete this system environment",
+  confirmDeleteSource: "Please confirm that you want to delete this metadata source",
+} as const;
