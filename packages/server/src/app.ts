@@ -18,6 +18,7 @@ import { errorHandler } from "./http/error-handler.ts";
 import { installGuard } from "./http/guard.ts";
 import type { App, AppDeps } from "./http/types.ts";
 import { ingestRoutes } from "./ingest/ingest.routes.ts";
+import { publishRoutes } from "./publish/publish.routes.ts";
 import { recordsRoutes } from "./records/records.routes.ts";
 import { openApiRoutes, registerOpenApi } from "./system/openapi.ts";
 import { systemRoutes } from "./system/system.routes.ts";
@@ -88,6 +89,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await changesRoutes(app, deps);
   await ingestRoutes(app, deps);
   await dictionaryRoutes(app, deps);
+  await publishRoutes(app, deps);
   await usersRoutes(app, deps);
   await rolesRoutes(app, deps);
   await openApiRoutes(app);

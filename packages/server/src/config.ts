@@ -17,7 +17,13 @@ const EnvSchema = z.object({
   ADMIN_USERNAME: z.string().min(1).default("admin"),
   ADMIN_PASSWORD: z.string().min(8).max(256).optional(),
   DEMO: flag.optional(),
-  WIKI_TARGET: z.string().optional(),
+  WIKI_TARGET: z
+    .string()
+    .regex(/^(git|mediawiki):.+/, "must start with git: or mediawiki:")
+    .optional(),
+  WIKI_ROOT: z.string().min(1).default("Data Dictionary"),
+  WIKI_USER: z.string().optional(),
+  WIKI_PASSWORD: z.string().optional(),
   SESSION_IDLE_MINUTES: z.coerce.number().int().positive().default(30),
   SESSION_MAX_HOURS: z.coerce.number().int().positive().default(12),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -51,6 +57,11 @@ export interface Config {
   adminPassword: string | undefined;
   demo: boolean;
   wikiTarget: string;
+  /** Root page of the dictionary on a MediaWiki target. */
+  wikiRoot: string;
+  /** MediaWiki bot login (user@botname) and bot password. */
+  wikiUser: string | undefined;
+  wikiPassword: string | undefined;
   sessionIdleMinutes: number;
   sessionMaxHours: number;
   logLevel: string;
@@ -80,7 +91,11 @@ export const CONFIG_HELP: Record<keyof z.infer<typeof EnvSchema>, string> = {
   ADMIN_USERNAME: "super administrator created on first start (default admin)",
   ADMIN_PASSWORD: "its password; generated and printed once when unset",
   DEMO: "seed demo records and give the first admin every role (default 1 on PGlite, 0 on PostgreSQL)",
-  WIKI_TARGET: "where Publish writes (default git:$DATA_DIR/wiki)",
+  WIKI_TARGET:
+    "where Publish writes: git:<folder or URL> (default git:$DATA_DIR/wiki) or mediawiki:<api.php URL>",
+  WIKI_ROOT: "root page of the dictionary on a MediaWiki (default Data Dictionary)",
+  WIKI_USER: "MediaWiki bot login (User@bot)",
+  WIKI_PASSWORD: "MediaWiki bot password",
   SESSION_IDLE_MINUTES: "idle session lifetime in minutes (default 30)",
   SESSION_MAX_HOURS: "absolute session lifetime in hours (default 12)",
   LOG_LEVEL: "fatal, error, warn, info, debug, trace or silent (default info)",
@@ -120,6 +135,9 @@ export function loadConfig(
     adminPassword: e.ADMIN_PASSWORD,
     demo: e.DEMO ?? e.DATABASE_URL === undefined,
     wikiTarget: e.WIKI_TARGET ?? `git:${path.join(dataDir, "wiki")}`,
+    wikiRoot: e.WIKI_ROOT,
+    wikiUser: e.WIKI_USER,
+    wikiPassword: e.WIKI_PASSWORD,
     sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
     sessionMaxHours: e.SESSION_MAX_HOURS,
     logLevel: e.LOG_LEVEL,

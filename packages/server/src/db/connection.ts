@@ -14,6 +14,8 @@ export type Db = Kysely<AppTables>;
 export interface Database {
   db: Db;
   kind: DatabaseKind;
+  /** Subscribes to a NOTIFY channel (sent by any server instance); answers the unsubscribe function. */
+  listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -53,7 +55,30 @@ function openPostgres(url: string, max: number): Database {
     },
   });
   const db = new Kysely<AppTables>({ dialect: new PostgresDialect({ pool }) });
-  return { db, kind: "postgres", close: () => db.destroy() };
+  const listeners = new Set<pg.Client>();
+  return {
+    db,
+    kind: "postgres",
+    // LISTEN needs a connection of its own for as long as the subscription lasts.
+    listen: async (channel, handler) => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      client.on("notification", (n) => {
+        if (n.channel === channel) handler(n.payload ?? "");
+      });
+      client.on("error", () => undefined);
+      await client.query(`listen ${pg.escapeIdentifier(channel)}`);
+      listeners.add(client);
+      return async () => {
+        listeners.delete(client);
+        await client.end().catch(() => undefined);
+      };
+    },
+    close: async () => {
+      await Promise.all([...listeners].map((c) => c.end().catch(() => undefined)));
+      await db.destroy();
+    },
+  };
 }
 
 async function openPglite(dir: string): Promise<Database> {
@@ -70,6 +95,10 @@ async function openPglite(dir: string): Promise<Database> {
   return {
     db,
     kind: "pglite",
+    listen: async (channel, handler) => {
+      const unlisten = await client.listen(channel, handler);
+      return () => unlisten();
+    },
     close: async () => {
       // CHECKPOINT flushes the WAL so the next start does not replay it.
       if (!client.closed) await client.exec("checkpoint");

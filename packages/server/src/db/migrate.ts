@@ -2,12 +2,14 @@ import { type Kysely, type Migration, type MigrationProvider, Migrator } from "k
 import * as appSchema from "./migrations/001-app-schema.ts";
 import * as uploads from "./migrations/002-uploads.ts";
 import * as importRuns from "./migrations/003-import-runs.ts";
+import * as publishRuns from "./migrations/004-publish-runs.ts";
 
 // Ordered by name; a new migration is a new numbered file added here. Applied migrations never change.
 const MIGRATIONS: Record<string, Migration> = {
   "001-app-schema": appSchema,
   "002-uploads": uploads,
   "003-import-runs": importRuns,
+  "004-publish-runs": publishRuns,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -103,6 +103,23 @@ export interface ScheduleClaimsTable {
   claimed_at: Timestamp;
 }
 
+export interface PublishRunsTable {
+  run_id: Generated<number>;
+  started_by: string;
+  started_at: Timestamp;
+  heartbeat_at: Timestamp;
+  finished_at: Date | null;
+  target: string;
+  outcome: ColumnType<
+    "running" | "succeeded" | "failed",
+    "running" | "succeeded" | "failed" | undefined
+  >;
+  message: string | null;
+  pages_written: number | null;
+  pages_unchanged: number | null;
+  pages_removed: number | null;
+}
+
 /** The fixed `app` schema; entity tables are dynamic and queried through `sql.id`. */
 export interface AppTables {
   "app.users": UsersTable;
@@ -114,4 +131,5 @@ export interface AppTables {
   "app.uploads": UploadsTable;
   "app.import_runs": ImportRunsTable;
   "app.schedule_claims": ScheduleClaimsTable;
+  "app.publish_runs": PublishRunsTable;
 }

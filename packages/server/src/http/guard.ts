@@ -50,10 +50,20 @@ export function installGuard(app: FastifyInstance, db: Db, settings: SessionSett
     }
   });
 
+  // A refused WebSocket upgrade leaves a socket Node no longer manages (it is half-open by default):
+  // close it once the refusal is sent, or every refused attempt would hold a socket forever.
+  app.addHook("onResponse", async (request, reply) => {
+    if (request.headers.upgrade && reply.statusCode !== 101) request.raw.socket?.destroy();
+  });
+
   app.addHook("onRequest", async (request) => {
     const policy = request.routeOptions.config.policy;
     if (!policy) return; // no route matched: the not-found handler answers
-    if (request.method !== "GET" && request.method !== "HEAD") assertSameOrigin(request);
+    const upgrade = request.headers.upgrade?.toLowerCase() === "websocket";
+    if (upgrade && !request.headers.origin)
+      throw new ForbiddenError("Cross-origin request refused");
+    if (upgrade || (request.method !== "GET" && request.method !== "HEAD"))
+      assertSameOrigin(request);
     assertBodyKind(request, policy);
     if (policy.access === "public") return;
     const sessionId = request.cookies[SESSION_COOKIE];

@@ -64,6 +64,9 @@ export const ROUTE_POLICY: Readonly<Record<string, RoutePolicy>> = {
     textErrors: true,
   },
 
+  "POST /api/publishdatadictionary": signedIn("none"),
+  "GET /ws/publish": signedIn("none"),
+
   "POST /api/getpendingsummary": signedIn(),
   "POST /api/approve": signedIn(),
   "POST /api/reject": signedIn(),

@@ -1,0 +1,209 @@
+import type { DictionarySnapshot, Row } from "./dictionary-snapshot.ts";
+import { type Block, doc, type Inline, type PageDoc } from "./document.ts";
+
+// Code-point order, so page order never depends on the machine's locale data.
+const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+const str = (v: unknown): string => (v === null || v === undefined ? "" : String(v));
+const slug = (v: unknown): string =>
+  str(v)
+    .replace(/[^A-Za-z0-9._-]+/g, "-")
+    .replace(/^-+|-+$/g, "") || "unnamed";
+const byName = (a: Row, b: Row) => compare(str(a.name), str(b.name)) || a.key - b.key;
+
+export const HOME = "Home";
+export const applicationPageId = (app: Row) => `Application-${slug(app.name)}`;
+export const objectPageId = (object: Row) =>
+  `Object-${str(object.metadatasource)}-${slug(object.schema)}.${slug(object.name)}`;
+
+/** Curated documentation goes above the generated tables. */
+function curated(row: Row): Block[] {
+  return [row.intro, row.editiondetail]
+    .filter((t) => str(t).trim() !== "")
+    .map((t) => doc.paragraph(str(t)));
+}
+
+function homePage(s: DictionarySnapshot): PageDoc {
+  const apps = [...s.applications].sort(byName);
+  return {
+    id: HOME,
+    title: "Data Dictionary",
+    blocks: [
+      doc.heading(1, "Data Dictionary"),
+      doc.paragraph(
+        `${apps.length} applications, ${s.objects.length} data objects, ${s.elements.length} data elements.`,
+      ),
+      {
+        kind: "list",
+        items: apps.map((a) => [
+          doc.link(applicationPageId(a), str(a.name)),
+          ...(a.description ? [` - ${str(a.description)}`] : []),
+        ]),
+      },
+    ],
+  };
+}
+
+function applicationPage(
+  s: DictionarySnapshot,
+  app: Row,
+  objectsBySource: Map<number, Row[]>,
+): PageDoc {
+  const sources = s.sources.filter((src) => src.application === app.key).sort(byName);
+  const blocks: Block[] = [doc.heading(1, str(app.name)), ...curated(app)];
+  if (app.description) blocks.push(doc.paragraph(str(app.description)));
+  if (app.owner) blocks.push(doc.paragraph(`Owner: ${str(app.owner)}`));
+  blocks.push(doc.heading(2, "Metadata sources"));
+  blocks.push({
+    kind: "table",
+    header: ["Name", "Aspect", "System environment", "Technology", "Description"],
+    rows: sources.map((src) => [
+      [str(src.name)],
+      [str(src["applicationaspect:label"])],
+      [str(src["systemenvironment:label"])],
+      [str(src["systemenvironment.technology"])],
+      [str(src.description)],
+    ]),
+  });
+  for (const src of sources) {
+    const objects = [...(objectsBySource.get(src.key) ?? [])].sort((a, b) =>
+      compare(`${str(a.schema)}.${str(a.name)}`, `${str(b.schema)}.${str(b.name)}`),
+    );
+    blocks.push(
+      doc.heading(2, `${str(src.name)} (${str(src["applicationaspect:label"])})`),
+      ...curated(src),
+    );
+    blocks.push({
+      kind: "table",
+      header: ["Object", "Kind", "Rows (estimate)", "Description"],
+      rows: objects.map((o) => [
+        [doc.link(objectPageId(o), `${str(o.schema)}.${str(o.name)}`)],
+        [str(o.kind)],
+        [str(o.rowestimate)],
+        [str(o.description)],
+      ]),
+    });
+  }
+  return { id: applicationPageId(app), title: str(app.name), blocks };
+}
+
+const entityName = (o: Row) => `${slug(o.schema)}__${slug(o.name)}`.replace(/[^A-Za-z0-9_-]/g, "_");
+
+function objectPage(
+  object: Row,
+  elements: Row[],
+  sourceObjects: Map<string, Row>,
+  referrers: Row[],
+  source: Row | undefined,
+): PageDoc {
+  const fkTarget = (fk: unknown) => {
+    const [schema, table] = str(fk).split(".");
+    return sourceObjects.get(`${schema}.${table}`);
+  };
+  const keys = (e: Row): Inline[] => {
+    const parts: Inline[] = [];
+    if (e.primarykey) parts.push("PK");
+    if (e.foreignkey) {
+      const target = fkTarget(e.foreignkey);
+      if (parts.length > 0) parts.push(", ");
+      parts.push(
+        "FK ",
+        target ? doc.link(objectPageId(target), str(e.foreignkey)) : str(e.foreignkey),
+      );
+    }
+    return parts;
+  };
+  const title = `${str(object.schema)}.${str(object.name)}`;
+  const blocks: Block[] = [doc.heading(1, title), ...curated(object)];
+  if (object.description) blocks.push(doc.paragraph(str(object.description)));
+  blocks.push(
+    doc.paragraph(
+      `${str(object.kind)} in metadata source ${str(source?.name)}`,
+      object.rowestimate === null ? "" : `, about ${str(object.rowestimate)} rows`,
+    ),
+  );
+  blocks.push(doc.heading(2, "Columns"));
+  blocks.push({
+    kind: "table",
+    header: ["#", "Name", "Type", "Nullable", "Default", "Keys", "Description"],
+    rows: elements.map((e) => [
+      [str(e.position)],
+      [str(e.name)],
+      [str(e.datatype)],
+      [e.nullable ? "yes" : "no"],
+      [str(e.defaultvalue)],
+      keys(e),
+      [str(e.description)],
+    ]),
+  });
+  const targets = new Map<string, Row>();
+  for (const e of elements) {
+    const t = e.foreignkey ? fkTarget(e.foreignkey) : undefined;
+    if (t) targets.set(objectPageId(t), t);
+  }
+  if (targets.size > 0 || referrers.length > 0) {
+    blocks.push(doc.heading(2, "Relationships"));
+    const lines = [`erDiagram`];
+    for (const e of elements) {
+      const t = e.foreignkey ? fkTarget(e.foreignkey) : undefined;
+      if (t) lines.push(`  ${entityName(object)} }o--|| ${entityName(t)} : "${str(e.name)}"`);
+    }
+    for (const r of referrers)
+      lines.push(`  ${entityName(r)} }o--|| ${entityName(object)} : "references"`);
+    blocks.push({ kind: "diagram", mermaid: [...new Set(lines)].join("\n") });
+    const linked = [...targets.values(), ...referrers].sort((a, b) =>
+      compare(objectPageId(a), objectPageId(b)),
+    );
+    blocks.push({
+      kind: "list",
+      items: linked.map((o) => [doc.link(objectPageId(o), `${str(o.schema)}.${str(o.name)}`)]),
+    });
+  }
+  return { id: objectPageId(object), title, blocks };
+}
+
+/** Every page of the published dictionary, in a stable order: same snapshot, same pages. */
+export function buildPages(s: DictionarySnapshot): PageDoc[] {
+  const group = (rows: Row[], by: string) => {
+    const map = new Map<number, Row[]>();
+    for (const r of rows) {
+      const key = Number(r[by]);
+      const list = map.get(key);
+      if (list) list.push(r);
+      else map.set(key, [r]);
+    }
+    return map;
+  };
+  const objectsBySource = group(s.objects, "metadatasource");
+  const elementsByObject = group(s.elements, "dataobject");
+  const sourceByKey = new Map(s.sources.map((src) => [src.key, src]));
+
+  const pages: PageDoc[] = [
+    homePage(s),
+    ...[...s.applications].sort(byName).map((a) => applicationPage(s, a, objectsBySource)),
+  ];
+  for (const [sourceKey, objects] of objectsBySource) {
+    const byQualified = new Map(objects.map((o) => [`${str(o.schema)}.${str(o.name)}`, o]));
+    // Who refers to whom, from the foreign keys of this source's columns.
+    const referrers = new Map<number, Map<number, Row>>();
+    for (const o of objects) {
+      for (const e of elementsByObject.get(o.key) ?? []) {
+        const [schema, table] = str(e.foreignkey).split(".");
+        const target = e.foreignkey ? byQualified.get(`${schema}.${table}`) : undefined;
+        if (!target || target.key === o.key) continue;
+        const set = referrers.get(target.key) ?? new Map<number, Row>();
+        set.set(o.key, o);
+        referrers.set(target.key, set);
+      }
+    }
+    for (const object of objects) {
+      const elements = [...(elementsByObject.get(object.key) ?? [])].sort(
+        (a, b) => Number(a.position) - Number(b.position),
+      );
+      const referring = [...(referrers.get(object.key)?.values() ?? [])].sort((a, b) =>
+        compare(objectPageId(a), objectPageId(b)),
+      );
+      pages.push(objectPage(object, elements, byQualified, referring, sourceByKey.get(sourceKey)));
+    }
+  }
+  return pages.sort((a, b) => (a.id === HOME ? -1 : b.id === HOME ? 1 : compare(a.id, b.id)));
+}

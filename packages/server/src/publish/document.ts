@@ -1,0 +1,25 @@
+/** A small document model that both wiki dialects render from, so Markdown and wikitext never drift apart. */
+export type Inline = string | { link: string; text: string };
+
+export type Block =
+  | { kind: "heading"; level: 1 | 2 | 3; text: string }
+  | { kind: "paragraph"; parts: Inline[] }
+  | { kind: "list"; items: Inline[][] }
+  | { kind: "table"; header: string[]; rows: Inline[][][] }
+  | { kind: "diagram"; mermaid: string };
+
+/** One wiki page: a stable id (used in links), its title and content. */
+export interface PageDoc {
+  id: string;
+  title: string;
+  blocks: Block[];
+}
+
+const text = (s: string): Inline[] => [s];
+
+export const doc = {
+  heading: (level: 1 | 2 | 3, t: string): Block => ({ kind: "heading", level, text: t }),
+  paragraph: (...parts: Inline[]): Block => ({ kind: "paragraph", parts }),
+  text,
+  link: (id: string, t: string): Inline => ({ link: id, text: t }),
+};

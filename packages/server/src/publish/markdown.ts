@@ -1,0 +1,40 @@
+import type { Block, Inline, PageDoc } from "./document.ts";
+
+/** The file name of a page in a git wiki (GitLab, GitHub, Gitea, Azure DevOps all read `<name>.md`). */
+export function markdownFileName(page: Pick<PageDoc, "id">): string {
+  return `${page.id}.md`;
+}
+
+function escape(text: string): string {
+  return text.replace(/([\\`*_[\]<>|#])/g, "\\$1").replace(/\r?\n/g, " ");
+}
+
+function inline(parts: readonly Inline[]): string {
+  return parts
+    .map((p) => (typeof p === "string" ? escape(p) : `[${escape(p.text)}](${encodeURI(p.link)})`))
+    .join("");
+}
+
+function block(b: Block): string {
+  switch (b.kind) {
+    case "heading":
+      return `${"#".repeat(b.level)} ${escape(b.text)}`;
+    case "paragraph":
+      return inline(b.parts);
+    case "list":
+      return b.items.map((item) => `- ${inline(item)}`).join("\n");
+    case "table": {
+      const head = `| ${b.header.map(escape).join(" | ")} |`;
+      const rule = `| ${b.header.map(() => "---").join(" | ")} |`;
+      const rows = b.rows.map((r) => `| ${r.map(inline).join(" | ")} |`);
+      return [head, rule, ...rows].join("\n");
+    }
+    case "diagram":
+      return `\`\`\`mermaid\n${b.mermaid}\n\`\`\``;
+  }
+}
+
+/** Renders a page as Markdown; the same page always gives the same bytes. */
+export function renderMarkdown(page: PageDoc): string {
+  return `${page.blocks.map(block).join("\n\n")}\n`;
+}

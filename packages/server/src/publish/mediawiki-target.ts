@@ -1,0 +1,167 @@
+import { isOwnedPage, type WikiTarget } from "./wiki-target.ts";
+import { wikiTitle } from "./wikitext.ts";
+
+export interface MediawikiOptions {
+  /** The wiki's api.php address. */
+  apiUrl: string;
+  /** Root page; every page of the dictionary is a subpage of it. */
+  root: string;
+  /** Bot password login (Special:BotPasswords): `User@bot` and its password. */
+  user: string | undefined;
+  password: string | undefined;
+}
+
+type ApiAnswer = Record<string, unknown> & { error?: { code: string; info: string } };
+
+/** A minimal MediaWiki API client with its own cookie jar (the login session lives in cookies). */
+class MediawikiApi {
+  private readonly cookies = new Map<string, string>();
+
+  constructor(private readonly apiUrl: string) {}
+
+  async call(params: Record<string, string>, method: "GET" | "POST" = "GET"): Promise<ApiAnswer> {
+    const query = new URLSearchParams({ format: "json", formatversion: "2", ...params });
+    const cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+    const response = await fetch(method === "GET" ? `${this.apiUrl}?${query}` : this.apiUrl, {
+      method,
+      headers: {
+        ...(cookie ? { cookie } : {}),
+        ...(method === "POST" ? { "content-type": "application/x-www-form-urlencoded" } : {}),
+      },
+      body: method === "POST" ? query : undefined,
+    });
+    for (const set of response.headers.getSetCookie()) {
+      const [pair] = set.split(";");
+      const eq = pair.indexOf("=");
+      this.cookies.set(pair.slice(0, eq).trim(), pair.slice(eq + 1).trim());
+    }
+    if (!response.ok) throw new Error(`the wiki answered ${response.status}`);
+    const answer = (await response.json()) as ApiAnswer;
+    if (answer.error) throw new Error(`the wiki refused: ${answer.error.info}`);
+    return answer;
+  }
+
+  async token(type: "login" | "csrf"): Promise<string> {
+    const answer = await this.call({ action: "query", meta: "tokens", type });
+    return (answer.query as { tokens: Record<string, string> }).tokens[`${type}token`];
+  }
+}
+
+/**
+ * Wikitext pages on a MediaWiki, as subpages of a root page, written through the API with a bot
+ * password. MediaWiki itself makes no new revision when a page's text is unchanged; pages of removed
+ * objects are deleted when the bot may delete, otherwise marked as no longer published.
+ */
+export function mediawikiTarget(options: MediawikiOptions): WikiTarget {
+  const api = new MediawikiApi(options.apiUrl);
+  let csrf = "";
+  const idOf = (title: string) =>
+    title === options.root ? "Home" : title.slice(options.root.length + 1);
+
+  async function login(): Promise<void> {
+    if (!options.user || !options.password)
+      throw new Error(
+        "WIKI_USER and WIKI_PASSWORD (a bot password) are required for a MediaWiki target",
+      );
+    const answer = await api.call(
+      {
+        action: "login",
+        lgname: options.user,
+        lgpassword: options.password,
+        lgtoken: await api.token("login"),
+      },
+      "POST",
+    );
+    const result = (answer.login as { result: string; reason?: string }).result;
+    if (result !== "Success") throw new Error(`the wiki refused the bot login (${result})`);
+    csrf = await api.token("csrf");
+  }
+
+  async function contents(titles: string[]): Promise<Map<string, string>> {
+    const pages = new Map<string, string>();
+    for (let i = 0; i < titles.length; i += 50) {
+      const answer = await api.call({
+        action: "query",
+        prop: "revisions",
+        rvprop: "content",
+        rvslots: "main",
+        titles: titles.slice(i, i + 50).join("|"),
+      });
+      for (const page of (
+        answer.query as {
+          pages: { title: string; revisions?: { slots: { main: { content: string } } }[] }[];
+        }
+      ).pages) {
+        const text = page.revisions?.[0]?.slots.main.content;
+        if (text !== undefined) pages.set(idOf(page.title), `${text}\n`);
+      }
+    }
+    return pages;
+  }
+
+  return {
+    description: `MediaWiki ${options.apiUrl} under '${options.root}'`,
+    format: "wikitext",
+    indexUrl: options.apiUrl.replace(
+      /api\.php$/,
+      `index.php?title=${encodeURIComponent(options.root.replaceAll(" ", "_"))}`,
+    ),
+    async listPages() {
+      await login();
+      const titles = [options.root];
+      let from: Record<string, string> = {};
+      for (;;) {
+        const answer = await api.call({
+          action: "query",
+          list: "allpages",
+          apprefix: `${options.root}/`,
+          aplimit: "max",
+          ...from,
+        });
+        titles.push(
+          ...(answer.query as { allpages: { title: string }[] }).allpages.map((p) => p.title),
+        );
+        const next = answer.continue as { apcontinue?: string } | undefined;
+        if (!next?.apcontinue) break;
+        from = { apcontinue: next.apcontinue };
+      }
+      const pages = await contents(titles);
+      return new Map([...pages].filter(([id]) => isOwnedPage(id)));
+    },
+    async putPage(id, text) {
+      await api.call(
+        {
+          action: "edit",
+          title: wikiTitle(options.root, { id }),
+          text: text.trimEnd(),
+          summary: "Data dictionary publish",
+          bot: "1",
+          token: csrf,
+        },
+        "POST",
+      );
+    },
+    async deletePage(id) {
+      const title = wikiTitle(options.root, { id });
+      try {
+        await api.call(
+          { action: "delete", title, reason: "No longer in the data dictionary", token: csrf },
+          "POST",
+        );
+      } catch {
+        await api.call(
+          {
+            action: "edit",
+            title,
+            text: "''This object is no longer in the data dictionary.''",
+            summary: "Data dictionary publish",
+            bot: "1",
+            token: csrf,
+          },
+          "POST",
+        );
+      }
+    },
+    finish: async () => undefined,
+  };
+}

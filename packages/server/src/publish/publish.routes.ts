@@ -1,0 +1,83 @@
+import fastifyWebsocket from "@fastify/websocket";
+import { DATA_DICTIONARY_CONTEXT, ErrorBody } from "@ledgerline/contract";
+import { z } from "zod";
+import { requireTypePermission, rightsIn } from "../admin/permissions.ts";
+import type { CurrentUser } from "../auth/auth.service.ts";
+import { AppError, ConflictError } from "../errors.ts";
+import { currentUser } from "../http/guard.ts";
+import type { App, AppDeps } from "../http/types.ts";
+import { findContext } from "../model/model.ts";
+import { BUSY_MESSAGE } from "./publish.service.ts";
+import { PublishHub } from "./publish-hub.ts";
+import { wikiTargetOf } from "./wiki-targets.ts";
+
+const MAX_FRAME_BYTES = 64;
+
+/** POST /api/publishdatadictionary and the WebSocket /ws/publish (messages 'status' and 'publish'). */
+export async function publishRoutes(app: App, { database, model, config }: AppDeps): Promise<void> {
+  const context = findContext(model, DATA_DICTIONARY_CONTEXT);
+  await app.register(fastifyWebsocket, { options: { maxPayload: MAX_FRAME_BYTES } });
+  if (!context) return;
+  const hub = new PublishHub(database, context, wikiTargetOf(config), config.wikiRoot);
+  await hub.start();
+  app.addHook("onClose", () => hub.stop());
+
+  const mayPublish = async (user: CurrentUser) => {
+    requireTypePermission(
+      await rightsIn(database.db, model, user, context.name),
+      "dataobject",
+      "read",
+    );
+  };
+
+  app.post(
+    "/api/publishdatadictionary",
+    {
+      schema: {
+        description:
+          "Publishes the approved data dictionary to the configured wiki (for scripts; the screen uses /ws/publish).",
+        tags: ["publish"],
+        response: {
+          200: z.object({ Msg: z.string() }),
+          403: ErrorBody,
+          409: ErrorBody,
+          502: ErrorBody,
+        },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      await mayPublish(user);
+      const result = await hub.publish(user.username);
+      if (result.error && result.message === BUSY_MESSAGE) throw new ConflictError(result.message);
+      if (result.error) throw new AppError(502, result.message);
+      return { Msg: result.message };
+    },
+  );
+
+  app.get("/ws/publish", { websocket: true, schema: { hide: true } }, async (socket, request) => {
+    const user = currentUser(request);
+    try {
+      await mayPublish(user);
+    } catch {
+      socket.close(1008, "not allowed to publish");
+      return;
+    }
+    hub.add(socket);
+    socket.on("message", async (data, isBinary) => {
+      const text = isBinary ? "" : data.toString();
+      if (text === "status") {
+        socket.send(JSON.stringify(await hub.status()));
+      } else if (text === "publish") {
+        const result = await hub.publish(user.username);
+        // A refusal while busy goes to the asker only; real results reach every watcher.
+        if (result.message === BUSY_MESSAGE)
+          socket.send(
+            JSON.stringify({ type: "publishResponse", message: result.message, error: true }),
+          );
+      } else {
+        socket.close(1008, "only 'status' and 'publish' are accepted");
+      }
+    });
+  });
+}

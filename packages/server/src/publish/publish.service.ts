@@ -1,0 +1,79 @@
+import type { Db } from "../db/connection.ts";
+import type { ContextModel } from "../model/model.ts";
+import { buildPages } from "./dictionary-pages.ts";
+import { loadSnapshot } from "./dictionary-snapshot.ts";
+import { renderMarkdown } from "./markdown.ts";
+import {
+  finishRun,
+  heartbeat,
+  notifyPublishState,
+  tryStartRun,
+} from "./publish-runs.repository.ts";
+import type { WikiTarget } from "./wiki-target.ts";
+import { renderWikitext } from "./wikitext.ts";
+
+export interface PublishResult {
+  message: string;
+  error: boolean;
+  written: number;
+  unchanged: number;
+  removed: number;
+}
+
+export const BUSY_MESSAGE = "A publish is already in progress; try again when it has finished";
+
+/**
+ * Publishes the approved dictionary: renders every page, writes only the pages whose text changed,
+ * removes pages of objects that are gone, records the run. Refused (error) while another publish
+ * runs on any instance. The caller announces the end (notifyPublishState false) after it has
+ * told its clients the result, so they see the result before the button comes back.
+ */
+export async function publishDictionary(
+  db: Db,
+  context: ContextModel,
+  target: WikiTarget,
+  options: { user: string; wikiRoot: string; onProgress?: (done: number, total: number) => void },
+): Promise<PublishResult> {
+  const runId = await tryStartRun(db, { user: options.user, target: target.description });
+  if (runId === undefined)
+    return { message: BUSY_MESSAGE, error: true, written: 0, unchanged: 0, removed: 0 };
+  await notifyPublishState(db, true);
+  try {
+    const pages = buildPages(await loadSnapshot(db, context));
+    const render = (p: (typeof pages)[number]) =>
+      target.format === "markdown" ? renderMarkdown(p) : renderWikitext(options.wikiRoot, p);
+    const existing = await target.listPages();
+    let written = 0;
+    let unchanged = 0;
+    let done = 0;
+    for (const page of pages) {
+      const text = render(page);
+      if (existing.get(page.id) === text) unchanged += 1;
+      else {
+        await target.putPage(page.id, text);
+        written += 1;
+      }
+      done += 1;
+      if (done % 200 === 0) await heartbeat(db, runId);
+      options.onProgress?.(done, pages.length);
+    }
+    const wanted = new Set(pages.map((p) => p.id));
+    const stale = [...existing.keys()].filter((id) => !wanted.has(id)).sort();
+    for (const id of stale) await target.deletePage(id);
+    const counts = `${written} pages written, ${unchanged} unchanged, ${stale.length} removed`;
+    await target.finish(`Publish data dictionary: ${counts}`);
+    const message = `Published to ${target.description}: ${counts}`;
+    await finishRun(db, runId, {
+      succeeded: true,
+      message,
+      written,
+      unchanged,
+      removed: stale.length,
+    });
+    return { message, error: false, written, unchanged, removed: stale.length };
+  } catch (error) {
+    const message = `Publish failed: ${(error as Error).message}`;
+    await finishRun(db, runId, { succeeded: false, message });
+    return { message, error: true, written: 0, unchanged: 0, removed: 0 };
+  }
+}

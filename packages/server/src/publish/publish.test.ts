@@ -1,0 +1,295 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
+import { listRecords } from "../testing/records-client.ts";
+import {
+  ADMIN_PASSWORD,
+  createTestApp,
+  TEST_USER_PASSWORD,
+  type TestApp,
+} from "../testing/test-app.ts";
+
+const DD = "Data Dictionary";
+let t: TestApp;
+let admin: string;
+let bare: string;
+let work: string;
+let base: string;
+const sockets: WebSocket[] = [];
+
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync("git", args, { cwd, encoding: "utf8" }).trim();
+
+async function keyOf(entityType: string, value: string): Promise<number> {
+  return (
+    await listRecords(t, admin, {
+      context: DD,
+      entityType,
+      rowConstraints: [{ attribute: "name", operator: "=", values: [value] }],
+    })
+  ).data[0].entityKeyID;
+}
+
+async function create(entityType: string, record: object): Promise<number> {
+  const res = await t.post(
+    "/api/save",
+    { context: DD, entityType, record, action: "create" },
+    admin,
+  );
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().entityKeyID;
+}
+
+beforeAll(async () => {
+  work = await fs.mkdtemp(path.join(os.tmpdir(), "ledgerline-wiki-"));
+  bare = path.join(work, "wiki.git");
+  execFileSync("git", ["init", "--quiet", "--bare", "-b", "main", bare]);
+  t = await createTestApp({ env: { WIKI_TARGET: `git:file://${bare}` } });
+  admin = await t.login("admin", ADMIN_PASSWORD);
+  await t.app.listen({ port: 0, host: "127.0.0.1" });
+  const address = t.app.server.address() as { port: number };
+  base = `127.0.0.1:${address.port}`;
+  const env = await create("systemenvironment", {
+    name: "prod",
+    description: "Production",
+    technology: "postgres",
+    connectionfile: "prod.conf",
+  });
+  const source = await create("metadatasource", {
+    application: await keyOf("application", "Demo"),
+    applicationaspect: await keyOf("applicationaspect", "Operational"),
+    systemenvironment: env,
+    name: "Shop DB",
+    description: "Orders",
+    importfrequency: "0 3 * * *",
+  });
+  const customer = await create("dataobject", {
+    metadatasource: source,
+    schema: "sales",
+    name: "customer",
+    kind: "table",
+  });
+  const orders = await create("dataobject", {
+    metadatasource: source,
+    schema: "sales",
+    name: "orders",
+    kind: "table",
+  });
+  await create("dataelement", {
+    dataobject: customer,
+    name: "id",
+    position: 1,
+    datatype: "bigint",
+    nullable: false,
+    primarykey: true,
+  });
+  await create("dataelement", {
+    dataobject: orders,
+    name: "customer_id",
+    position: 1,
+    datatype: "bigint",
+    nullable: false,
+    primarykey: false,
+    foreignkey: "sales.customer.id",
+  });
+});
+afterAll(async () => {
+  for (const ws of sockets) ws.terminate();
+  await t.close();
+  await fs.rm(work, { recursive: true, force: true });
+});
+
+function commits(): number {
+  const clone = path.join(work, `check-${Date.now()}`);
+  execFileSync("git", ["clone", "--quiet", bare, clone]);
+  return Number(git(clone, "rev-list", "--count", "HEAD"));
+}
+
+async function filesInWiki(): Promise<string[]> {
+  const clone = path.join(work, `files-${Date.now()}`);
+  execFileSync("git", ["clone", "--quiet", bare, clone]);
+  return (await fs.readdir(clone)).filter((f) => f.endsWith(".md")).sort();
+}
+
+describe("publish to a git wiki", () => {
+  it("writes every page in one commit, then makes no commit when nothing changed", async () => {
+    const first = await t.post("/api/publishdatadictionary", undefined, admin);
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json().Msg).toBe(
+      `Published to git repository file://${bare}: 4 pages written, 0 unchanged, 0 removed`,
+    );
+    expect(await filesInWiki()).toEqual([
+      "Application-Demo.md",
+      "Home.md",
+      expect.stringMatching(/^Object-\d+-sales\.customer\.md$/),
+      expect.stringMatching(/^Object-\d+-sales\.orders\.md$/),
+    ]);
+    expect(commits()).toBe(1);
+    const again = await t.post("/api/publishdatadictionary", undefined, admin);
+    expect(again.json().Msg).toMatch(/0 pages written, 4 unchanged, 0 removed$/);
+    expect(commits()).toBe(1);
+  });
+
+  it("deletes the page of a removed object", async () => {
+    const element = await keyOf("dataelement", "customer_id");
+    const orders = (
+      await listRecords(t, admin, {
+        context: DD,
+        entityType: "dataobject",
+        rowConstraints: [{ attribute: "name", operator: "=", values: ["orders"] }],
+      })
+    ).data[0].entityKeyID;
+    expect(
+      (
+        await t.post(
+          "/api/delete",
+          { context: DD, entityType: "dataelement", entityKeyIds: [element] },
+          admin,
+        )
+      ).statusCode,
+    ).toBe(200);
+    expect(
+      (
+        await t.post(
+          "/api/delete",
+          { context: DD, entityType: "dataobject", entityKeyIds: [orders] },
+          admin,
+        )
+      ).statusCode,
+    ).toBe(200);
+    const res = await t.post("/api/publishdatadictionary", undefined, admin);
+    // Home (counts), the application (object list) and customer (no more referrer) change.
+    expect(res.json().Msg).toMatch(/3 pages written, 0 unchanged, 1 removed$/);
+    expect((await filesInWiki()).some((f) => f.includes("orders"))).toBe(false);
+    expect(commits()).toBe(2);
+    const runs = await t.database.db
+      .selectFrom("app.publish_runs")
+      .selectAll()
+      .orderBy("run_id")
+      .execute();
+    expect(
+      runs.map((r) => [
+        r.outcome,
+        r.pages_written,
+        r.pages_unchanged,
+        r.pages_removed,
+        r.started_by,
+      ]),
+    ).toEqual([
+      ["succeeded", 4, 0, 0, "admin"],
+      ["succeeded", 0, 4, 0, "admin"],
+      ["succeeded", 3, 0, 1, "admin"],
+    ]);
+  });
+
+  it("refuses a user who cannot read the dictionary", async () => {
+    await t.createUser({ username: "refonly", roles: [{ context: "reference", role: "viewer" }] });
+    const cookie = await t.login("refonly", TEST_USER_PASSWORD);
+    expect((await t.post("/api/publishdatadictionary", undefined, cookie)).statusCode).toBe(403);
+  });
+});
+
+describe("WebSocket /ws/publish", () => {
+  function connect(
+    cookie: string,
+    origin = `http://${base}`,
+  ): Promise<{ ws: WebSocket; next(): Promise<Record<string, unknown>>; closed: Promise<number> }> {
+    const ws = new WebSocket(`ws://${base}/ws/publish`, { headers: { cookie, origin } });
+    sockets.push(ws);
+    const queue: Record<string, unknown>[] = [];
+    const waiters: ((m: Record<string, unknown>) => void)[] = [];
+    ws.on("message", (data) => {
+      const m = JSON.parse(String(data));
+      const w = waiters.shift();
+      if (w) w(m);
+      else queue.push(m);
+    });
+    const closed = new Promise<number>((resolve) => ws.on("close", (code) => resolve(code)));
+    return new Promise((resolve, reject) => {
+      ws.on("open", () =>
+        resolve({
+          ws,
+          closed,
+          next: () =>
+            queue.length > 0
+              ? Promise.resolve(queue.shift() as Record<string, unknown>)
+              : new Promise((r) => waiters.push(r)),
+        }),
+      );
+      ws.on("unexpected-response", (req, res) => {
+        req.destroy();
+        reject(new Error(`HTTP ${res.statusCode}`));
+      });
+      ws.on("error", reject);
+    });
+  }
+
+  async function until(
+    client: { next(): Promise<Record<string, unknown>> },
+    type: string,
+  ): Promise<Record<string, unknown>> {
+    for (;;) {
+      const m = await client.next();
+      if (m.type === type) return m;
+    }
+  }
+
+  it("answers status, publishes, and tells every connected client about busy and the result", async () => {
+    const a = await connect(admin);
+    const b = await connect(admin);
+    a.ws.send("status");
+    expect(await a.next()).toEqual({ type: "statusResponse", busy: false });
+    a.ws.send("publish");
+    expect(await until(b, "statusResponse")).toEqual({ type: "statusResponse", busy: true });
+    const result = await until(b, "publishResponse");
+    expect(result).toMatchObject({
+      error: false,
+      message: expect.stringMatching(/^Published to git repository/),
+    });
+    expect(await until(a, "publishResponse")).toEqual(result);
+    expect(await until(b, "statusResponse")).toEqual({ type: "statusResponse", busy: false });
+    a.ws.close();
+    b.ws.close();
+  });
+
+  it("refuses a publish while another instance publishes", async () => {
+    const running = await t.database.db
+      .insertInto("app.publish_runs")
+      .values({ started_by: "elsewhere", target: "x" })
+      .returning("run_id")
+      .executeTakeFirstOrThrow();
+    const a = await connect(admin);
+    a.ws.send("status");
+    expect(await a.next()).toEqual({ type: "statusResponse", busy: true });
+    a.ws.send("publish");
+    expect(await until(a, "publishResponse")).toEqual({
+      type: "publishResponse",
+      message: "A publish is already in progress; try again when it has finished",
+      error: true,
+    });
+    expect((await t.post("/api/publishdatadictionary", undefined, admin)).statusCode).toBe(409);
+    await t.database.db
+      .updateTable("app.publish_runs")
+      .set({ outcome: "failed" })
+      .where("run_id", "=", running.run_id)
+      .execute();
+    a.ws.close();
+  });
+
+  it("closes on any other message and on oversized frames", async () => {
+    const a = await connect(admin);
+    a.ws.send("delete everything");
+    expect(await a.closed).toBe(1008);
+    const b = await connect(admin);
+    b.ws.send("x".repeat(10_000));
+    expect(await b.closed).toBe(1009);
+  });
+
+  it("refuses a connection without a session or from a foreign origin", async () => {
+    await expect(connect("ledgerline_session=nope")).rejects.toThrow("HTTP 401");
+    await expect(connect(admin, "https://evil.example")).rejects.toThrow("HTTP 403");
+  });
+});

@@ -1,0 +1,172 @@
+import { describe, expect, it } from "vitest";
+import { buildPages } from "./dictionary-pages.ts";
+import type { DictionarySnapshot } from "./dictionary-snapshot.ts";
+import { renderMarkdown } from "./markdown.ts";
+import { renderWikitext } from "./wikitext.ts";
+
+/** A small dictionary: one application, one source, two tables with a foreign key between them. */
+function snapshot(): DictionarySnapshot {
+  return {
+    applications: [
+      {
+        key: 1,
+        name: "Shop",
+        description: "Web shop",
+        owner: "Sales",
+        intro: "Curated | intro",
+        editiondetail: null,
+      },
+    ],
+    aspects: [{ key: 2, name: "Operational", description: null }],
+    sources: [
+      {
+        key: 3,
+        name: "Shop DB",
+        description: "Orders",
+        application: 1,
+        applicationaspect: 2,
+        "applicationaspect:label": "Operational",
+        systemenvironment: 4,
+        "systemenvironment:label": "prod",
+        "systemenvironment.technology": "postgres",
+        intro: null,
+        editiondetail: null,
+      },
+    ],
+    objects: [
+      {
+        key: 11,
+        name: "orders",
+        schema: "sales",
+        metadatasource: 3,
+        kind: "table",
+        description: "One row per order",
+        rowestimate: 1200,
+        intro: "Read *this* first",
+        editiondetail: null,
+      },
+      {
+        key: 10,
+        name: "customer",
+        schema: "sales",
+        metadatasource: 3,
+        kind: "table",
+        description: null,
+        rowestimate: null,
+        intro: null,
+        editiondetail: null,
+      },
+    ],
+    elements: [
+      {
+        key: 21,
+        dataobject: 11,
+        position: 2,
+        name: "customer_id",
+        datatype: "bigint",
+        nullable: false,
+        defaultvalue: null,
+        primarykey: false,
+        foreignkey: "sales.customer.id",
+        description: null,
+        intro: null,
+        editiondetail: null,
+      },
+      {
+        key: 20,
+        dataobject: 11,
+        position: 1,
+        name: "id",
+        datatype: "integer",
+        nullable: false,
+        defaultvalue: "nextval('sales.orders_id_seq'::regclass)",
+        primarykey: true,
+        foreignkey: null,
+        description: "Key",
+        intro: null,
+        editiondetail: null,
+      },
+      {
+        key: 22,
+        dataobject: 10,
+        position: 1,
+        name: "id",
+        datatype: "bigint",
+        nullable: false,
+        defaultvalue: null,
+        primarykey: true,
+        foreignkey: null,
+        description: null,
+        intro: null,
+        editiondetail: null,
+      },
+    ],
+  };
+}
+
+describe("dictionary pages", () => {
+  it("build a home page, one page per application and per data object, in a stable order", () => {
+    expect(buildPages(snapshot()).map((p) => p.id)).toEqual([
+      "Home",
+      "Application-Shop",
+      "Object-3-sales.customer",
+      "Object-3-sales.orders",
+    ]);
+  });
+
+  it("are byte-identical for the same data, whatever the order the rows came in", () => {
+    const a = buildPages(snapshot()).map(renderMarkdown);
+    const shuffled = snapshot();
+    shuffled.objects.reverse();
+    shuffled.elements.reverse();
+    expect(buildPages(shuffled).map(renderMarkdown)).toEqual(a);
+  });
+
+  it("render Markdown: curated text first, columns, keys as links, an ER diagram", () => {
+    const orders = buildPages(snapshot()).find((p) => p.id === "Object-3-sales.orders");
+    expect(renderMarkdown(orders as NonNullable<typeof orders>)).toMatchInlineSnapshot(`
+      "# sales.orders
+
+      Read \\*this\\* first
+
+      One row per order
+
+      table in metadata source Shop DB, about 1200 rows
+
+      ## Columns
+
+      | \\# | Name | Type | Nullable | Default | Keys | Description |
+      | --- | --- | --- | --- | --- | --- | --- |
+      | 1 | id | integer | no | nextval('sales.orders\\_id\\_seq'::regclass) | PK | Key |
+      | 2 | customer\\_id | bigint | no |  | FK [sales.customer.id](Object-3-sales.customer) |  |
+
+      ## Relationships
+
+      \`\`\`mermaid
+      erDiagram
+        sales__orders }o--|| sales__customer : "customer_id"
+      \`\`\`
+
+      - [sales.customer](Object-3-sales.customer)
+      "
+    `);
+  });
+
+  it("render wikitext with subpages of the root page", () => {
+    const pages = buildPages(snapshot());
+    expect(renderWikitext("Data Dictionary", pages[0])).toMatchInlineSnapshot(`
+      "== Data Dictionary ==
+
+      1 applications, 2 data objects, 3 data elements.
+
+      * [[Data Dictionary/Application-Shop|Shop]] - Web shop
+      "
+    `);
+    const customer = renderWikitext("Data Dictionary", pages[2]);
+    expect(customer).toContain('{| class="wikitable sortable"');
+    expect(customer).toContain("[[Data Dictionary/Object-3-sales.orders|sales.orders]]");
+    expect(customer).toContain('<pre class="mermaid">');
+    const app = renderWikitext("Data Dictionary", pages[1]);
+    expect(app).toContain("Curated &#124; intro");
+  });
+});

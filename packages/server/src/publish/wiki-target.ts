@@ -1,0 +1,20 @@
+/** Where published pages go. Confluence or others fit the same shape. */
+export interface WikiTarget {
+  /** Says where, for messages and the run record (never a password). */
+  readonly description: string;
+  /** Which dialect the pages are written in. */
+  readonly format: "markdown" | "wikitext";
+  /** The published index page's address, when the target has one. */
+  readonly indexUrl: string | undefined;
+  /** Opens the target and answers the pages it holds now that this product owns: page id -> text. */
+  listPages(): Promise<Map<string, string>>;
+  putPage(id: string, text: string): Promise<void>;
+  deletePage(id: string): Promise<void>;
+  /** Ends a publish (a git commit and push; nothing for a live wiki). */
+  finish(message: string): Promise<void>;
+}
+
+/** Page ids this product writes; a target never touches other pages. */
+export function isOwnedPage(id: string): boolean {
+  return id === "Home" || id.startsWith("Application-") || id.startsWith("Object-");
+}
