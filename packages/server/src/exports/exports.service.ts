@@ -9,7 +9,11 @@ import { findEntityType } from "../model/model.ts";
 import { runListQuery } from "../records/records.service.ts";
 import { type CellType, writeXlsx, type XlsxColumn } from "./xlsx-writer.ts";
 
-const CHUNK = 5_000;
+// Rows per read. Keyset chunks cost the same at any depth, and small ones keep few rows alive at a
+// time (100,000 rows: ~30 MB of RSS growth at 1,000 against ~100 MB at 5,000). Offset chunks re-read
+// everything before them, so they stay larger.
+const KEYSET_CHUNK = 1_000;
+const OFFSET_CHUNK = 5_000;
 
 /** Every row of a query as an XLSX stream: uiName headers, typed cells, references as their labels. */
 export async function exportQuery(
@@ -41,12 +45,13 @@ export async function exportQuery(
   // In the default order the chunks are read by key (keyset), so each costs the same however deep
   // it is; a sorted export falls back to offsets. The next chunk is read while this one is written.
   const keyset = !q.rowOrders?.length;
+  const size = keyset ? KEYSET_CHUNK : OFFSET_CHUNK;
   const chunk = (page: number, afterKey: number) =>
     runListQuery(
       db,
       rights.context,
       type,
-      { ...q, pageSize: CHUNK, pageNum: keyset ? 1 : page },
+      { ...q, pageSize: size, pageNum: keyset ? 1 : page },
       { count: false, ...(keyset ? { afterKey } : {}) },
     ).then((r) => r.data);
 
@@ -55,7 +60,7 @@ export async function exportQuery(
     try {
       for (let page = 1; next; page++) {
         const data: EntityRecord[] = await next;
-        next = data.length < CHUNK ? undefined : chunk(page + 1, data[data.length - 1].entityKeyID);
+        next = data.length < size ? undefined : chunk(page + 1, data[data.length - 1].entityKeyID);
         for (const record of data) {
           yield names.map((n) => {
             const v = record.requested.attrValues[n];

@@ -1,77 +1,87 @@
 /**
  * Who may call a route: `public` needs nothing; `signedIn` a session; `admin`, `superadmin`, `dev` the
- * profile flag. Per-type permissions (canread, cancreate, ...) are checked by the services on top.
+ * profile flag.
  */
 export type Access = "public" | "signedIn" | "admin" | "superadmin" | "dev";
 
 /** What a JSON route accepts as body; checked before parsing so a wrong type answers 415. */
 export type BodyKind = "none" | "json" | "form" | "multipart";
 
+/**
+ * The per-type right a route's service checks on the entity type the call names, from the caller's
+ * roles in that context (`createOrEdit`: create for new records, edit for existing ones; `member`:
+ * any role in the context).
+ */
+export type TypePermission =
+  | "read"
+  | "create"
+  | "edit"
+  | "delete"
+  | "approve"
+  | "createOrEdit"
+  | "member";
+
 export interface RoutePolicy {
   access: Access;
   body: BodyKind;
+  typePermission?: TypePermission;
   /** Errors answer plain text instead of `{message}` (SPEC.md: upload, cron, ping, import). */
   textErrors?: boolean;
 }
 
 const pub = (body: BodyKind = "none"): RoutePolicy => ({ access: "public", body });
-const signedIn = (body: BodyKind = "json"): RoutePolicy => ({ access: "signedIn", body });
+const signedIn = (typePermission?: TypePermission, body: BodyKind = "json"): RoutePolicy => ({
+  access: "signedIn",
+  body,
+  ...(typePermission ? { typePermission } : {}),
+});
+const text = (policy: RoutePolicy): RoutePolicy => ({ ...policy, textErrors: true });
 const admin = (body: BodyKind = "json"): RoutePolicy => ({ access: "admin", body });
 const dev = (body: BodyKind = "none"): RoutePolicy => ({ access: "dev", body });
 
 /**
- * Every route of the server, "METHOD /url" as Fastify registers it. A route missing here stops the
- * server at start (see guard.ts), so nothing is ever served without a declared policy.
- * Keys ending in `*` cover a route prefix registered by a plugin.
+ * Every route of the server, "METHOD /url" as Fastify registers it, with the access it needs. A
+ * route missing here stops the server at start (see guard.ts), so nothing is ever served without a
+ * declared policy; the enforcement test checks every route against this table for every kind of
+ * user. Keys ending in `*` cover a route prefix registered by a plugin.
  */
 export const ROUTE_POLICY: Readonly<Record<string, RoutePolicy>> = {
   "GET /healthz": pub(),
+  "GET /readyz": pub(),
   "GET /app-config.json": pub(),
   "POST /auth/login": pub("form"),
   "POST /auth/logout": pub("none"),
 
   "POST /api/ping": signedIn(),
-  "POST /api/context": signedIn(),
+  "POST /api/context": signedIn("member"),
   "POST /api/contexts": signedIn(),
   "POST /api/allcontexts": admin(),
 
   "POST /api/entitytypes": signedIn(),
-  "POST /api/entitytype": signedIn(),
-  "POST /api/entity": signedIn(),
-  "POST /api/save": signedIn(),
-  "POST /api/delete": signedIn(),
-  "POST /api/history": signedIn(),
-  "POST /api/query-xlsx": signedIn(),
+  "POST /api/entitytype": signedIn("read"),
+  "POST /api/entity": signedIn("read"),
+  "POST /api/save": signedIn("createOrEdit"),
+  "POST /api/delete": signedIn("delete"),
+  "POST /api/history": signedIn("read"),
+  "POST /api/query-xlsx": signedIn("read"),
   "POST /api/xlsxgen": signedIn(),
 
   "POST /api/filelayouts": signedIn(),
-  "POST /api/upload": { access: "signedIn", body: "multipart", textErrors: true },
+  "POST /api/upload": text(signedIn("createOrEdit", "multipart")),
 
-  "GET /data-dictionary/connection-files": { access: "signedIn", body: "none", textErrors: true },
-  "POST /data-dictionary/validate-cron-string": {
-    access: "signedIn",
-    body: "json",
-    textErrors: true,
-  },
-  "POST /data-dictionary/ping-metadata-source": {
-    access: "signedIn",
-    body: "json",
-    textErrors: true,
-  },
-  "POST /data-dictionary/import-metadata-from-source": {
-    access: "signedIn",
-    body: "json",
-    textErrors: true,
-  },
+  "GET /data-dictionary/connection-files": text(signedIn("read", "none")),
+  "POST /data-dictionary/validate-cron-string": text(signedIn()),
+  "POST /data-dictionary/ping-metadata-source": text(signedIn("read")),
+  "POST /data-dictionary/import-metadata-from-source": text(signedIn("edit")),
 
-  "POST /api/publishdatadictionary": signedIn("none"),
-  "GET /ws/publish": signedIn("none"),
+  "POST /api/publishdatadictionary": signedIn("read", "none"),
+  "GET /ws/publish": signedIn("read", "none"),
 
   "POST /api/getpendingsummary": signedIn(),
-  "POST /api/approve": signedIn(),
-  "POST /api/reject": signedIn(),
-  "POST /api/actions": signedIn(),
-  "POST /api/runaction": signedIn(),
+  "POST /api/approve": signedIn("approve"),
+  "POST /api/reject": signedIn("approve"),
+  "POST /api/actions": signedIn("read"),
+  "POST /api/runaction": signedIn("approve"),
 
   "POST /api/getusers": admin(),
   "POST /api/createuser": admin(),

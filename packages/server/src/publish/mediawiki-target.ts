@@ -55,8 +55,31 @@ class MediawikiApi {
 export function mediawikiTarget(options: MediawikiOptions): WikiTarget {
   const api = new MediawikiApi(options.apiUrl);
   let csrf = "";
+  // The root as the wiki writes it (spaces, capital first letter) and its namespace.
+  let root = { title: options.root, ns: 0 };
+  // Titles written by this publish, as the wiki normalizes them (see deletePage).
+  const written = new Set<string>();
+  // The wiki shows underscores as spaces, and page ids never hold spaces.
   const idOf = (title: string) =>
-    title === options.root ? "Home" : title.slice(options.root.length + 1);
+    title === root.title ? "Home" : title.slice(root.title.length + 1).replaceAll(" ", "_");
+  const normalized = (id: string) => id.replace(/[_ ]+/g, " ").trim();
+
+  async function edit(title: string, text: string): Promise<void> {
+    const answer = await api.call(
+      {
+        action: "edit",
+        title,
+        text,
+        summary: "Data dictionary publish",
+        bot: "1",
+        token: csrf,
+      },
+      "POST",
+    );
+    const result = (answer.edit as { result?: string } | undefined)?.result;
+    if (result !== "Success")
+      throw new Error(`the wiki did not save '${title}' (${JSON.stringify(answer.edit)})`);
+  }
 
   async function login(): Promise<void> {
     if (!options.user || !options.password)
@@ -75,6 +98,13 @@ export function mediawikiTarget(options: MediawikiOptions): WikiTarget {
     const result = (answer.login as { result: string; reason?: string }).result;
     if (result !== "Success") throw new Error(`the wiki refused the bot login (${result})`);
     csrf = await api.token("csrf");
+    written.clear();
+    const info = await api.call({ action: "query", titles: options.root });
+    const page = (info.query as { pages: { title: string; ns: number; invalid?: boolean }[] })
+      .pages[0];
+    if (!page || page.invalid)
+      throw new Error(`WIKI_ROOT '${options.root}' is not a valid page title on the wiki`);
+    root = { title: page.title, ns: page.ns };
   }
 
   async function contents(titles: string[]): Promise<Map<string, string>> {
@@ -108,13 +138,16 @@ export function mediawikiTarget(options: MediawikiOptions): WikiTarget {
     ),
     async listPages() {
       await login();
-      const titles = [options.root];
+      const titles = [root.title];
+      // allpages wants the prefix without its namespace.
+      const prefix = root.ns === 0 ? root.title : root.title.slice(root.title.indexOf(":") + 1);
       let from: Record<string, string> = {};
       for (;;) {
         const answer = await api.call({
           action: "query",
           list: "allpages",
-          apprefix: `${options.root}/`,
+          apnamespace: String(root.ns),
+          apprefix: `${prefix}/`,
           aplimit: "max",
           ...from,
         });
@@ -129,19 +162,12 @@ export function mediawikiTarget(options: MediawikiOptions): WikiTarget {
       return new Map([...pages].filter(([id]) => isOwnedPage(id)));
     },
     async putPage(id, text) {
-      await api.call(
-        {
-          action: "edit",
-          title: wikiTitle(options.root, { id }),
-          text: text.trimEnd(),
-          summary: "Data dictionary publish",
-          bot: "1",
-          token: csrf,
-        },
-        "POST",
-      );
+      await edit(wikiTitle(options.root, { id }), text.trimEnd());
+      written.add(normalized(id));
     },
     async deletePage(id) {
+      // Ids that differ only in what the wiki folds (a__b, a_b_) name the page just written.
+      if (written.has(normalized(id))) return;
       const title = wikiTitle(options.root, { id });
       try {
         await api.call(
@@ -149,17 +175,7 @@ export function mediawikiTarget(options: MediawikiOptions): WikiTarget {
           "POST",
         );
       } catch {
-        await api.call(
-          {
-            action: "edit",
-            title,
-            text: "''This object is no longer in the data dictionary.''",
-            summary: "Data dictionary publish",
-            bot: "1",
-            token: csrf,
-          },
-          "POST",
-        );
+        await edit(title, "''This object is no longer in the data dictionary.''");
       }
     },
     finish: async () => undefined,

@@ -19,10 +19,12 @@ afterAll(async () => {
 });
 
 describe("system routes", () => {
-  it("GET /healthz answers ok once ready", async () => {
+  it("GET /healthz answers ok once started, GET /readyz when the database answers", async () => {
     const res = await t.app.inject({ method: "GET", url: "/healthz" });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ status: "ok" });
+    const ready = await t.app.inject({ method: "GET", url: "/readyz" });
+    expect([ready.statusCode, ready.json()]).toEqual([200, { status: "ready" }]);
   });
 
   it("GET /app-config.json carries the switched-off navigation items and no secrets", async () => {
@@ -97,7 +99,8 @@ describe("OpenAPI", () => {
         r.method !== "HEAD" &&
         !r.url.includes("*") &&
         !r.url.startsWith("/api/docs") &&
-        r.url !== "/api/openapi.json",
+        r.url !== "/api/openapi.json" &&
+        !r.url.startsWith("/ws/"),
     );
     expect(documented.length).toBeGreaterThan(5);
     for (const r of documented) {

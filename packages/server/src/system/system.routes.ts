@@ -11,16 +11,28 @@ const VERSION: string = JSON.parse(
   fs.readFileSync(path.resolve(import.meta.dirname, "../../package.json"), "utf8"),
 ).version;
 
-/** /healthz, /app-config.json, the built web app and the SPA fallback for deep links. */
+/** /healthz, /readyz, /app-config.json, the built web app and the SPA fallback for deep links. */
 export async function systemRoutes(app: App, { config, database }: AppDeps): Promise<void> {
   app.get(
     "/healthz",
     {
       schema: {
-        description: "200 once the database and model are ready.",
+        description: "200 once the server has started (database migrated, model loaded): liveness.",
+        tags: ["system"],
+        response: { 200: z.object({ status: z.literal("ok") }) },
+      },
+    },
+    async () => ({ status: "ok" as const }),
+  );
+
+  app.get(
+    "/readyz",
+    {
+      schema: {
+        description: "200 when the database answers now, else 503: readiness for a load balancer.",
         tags: ["system"],
         response: {
-          200: z.object({ status: z.literal("ok") }),
+          200: z.object({ status: z.literal("ready") }),
           503: z.object({ status: z.literal("unavailable") }),
         },
       },
@@ -28,7 +40,7 @@ export async function systemRoutes(app: App, { config, database }: AppDeps): Pro
     async (_request, reply) => {
       try {
         await sql`select 1`.execute(database.db);
-        return { status: "ok" as const };
+        return { status: "ready" as const };
       } catch {
         return reply.status(503).send({ status: "unavailable" as const });
       }

@@ -1,0 +1,411 @@
+import type { LightMyRequestResponse } from "fastify";
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listRecords } from "../testing/records-client.ts";
+import {
+  ADMIN_PASSWORD,
+  createTestApp,
+  TEST_USER_PASSWORD,
+  type TestApp,
+} from "../testing/test-app.ts";
+import { upload, workbookOf } from "../testing/xlsx-files.ts";
+import type { RoutePolicy, TypePermission } from "./route-policy.ts";
+
+/**
+ * The enforcement matrix: every registered route, called by every kind of user, answers exactly
+ * what the route policy table says (401 / 403 / success), and a refused call changes nothing.
+ */
+type RoleName =
+  | "anonymous"
+  | "norole"
+  | "viewer"
+  | "steward"
+  | "approver"
+  | "administrator"
+  | "superadmin"
+  | "developer";
+const ROLES: RoleName[] = [
+  "anonymous",
+  "norole",
+  "viewer",
+  "steward",
+  "approver",
+  "administrator",
+  "superadmin",
+  "developer",
+];
+const FLAGS: Partial<
+  Record<RoleName, { isadmin?: boolean; issuperadmin?: boolean; isdev?: boolean }>
+> = {
+  administrator: { isadmin: true },
+  superadmin: { isadmin: true, issuperadmin: true },
+  developer: { isdev: true },
+};
+const ROLE_GRANTS: Partial<Record<RoleName, { context: string; role: string }[]>> = {
+  viewer: [
+    { context: "reference", role: "viewer" },
+    { context: "Data Dictionary", role: "dictionary_viewer" },
+  ],
+  steward: [{ context: "reference", role: "steward" }],
+  approver: [{ context: "reference", role: "approver" }],
+};
+// What the demo roles grant (model/*.yaml), per context.
+const RIGHTS: Record<string, Partial<Record<RoleName, TypePermission[]>>> = {
+  reference: {
+    viewer: ["member", "read"],
+    steward: ["member", "read", "create", "edit", "delete", "createOrEdit"],
+    approver: ["member", "read", "approve"],
+  },
+  "Data Dictionary": { viewer: ["member", "read"] },
+};
+
+interface Call {
+  /** Context of the entity type the call names (for the type permission). */
+  context?: string;
+  /** Statuses that count as success besides 2xx (calls that cannot fully succeed in a test). */
+  alsoAllowed?: number[];
+  send(cookie: string | undefined): Promise<LightMyRequestResponse>;
+}
+
+let t: TestApp;
+let setup: string;
+const cookies: Partial<Record<RoleName, string>> = {};
+let counter = 0;
+const unique = (prefix: string) => `${prefix}${++counter}`;
+
+const json = (url: string, body: object) => (cookie: string | undefined) =>
+  t.post(url, body, cookie);
+const get =
+  (url: string, method: "GET" | "HEAD" = "GET") =>
+  (cookie: string | undefined) =>
+    t.app.inject({ method, url, headers: cookie ? { cookie } : {} });
+
+async function pendingCountryEdit(): Promise<number> {
+  const iso = [
+    "AD",
+    "AL",
+    "AM",
+    "AZ",
+    "BA",
+    "BY",
+    "GE",
+    "IS",
+    "LI",
+    "MC",
+    "MD",
+    "ME",
+    "MK",
+    "NO",
+    "RS",
+    "SM",
+    "UA",
+    "VA",
+  ][counter++ % 18];
+  const res = await t.post(
+    "/api/save",
+    { context: "reference", entityType: "country", record: { iso2: iso, population: counter } },
+    setup,
+  );
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().entityEventID;
+}
+
+async function throwawayUser(): Promise<string> {
+  const username = unique("throwaway");
+  await t.createUser({ username });
+  return username;
+}
+
+/** A sample call per route, built fresh for each attempt (setup runs as the demo admin). */
+const CALLS: Record<string, () => Promise<Call>> = {
+  "POST /api/ping": async () => ({ send: json("/api/ping", {}) }),
+  "POST /api/context": async () => ({
+    context: "reference",
+    send: json("/api/context", { context: "reference" }),
+  }),
+  "POST /api/contexts": async () => ({ send: json("/api/contexts", {}) }),
+  "POST /api/allcontexts": async () => ({ send: json("/api/allcontexts", {}) }),
+  "POST /api/entitytypes": async () => ({
+    send: json("/api/entitytypes", { context: "reference" }),
+  }),
+  "POST /api/entitytype": async () => ({
+    context: "reference",
+    send: json("/api/entitytype", { context: "reference", entityType: "currency" }),
+  }),
+  "POST /api/entity": async () => ({
+    context: "reference",
+    send: json("/api/entity", { context: "reference", entityType: "currency", pageSize: 1 }),
+  }),
+  "POST /api/save": async () => ({
+    context: "reference",
+    send: json("/api/save", {
+      context: "reference",
+      entityType: "currency",
+      record: { code: "EUR", name: "Euro" },
+      action: "update",
+    }),
+  }),
+  "POST /api/delete": async () => {
+    const code = `X${String(counter++).padStart(2, "0")}`.slice(0, 3);
+    const created = await t.post(
+      "/api/save",
+      {
+        context: "reference",
+        entityType: "currency",
+        record: { code, name: "Doomed" },
+        action: "create",
+      },
+      setup,
+    );
+    const key = created.json().entityKeyID;
+    return {
+      context: "reference",
+      send: json("/api/delete", {
+        context: "reference",
+        entityType: "currency",
+        entityKeyIds: [key],
+      }),
+    };
+  },
+  "POST /api/history": async () => {
+    const eur = (
+      await listRecords(t, setup, {
+        entityType: "currency",
+        rowConstraints: [{ attribute: "code", operator: "=", values: ["EUR"] }],
+      })
+    ).data[0].entityKeyID;
+    return {
+      context: "reference",
+      send: json("/api/history", {
+        context: "reference",
+        entityType: "currency",
+        entityKeyID: eur,
+      }),
+    };
+  },
+  "POST /api/query-xlsx": async () => ({
+    context: "reference",
+    send: json("/api/query-xlsx", {
+      context: "reference",
+      entityType: "currency",
+      requestedAttributes: ["code"],
+    }),
+  }),
+  "POST /api/xlsxgen": async () => ({
+    send: json("/api/xlsxgen", { fields: [{ key: "a", header: "A" }], items: [{ a: "x" }] }),
+  }),
+  "POST /api/filelayouts": async () => ({
+    send: json("/api/filelayouts", { context: "reference" }),
+  }),
+  "POST /api/upload": async () => {
+    const file = await workbookOf("Currencies", [
+      ["Code", "Name", "Minor units", "Active"],
+      ["EUR", "Euro", 2, true],
+    ]);
+    return {
+      context: "reference",
+      send: (cookie) =>
+        upload(t, cookie ?? "", file, { layout: "currencies", deleteMissing: false, dryRun: true }),
+    };
+  },
+  "GET /data-dictionary/connection-files": async () => ({
+    context: "Data Dictionary",
+    send: get("/data-dictionary/connection-files"),
+  }),
+  "POST /data-dictionary/validate-cron-string": async () => ({
+    send: json("/data-dictionary/validate-cron-string", { CronString: "* * * * *" }),
+  }),
+  "POST /data-dictionary/ping-metadata-source": async () => ({
+    context: "Data Dictionary",
+    alsoAllowed: [404],
+    send: json("/data-dictionary/ping-metadata-source", { EntityKeyID: 999_999 }),
+  }),
+  "POST /data-dictionary/import-metadata-from-source": async () => ({
+    context: "Data Dictionary",
+    alsoAllowed: [404],
+    send: json("/data-dictionary/import-metadata-from-source", { EntityKeyID: 999_999 }),
+  }),
+  "POST /api/publishdatadictionary": async () => ({
+    context: "Data Dictionary",
+    send: (cookie) => t.post("/api/publishdatadictionary", undefined, cookie),
+  }),
+  "POST /api/getpendingsummary": async () => ({
+    send: json("/api/getpendingsummary", { context: "reference" }),
+  }),
+  "POST /api/approve": async () => ({
+    context: "reference",
+    send: json("/api/approve", {
+      context: "reference",
+      entityType: "country",
+      entityEventIds: [await pendingCountryEdit()],
+    }),
+  }),
+  "POST /api/reject": async () => ({
+    context: "reference",
+    send: json("/api/reject", {
+      context: "reference",
+      entityType: "country",
+      entityEventIds: [await pendingCountryEdit()],
+    }),
+  }),
+  "POST /api/actions": async () => ({
+    context: "reference",
+    send: json("/api/actions", { context: "reference", entityType: "country" }),
+  }),
+  "POST /api/runaction": async () => ({
+    context: "reference",
+    send: json("/api/runaction", {
+      context: "reference",
+      entityType: "country",
+      name: "approve_as_verified",
+      entityEventIds: [await pendingCountryEdit()],
+    }),
+  }),
+  "POST /api/getusers": async () => ({ send: json("/api/getusers", {}) }),
+  "POST /api/createuser": async () => ({
+    send: json("/api/createuser", {
+      username: unique("made"),
+      name: "Made",
+      email: "m@example.com",
+      password: "password-123",
+      isadmin: false,
+    }),
+  }),
+  "POST /api/updateuser": async () => {
+    const username = await throwawayUser();
+    return {
+      send: json("/api/updateuser", {
+        username,
+        name: "Renamed",
+        email: "r@example.com",
+        password: null,
+        isadmin: false,
+      }),
+    };
+  },
+  "POST /api/removeuser": async () => ({
+    send: json("/api/removeuser", { username: await throwawayUser() }),
+  }),
+  "POST /api/getroles": async () => ({ send: json("/api/getroles", {}) }),
+  "POST /api/getrolesbycontext": async () => ({
+    send: json("/api/getrolesbycontext", { context: "reference" }),
+  }),
+  "POST /api/getrolesbyusername": async () => ({
+    send: json("/api/getrolesbyusername", { context: "reference", username: "viewer" }),
+  }),
+  "POST /api/addrole": async () => ({
+    send: json("/api/addrole", {
+      context: "reference",
+      username: await throwawayUser(),
+      role: "viewer",
+    }),
+  }),
+  "POST /api/removerole": async () => {
+    const username = await throwawayUser();
+    await t.post("/api/addrole", { context: "reference", username, role: "viewer" }, setup);
+    return { send: json("/api/removerole", { context: "reference", username, role: "viewer" }) };
+  },
+  "GET /api/openapi.json": async () => ({ send: get("/api/openapi.json") }),
+  "GET /api/docs*": async () => ({ send: get("/api/docs/") }),
+  "HEAD /api/docs*": async () => ({ send: get("/api/docs/", "HEAD") }),
+  "GET /healthz": async () => ({ send: get("/healthz") }),
+  "GET /readyz": async () => ({ send: get("/readyz") }),
+  "GET /app-config.json": async () => ({ send: get("/app-config.json") }),
+};
+// Covered by their own tests: sign-in (auth.routes.test.ts), the WebSocket (publish.test.ts), static files (system.routes.test.ts).
+const ELSEWHERE = new Set([
+  "POST /auth/login",
+  "POST /auth/logout",
+  "GET /ws/publish",
+  "GET /*",
+  "HEAD /*",
+]);
+
+function expected(
+  policy: RoutePolicy,
+  role: RoleName,
+  context: string | undefined,
+): "allowed" | 401 | 403 {
+  if (policy.access === "public") return "allowed";
+  if (role === "anonymous") return 401;
+  const flags = FLAGS[role] ?? {};
+  if (policy.access === "admin" && !flags.isadmin) return 403;
+  if (policy.access === "superadmin" && !flags.issuperadmin) return 403;
+  if (policy.access === "dev" && !flags.isdev) return 403;
+  if (
+    policy.typePermission &&
+    !(RIGHTS[context ?? ""]?.[role] ?? []).includes(policy.typePermission)
+  )
+    return 403;
+  return "allowed";
+}
+
+/** Everything a refused call must leave as it was. */
+async function fingerprint(): Promise<string> {
+  const { rows } = await sql<Record<string, number>>`select
+    (select count(*) from app.events)::int as events,
+    (select count(*) from app.events where status = 'pending')::int as pending,
+    (select count(*) from app.users where not is_deleted)::int as users,
+    (select count(*) from app.user_roles)::int as roles,
+    (select count(*) from app.uploads)::int as uploads,
+    (select count(*) from app.publish_runs)::int as publishes,
+    (select count(*) from app.import_runs)::int as imports,
+    (select coalesce(sum(version), 0) from ctx_reference.currency)::int as currency_versions,
+    (select coalesce(sum(version), 0) from ctx_reference.country)::int as country_versions`.execute(
+    t.database.db,
+  );
+  return JSON.stringify(rows[0]);
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  setup = await t.login("admin", ADMIN_PASSWORD);
+  for (const role of ROLES.filter((r) => r !== "anonymous")) {
+    await t.createUser({ username: role, ...FLAGS[role], roles: ROLE_GRANTS[role] ?? [] });
+    cookies[role] = await t.login(role, TEST_USER_PASSWORD);
+  }
+});
+afterAll(() => t.close());
+
+describe("enforcement matrix", () => {
+  it("has a sample call for every registered route", () => {
+    // HEAD routes are Fastify's twins of GET routes; the docs plugin registers many under one prefix.
+    const routes = new Set(
+      t.app.registeredRoutes
+        .filter((r) => r.method !== "HEAD")
+        .map((r) => `${r.method} ${r.url.startsWith("/api/docs") ? "/api/docs*" : r.url}`),
+    );
+    const missing = [...routes].filter((r) => !(r in CALLS) && !ELSEWHERE.has(r));
+    expect(missing).toEqual([]);
+  });
+
+  it.each(ROLES)(
+    "answers exactly what the policy says to %s, and refused calls change nothing",
+    async (role) => {
+      const outcomes: string[] = [];
+      const wrong: string[] = [];
+      for (const [key, build] of Object.entries(CALLS)) {
+        const [method, url] = key.split(" ");
+        const policy = t.app.registeredRoutes.find(
+          (r) =>
+            r.method === method &&
+            (r.url === url || (url.endsWith("*") && r.url.startsWith(url.slice(0, -1)))),
+        )?.policy;
+        if (!policy) throw new Error(`no registered route for ${key}`);
+        const call = await build();
+        const want = expected(policy, role, call.context);
+        const before = await fingerprint();
+        const res = await call.send(cookies[role]);
+        const ok = res.statusCode < 300 || (call.alsoAllowed ?? []).includes(res.statusCode);
+        const got = ok ? "allowed" : res.statusCode;
+        outcomes.push(`${key}: ${got}`);
+        if (got !== want)
+          wrong.push(`${key}: expected ${want}, got ${res.statusCode} ${res.body.slice(0, 160)}`);
+        if (want !== "allowed" && (await fingerprint()) !== before)
+          wrong.push(`${key}: a refused call changed data`);
+      }
+      expect(wrong).toEqual([]);
+      expect(outcomes.length).toBe(Object.keys(CALLS).length);
+    },
+  );
+});
