@@ -3,6 +3,7 @@ import * as appSchema from "./migrations/001-app-schema.ts";
 import * as uploads from "./migrations/002-uploads.ts";
 import * as importRuns from "./migrations/003-import-runs.ts";
 import * as publishRuns from "./migrations/004-publish-runs.ts";
+import * as rateLimits from "./migrations/005-rate-limits.ts";
 
 // Ordered by name; a new migration is a new numbered file added here. Applied migrations never change.
 const MIGRATIONS: Record<string, Migration> = {
@@ -10,6 +11,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "002-uploads": uploads,
   "003-import-runs": importRuns,
   "004-publish-runs": publishRuns,
+  "005-rate-limits": rateLimits,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

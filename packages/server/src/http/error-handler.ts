@@ -15,9 +15,21 @@ function validationMessage(error: FastifyError): string {
   return parts.length > 0 ? parts.join("; ") : error.message;
 }
 
+// PostgreSQL data exceptions caused by a value the caller sent (a NUL character in text, a number
+// or date out of range): the caller's mistake, answered 400 without the database's wording.
+const DATA_EXCEPTIONS: Record<string, string> = {
+  "22021": "Text may not contain the NUL character",
+  "22003": "A number is out of range",
+  "22008": "A date is out of range",
+  "22007": "A date is not valid",
+  "22P02": "A value is not valid for its type",
+};
+
 /** The status and the caller-safe message of an error; never a stack trace or SQL. */
 function describe(error: FastifyError): { status: number; message: string } {
   if (error instanceof AppError) return { status: error.statusCode, message: error.message };
+  const dataException = DATA_EXCEPTIONS[(error as { code?: string }).code ?? ""];
+  if (dataException) return { status: 400, message: dataException };
   if (error.validation) return { status: 400, message: validationMessage(error) };
   const status = error.statusCode ?? 500;
   // Fastify's own client errors (bad JSON, unsupported media type, body too large) carry safe texts.

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest, RouteOptions } from "fastify";
 import { type CurrentUser, resolveSession, type SessionSettings } from "../auth/auth.service.ts";
 import type { Db } from "../db/connection.ts";
 import { AppError, ForbiddenError, UnauthorizedError } from "../errors.ts";
+import { consumeRateLimit } from "./rate-limit.ts";
 import { type Access, policyOf, type RoutePolicy } from "./route-policy.ts";
 
 export const SESSION_COOKIE = "ledgerline_session";
@@ -71,6 +72,9 @@ export function installGuard(app: FastifyInstance, db: Db, settings: SessionSett
     if (!user) throw new UnauthorizedError();
     request.user = user;
     if (policy.access !== "signedIn" && !user[FLAG_OF[policy.access]]) throw new ForbiddenError();
+    if (policy.rateLimit) {
+      await consumeRateLimit(db, `${request.routeOptions.url}:${user.userId}`, policy.rateLimit);
+    }
   });
 }
 

@@ -1,3 +1,5 @@
+import type { RateLimit } from "./rate-limit.ts";
+
 /**
  * Who may call a route: `public` needs nothing; `signedIn` a session; `admin`, `superadmin`, `dev` the
  * profile flag.
@@ -25,6 +27,8 @@ export interface RoutePolicy {
   access: Access;
   body: BodyKind;
   typePermission?: TypePermission;
+  /** Expensive calls: at most `max` per user per window, counted in the database. */
+  rateLimit?: RateLimit;
   /** Errors answer plain text instead of `{message}` (SPEC.md: upload, cron, ping, import). */
   textErrors?: boolean;
 }
@@ -36,6 +40,10 @@ const signedIn = (typePermission?: TypePermission, body: BodyKind = "json"): Rou
   ...(typePermission ? { typePermission } : {}),
 });
 const text = (policy: RoutePolicy): RoutePolicy => ({ ...policy, textErrors: true });
+const limited = (policy: RoutePolicy, max: number, windowSeconds = 60): RoutePolicy => ({
+  ...policy,
+  rateLimit: { max, windowSeconds },
+});
 const admin = (body: BodyKind = "json"): RoutePolicy => ({ access: "admin", body });
 const dev = (body: BodyKind = "none"): RoutePolicy => ({ access: "dev", body });
 
@@ -63,18 +71,18 @@ export const ROUTE_POLICY: Readonly<Record<string, RoutePolicy>> = {
   "POST /api/save": signedIn("createOrEdit"),
   "POST /api/delete": signedIn("delete"),
   "POST /api/history": signedIn("read"),
-  "POST /api/query-xlsx": signedIn("read"),
-  "POST /api/xlsxgen": signedIn(),
+  "POST /api/query-xlsx": limited(signedIn("read"), 30),
+  "POST /api/xlsxgen": limited(signedIn(), 30),
 
   "POST /api/filelayouts": signedIn(),
-  "POST /api/upload": text(signedIn("createOrEdit", "multipart")),
+  "POST /api/upload": limited(text(signedIn("createOrEdit", "multipart")), 20),
 
   "GET /data-dictionary/connection-files": text(signedIn("read", "none")),
   "POST /data-dictionary/validate-cron-string": text(signedIn()),
-  "POST /data-dictionary/ping-metadata-source": text(signedIn("read")),
-  "POST /data-dictionary/import-metadata-from-source": text(signedIn("edit")),
+  "POST /data-dictionary/ping-metadata-source": limited(text(signedIn("read")), 30),
+  "POST /data-dictionary/import-metadata-from-source": limited(text(signedIn("edit")), 10),
 
-  "POST /api/publishdatadictionary": signedIn("read", "none"),
+  "POST /api/publishdatadictionary": limited(signedIn("read", "none"), 10),
   "GET /ws/publish": signedIn("read", "none"),
 
   "POST /api/getpendingsummary": signedIn(),

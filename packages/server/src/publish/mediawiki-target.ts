@@ -41,6 +41,11 @@ class MediawikiApi {
     return answer;
   }
 
+  /** Forgets the session: the wiki refuses a second login in a session already logged in. */
+  reset(): void {
+    this.cookies.clear();
+  }
+
   async token(type: "login" | "csrf"): Promise<string> {
     const answer = await this.call({ action: "query", meta: "tokens", type });
     return (answer.query as { tokens: Record<string, string> }).tokens[`${type}token`];
@@ -86,6 +91,7 @@ export function mediawikiTarget(options: MediawikiOptions): WikiTarget {
       throw new Error(
         "WIKI_USER and WIKI_PASSWORD (a bot password) are required for a MediaWiki target",
       );
+    api.reset();
     const answer = await api.call(
       {
         action: "login",

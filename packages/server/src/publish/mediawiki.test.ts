@@ -33,7 +33,12 @@ type WikiPage = {
 
 /** Reads the wiki anonymously through its API, as a visitor would. */
 async function wikiQuery(params: Record<string, string>): Promise<Record<string, unknown>> {
-  const query = new URLSearchParams({ format: "json", formatversion: "2", ...params });
+  const query = new URLSearchParams({
+    action: "query",
+    format: "json",
+    formatversion: "2",
+    ...params,
+  });
   const res = await fetch(`${wiki.apiUrl}?${query}`);
   expect(res.status).toBe(200);
   return (await res.json()).query;
@@ -218,6 +223,27 @@ describe.skipIf(missing)("publish to a real MediaWiki", () => {
       linesPage(),
     ]);
     expect(await publish()).toMatch(/: 0 pages written, 3 unchanged, 0 removed$/);
+  });
+
+  it("never deletes a page it just wrote under an id the wiki folds (a__b is a_b)", async () => {
+    const open = async () => {
+      const target = mediawikiTarget({
+        apiUrl: wiki.apiUrl,
+        root: ROOT,
+        user: wiki.user,
+        password: wiki.password,
+      });
+      return { target, pages: await target.listPages() };
+    };
+    await (await open()).target.putPage("Object-0-x.a__b", "== x.a__b ==\n");
+    const next = await open();
+    expect(next.pages.get("Object-0-x.a_b")).toBe("== x.a__b ==\n");
+    await next.target.putPage("Object-0-x.a__b", "== x.a__b ==\n");
+    await next.target.deletePage("Object-0-x.a_b");
+    const page = `${TITLE}/Object-0-x.a b`;
+    expect((await pages([page])).get(page)?.text).toBe("== x.a__b ==");
+    await (await open()).target.deletePage("Object-0-x.a_b");
+    expect(await pages([page])).toEqual(new Map());
   });
 
   it("marks the page of a removed object when the bot may not delete", async () => {

@@ -1,0 +1,11 @@
+import { startTestWiki } from "./src/testing/mediawiki.ts";
+import { createTestApp } from "./src/testing/test-app.ts";
+let t0 = Date.now();
+const w = await startTestWiki();
+console.log("wiki", Date.now() - t0);
+t0 = Date.now();
+const t = await createTestApp();
+console.log("app", Date.now() - t0);
+t0 = Date.now();
+await w.stop(); await t.close();
+console.log("stop", Date.now() - t0);
