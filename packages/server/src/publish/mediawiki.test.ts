@@ -152,7 +152,7 @@ describe.skipIf(missing)("publish to a real MediaWiki", () => {
       primarykey: false,
       foreignkey: "sales.customer.id",
     });
-  });
+  }, 120_000); // a loaded machine takes long to prepare the server's database
   afterAll(async () => {
     await t?.close();
     await wiki?.stop();

@@ -8,7 +8,7 @@ import { insertUser, type UserRow } from "../admin/users.repository.ts";
 import { buildApp } from "../app.ts";
 import { hashPassword } from "../auth/password.ts";
 import { type Config, loadConfig } from "../config.ts";
-import type { Database } from "../db/connection.ts";
+import { type Database, openDatabase } from "../db/connection.ts";
 import type { App } from "../http/types.ts";
 import { type Prepared, prepare } from "../prepare.ts";
 import { openTestDatabase } from "./test-database.ts";
@@ -27,6 +27,8 @@ export interface TestApp {
   login(username: string, password: string): Promise<string>;
   /** A user made directly in the database, with roles per context. */
   createUser(user: TestUserInput): Promise<UserRow>;
+  /** A second server instance on the same database (PostgreSQL only), as behind a load balancer. */
+  secondInstance(): Promise<{ app: App; database: Database; close(): Promise<void> }>;
   close(): Promise<void>;
 }
 
@@ -109,6 +111,20 @@ export async function createTestApp(
         "test",
       );
       return user;
+    },
+    secondInstance: async () => {
+      if (!database.url) throw new Error("a second instance needs PostgreSQL (TEST_DATABASE_URL)");
+      const other = await openDatabase({ databaseUrl: database.url, poolSize: 5 });
+      const otherApp = await buildApp({ config, database: other, model: prepared.model }, { logger: false });
+      await otherApp.ready();
+      return {
+        app: otherApp,
+        database: other,
+        close: async () => {
+          await otherApp.close();
+          await other.close();
+        },
+      };
     },
     close: async () => {
       await app.close();

@@ -6,7 +6,7 @@ import { type Database, openDatabase } from "../db/connection.ts";
  * A fresh, empty database for one test file: in-memory PGlite, or a throwaway database on the
  * PostgreSQL server named by TEST_DATABASE_URL, dropped again on close.
  */
-export async function openTestDatabase(): Promise<Database> {
+export async function openTestDatabase(): Promise<Database & { url?: string }> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) return openDatabase({ pgliteDir: "memory://" });
   const name = `ledgerline_test_${process.pid}_${randomBytes(4).toString("hex")}`;
@@ -16,6 +16,7 @@ export async function openTestDatabase(): Promise<Database> {
   const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 5 });
   return {
     ...database,
+    url: url.toString(),
     close: async () => {
       await database.close();
       await adminQuery(serverUrl, `drop database if exists ${name} with (force)`);
