@@ -5,6 +5,7 @@ import { type Config, generatePassword } from "./config.ts";
 import type { Database } from "./db/connection.ts";
 import { migrateToLatest } from "./db/migrate.ts";
 import { dropLeftoverStages } from "./ingest/stage.repository.ts";
+import { closeInterruptedRuns } from "./interrupted-runs.ts";
 import { loadModel, ModelError } from "./model/load-model.ts";
 import type { Model } from "./model/model.ts";
 import { type SeedResult, seedData } from "./model/seed-data.ts";
@@ -25,6 +26,7 @@ export async function prepare(database: Database, config: Config): Promise<Prepa
   const raw = database.db as unknown as Kysely<unknown>;
   const migrations = await migrateToLatest(raw);
   await dropLeftoverStages(database.db);
+  await closeInterruptedRuns(database.db);
   const model = await loadModel(config.modelDir, new Set(GENERATORS.keys()));
   const unknownHandlers = unknownActionHandlers(model);
   if (unknownHandlers.length > 0) throw new ModelError(unknownHandlers);

@@ -24,7 +24,9 @@ const table = stageTable;
  * the rows arrive in several short transactions, possibly on different pooled connections.
  */
 export async function createStage(db: Db, attributes: Attribute[]): Promise<Stage> {
-  const stage = { name: `${STAGE_PREFIX}${randomBytes(6).toString("hex")}`, attributes };
+  // The creation time in the name lets a restart tell abandoned stages from another instance's live ones.
+  const created = Math.floor(Date.now() / 1000);
+  const stage = { name: `${STAGE_PREFIX}${created}_${randomBytes(4).toString("hex")}`, attributes };
   const columns = attributes.map((a) => sql`${sql.id(a.name)} ${sql.raw(SQL_TYPES[a.dataType])}`);
   await sql`create unlogged table ${table(stage)} (
     _row_no integer not null,
@@ -76,12 +78,17 @@ export async function dropStage(db: Db, stage: Stage): Promise<void> {
   await sql`drop table if exists ${table(stage)}`.execute(db);
 }
 
-/** Drops staging tables left by an interrupted ingest (called at start). */
-export async function dropLeftoverStages(db: Db): Promise<number> {
+/** Drops staging tables an interrupted ingest left behind (older than an hour, the longest an upload may take). */
+export async function dropLeftoverStages(db: Db, now = Date.now()): Promise<number> {
   const { rows } = await sql<{ name: string }>`
     select tablename as name from pg_tables where schemaname = 'app' and tablename like ${`${STAGE_PREFIX}%`}`.execute(
     db,
   );
-  for (const r of rows) await sql`drop table if exists ${sql.table(`app.${r.name}`)}`.execute(db);
-  return rows.length;
+  const abandoned = rows.filter((r) => {
+    const created = Number(r.name.slice(STAGE_PREFIX.length).split("_")[0]);
+    return !Number.isFinite(created) || created * 1000 < now - 3_600_000;
+  });
+  for (const r of abandoned)
+    await sql`drop table if exists ${sql.table(`app.${r.name}`)}`.execute(db);
+  return abandoned.length;
 }

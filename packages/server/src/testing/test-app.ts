@@ -115,7 +115,10 @@ export async function createTestApp(
     secondInstance: async () => {
       if (!database.url) throw new Error("a second instance needs PostgreSQL (TEST_DATABASE_URL)");
       const other = await openDatabase({ databaseUrl: database.url, poolSize: 5 });
-      const otherApp = await buildApp({ config, database: other, model: prepared.model }, { logger: false });
+      const otherApp = await buildApp(
+        { config, database: other, model: prepared.model },
+        { logger: false },
+      );
       await otherApp.ready();
       return {
         app: otherApp,
