@@ -28,6 +28,12 @@ const sessionRoutes: RouteObject[] = [
     }),
   },
   {
+    path: "pending",
+    lazy: async () => ({
+      Component: (await import("../features/pending/pending-page.tsx")).PendingPage,
+    }),
+  },
+  {
     path: "usermanagement",
     lazy: async () => ({ Component: (await import("../features/users/users-page.tsx")).UsersPage }),
   },
@@ -41,6 +47,18 @@ const sessionRoutes: RouteObject[] = [
     path: "theme",
     lazy: async () => ({
       Component: (await import("../features/devtools/theme-page.tsx")).ThemePage,
+    }),
+  },
+  {
+    path: "wikimanager",
+    lazy: async () => ({
+      Component: (await import("../features/wiki/wiki-page.tsx")).WikiManagerPage,
+    }),
+  },
+  {
+    path: "DevConsole",
+    lazy: async () => ({
+      Component: (await import("../features/devtools/dev-console-page.tsx")).DevConsolePage,
     }),
   },
   {

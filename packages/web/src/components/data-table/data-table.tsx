@@ -1,13 +1,6 @@
 import type { Cell, Row, Table } from "@tanstack/react-table";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import {
-  Fragment,
-  type KeyboardEvent,
-  type MouseEvent,
-  type ReactNode,
-  type TableHTMLAttributes,
-  useRef,
-} from "react";
+import { Fragment, type KeyboardEvent, type MouseEvent, type ReactNode, useRef } from "react";
 import Spinner from "react-bootstrap/Spinner";
 import "./column-meta.ts";
 import "./data-table.css";
@@ -40,7 +33,6 @@ export interface DataTableProps<T> {
   className?: string;
   /** Test ids of the table, its rows, the loading overlay and the empty message. */
   testIds: { table: string; row: string; loading: string; empty: string };
-  tableProps?: TableHTMLAttributes<HTMLTableElement>;
 }
 
 /**
@@ -55,7 +47,6 @@ export function DataTable<T>({
   emptyText = "No records",
   className = "",
   testIds,
-  tableProps,
 }: DataTableProps<T>) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const rows = table.getRowModel().rows;
@@ -79,7 +70,6 @@ export function DataTable<T>({
     <div className="data-table-frame border rounded shadow-sm bg-body position-relative">
       <div ref={scrollRef} className="data-table-scroll">
         <table
-          {...tableProps}
           className={`table table-sm table-hover align-middle mb-0 data-table ${className}`}
           data-testid={testIds.table}
         >

@@ -5,8 +5,9 @@ import {
   type RowConstraint,
 } from "@ledgerline/contract";
 import type { SortingState } from "@tanstack/react-table";
-import { useCallback, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import { type FilterTab, newTab, toConstraintGroups } from "../filters/filter-model.ts";
+import { pageCountOf } from "../paging.ts";
 import { useDebouncedValue } from "../use-debounced-value.ts";
 
 /** SPEC.md section 9: filter changes trigger the search after 1 second. */
@@ -63,3 +64,22 @@ export function useListControls(attributes: readonly AttributeInfo[], listKey = 
 }
 
 export type ListControls = ReturnType<typeof useListControls>;
+
+interface LoadedPage {
+  isFetching: boolean;
+  isSuccess: boolean;
+  data?: { data: readonly unknown[]; querySize: number };
+}
+
+/** After rows went away (deleted, approved) the last page may have emptied: show the new last page. */
+export function useKeepPageInRange(
+  result: LoadedPage,
+  { page, pageSize, setPage }: Pick<ListControls, "page" | "pageSize" | "setPage">,
+): void {
+  const { isFetching, isSuccess, data } = result;
+  useEffect(() => {
+    if (isFetching || !isSuccess || !data || page <= 1 || data.data.length > 0) return;
+    const last = pageCountOf(data.querySize, pageSize);
+    if (last < page) setPage(last);
+  }, [isFetching, isSuccess, data, page, pageSize, setPage]);
+}

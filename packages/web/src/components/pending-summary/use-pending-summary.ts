@@ -20,8 +20,3 @@ export function usePendingSummary(context: string | null) {
     staleTime: 0,
   });
 }
-
-/** All pending changes of one summary row, whatever their kind. */
-export function changeTotal(counts: PendingSummaryRow["counts"]): number {
-  return Object.values(counts).reduce((sum, n) => sum + n, 0);
-}

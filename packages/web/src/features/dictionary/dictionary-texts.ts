@@ -16,7 +16,8 @@ export const TEXTS = {
   sourceTaken: "a metadata source with this set of identifying attributes already exists",
   invalidCron: (message: string) => `not a valid cron string (${message})`,
   addEnvironmentFirst: "add a system environment first",
-  environmentHasSources: "Cannot delete this system environment as it has dependant metadata sources",
+  environmentHasSources:
+    "Cannot delete this system environment as it has dependant metadata sources",
   confirmDeleteEnvironment: "Please confirm that you want to delete this system environment",
   confirmDeleteSource: "Please confirm that you want to delete this metadata source",
 } as const;

@@ -46,7 +46,10 @@ export function useDictionaryDelete() {
   return useMutation({
     mutationFn: (request: Omit<DeleteRequest, "context">) =>
       apiPost<MsgBody>("/api/delete", { context: DICTIONARY, ...request }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: recordKeys.context(DICTIONARY) }),
+    // Not awaited: an edit page whose record is gone must not redraw before it navigates away.
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: recordKeys.context(DICTIONARY) });
+    },
   });
 }
 

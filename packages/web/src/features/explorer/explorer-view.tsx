@@ -1,12 +1,12 @@
 import type { EntityTypeInfo, SaveResponse } from "@ledgerline/contract";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import Collapse from "react-bootstrap/Collapse";
 import { ConfirmModal } from "../../components/confirm-modal.tsx";
+import { useKeepPageInRange } from "../../components/data-table/use-list-controls.ts";
 import { activeFilterCount } from "../../components/filters/filter-model.ts";
 import { FilterPanel } from "../../components/filters/filter-panel.tsx";
 import { DELETE_CONFIRMATION } from "../../components/records/delete-confirmation.ts";
 import { useRecords } from "../../components/records/use-records.ts";
-import { pageCountOf } from "../../components/paging.ts";
 import type { ToastVariant } from "../../components/toasts.tsx";
 import { AddRecordModal } from "./record-modals/add-record-modal.tsx";
 import { RecordEditorModal } from "./record-modals/record-editor-modal.tsx";
@@ -38,15 +38,7 @@ export function ExplorerView({ context, type, showToast }: ExplorerViewProps) {
   const list = records.data?.data ?? [];
   const total = records.data?.querySize ?? 0;
   const selected = list.find((r) => r.entityKeyID === selectedId);
-  const { page, pageSize, setPage } = view;
-
-  // After a delete the last page may have emptied: show the new last page instead.
-  useEffect(() => {
-    if (records.isFetching || !records.isSuccess || page <= 1 || records.data.data.length > 0)
-      return;
-    const last = pageCountOf(records.data.querySize, pageSize);
-    if (last < page) setPage(last);
-  }, [records.isFetching, records.isSuccess, records.data, page, pageSize, setPage]);
+  useKeepPageInRange(records, view);
 
   const onSaved = (answer: SaveResponse) => {
     setDialog(null);

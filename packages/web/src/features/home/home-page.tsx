@@ -1,8 +1,10 @@
+import Badge from "react-bootstrap/Badge";
 import Card from "react-bootstrap/Card";
 import Col from "react-bootstrap/Col";
 import Row from "react-bootstrap/Row";
 import { Link } from "react-router";
 import { useSelectedContext } from "../../state/session-store.ts";
+import { useAwaitingApproval } from "./use-awaiting-approval.ts";
 import { usePing } from "./use-ping.ts";
 
 interface HomeCard {
@@ -11,6 +13,8 @@ interface HomeCard {
   title: string;
   text: string;
   testId: string;
+  /** The card shows how many pending changes wait for the user. */
+  pendingBadge?: boolean;
 }
 
 const cards: HomeCard[] = [
@@ -34,6 +38,7 @@ const cards: HomeCard[] = [
     title: "Pending data changes",
     text: "Manage changes flagged as needing approval",
     testId: "home-card-pending",
+    pendingBadge: true,
   },
 ];
 
@@ -41,6 +46,7 @@ const cards: HomeCard[] = [
 export function HomePage() {
   usePing();
   const context = useSelectedContext();
+  const awaiting = useAwaitingApproval(context);
 
   if (context === null) {
     return (
@@ -58,6 +64,18 @@ export function HomePage() {
           <Card className="h-100 shadow-sm" data-testid={card.testId}>
             <Card.Body>
               <i className={`bi ${card.icon} fs-2 text-primary`} aria-hidden="true" />
+              {card.pendingBadge && awaiting !== undefined && awaiting > 0 && (
+                <Badge
+                  bg="danger"
+                  pill
+                  className="position-absolute top-0 end-0 m-3 fs-6"
+                  title="Changes awaiting your approval"
+                  data-testid="pending-badge"
+                >
+                  {awaiting}
+                  <span className="visually-hidden"> changes awaiting your approval</span>
+                </Badge>
+              )}
               <Card.Title as="h2" className="h5 mt-3">
                 <Link to={card.to} className="stretched-link text-reset text-decoration-none">
                   {card.title}

@@ -95,7 +95,7 @@ export interface FormRowProps {
 export function FormRow({ id, label, required, error, help, children }: FormRowProps) {
   return (
     <Form.Group className="row mb-3" controlId={id}>
-      <Form.Label className="col-sm-3 col-form-label fw-semibold">
+      <Form.Label className="col-sm-4 col-form-label fw-semibold">
         {label}
         {required && (
           <span className="text-danger ms-1" aria-hidden="true">
@@ -103,7 +103,7 @@ export function FormRow({ id, label, required, error, help, children }: FormRowP
           </span>
         )}
       </Form.Label>
-      <div className="col-sm-9">
+      <div className="col-sm-8">
         {children}
         {error && (
           <Form.Control.Feedback type="invalid" className="d-block" data-testid={`${id}-error`}>

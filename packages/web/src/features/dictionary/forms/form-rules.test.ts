@@ -57,20 +57,25 @@ describe("system environment rules", () => {
 
 describe("metadata source rules", () => {
   it("accepts a new source with a free combination and a valid cron", () => {
-    expect(sourceErrors(source(), new Set([identityKey(1, 2, 4)]), { valid: true, next: [] })).toEqual({});
+    expect(
+      sourceErrors(source(), new Set([identityKey(1, 2, 4)]), { valid: true, next: [] }),
+    ).toEqual({});
   });
 
   it("refuses a combination that exists already", () => {
-    const errors = sourceErrors(source(), new Set([identityKey(1, 2, 3)]), { valid: true, next: [] });
+    const errors = sourceErrors(source(), new Set([identityKey(1, 2, 3)]), {
+      valid: true,
+      next: [],
+    });
     expect(errors.identity).toBe(
       "a metadata source with this set of identifying attributes already exists",
     );
   });
 
   it("shows the server's cron message and waits while it is asked", () => {
-    expect(sourceErrors(source(), new Set(), { valid: false, message: "bad" }).importfrequency).toBe(
-      "not a valid cron string (bad)",
-    );
+    expect(
+      sourceErrors(source(), new Set(), { valid: false, message: "bad" }).importfrequency,
+    ).toBe("not a valid cron string (bad)");
     expect(isValid(sourceErrors(source(), new Set(), undefined))).toBe(false);
   });
 

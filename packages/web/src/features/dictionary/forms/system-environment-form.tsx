@@ -4,7 +4,7 @@ import Form from "react-bootstrap/Form";
 import { useNavigate } from "react-router";
 import { AutoGrowTextarea } from "../../../components/auto-grow-textarea.tsx";
 import { LIST_PATH, SYSTEM_ENVIRONMENT, TECHNOLOGIES, TEXTS } from "../dictionary-texts.ts";
-import { textOf, valueOf } from "../record-values.ts";
+import { storedText, storedValue } from "../record-values.ts";
 import { useDictionaryDelete, useDictionarySave } from "../use-dictionary-mutations.ts";
 import {
   useConnectionFiles,
@@ -14,17 +14,17 @@ import {
 import { useFixedExtras } from "../use-fixed-extras.ts";
 import { withNotice } from "../use-navigation-notice.ts";
 import { DeleteRecordButton } from "./delete-record-button.tsx";
-import { type EnvironmentValues, environmentErrors, isValid } from "./form-rules.ts";
 import { FormFrame, FormRow } from "./form-frame.tsx";
+import { type EnvironmentValues, environmentErrors, isValid } from "./form-rules.ts";
 
 type Field = keyof EnvironmentValues;
 const FIELDS: Field[] = ["name", "description", "technology", "connectionfile"];
 
 const initialValues = (record?: EntityRecord): EnvironmentValues => ({
-  name: record ? textOf(record, "name") : "",
-  description: record ? textOf(record, "description") : "",
-  technology: record ? textOf(record, "technology") : "",
-  connectionfile: record ? textOf(record, "connectionfile") : "",
+  name: record ? storedText(record, "name") : "",
+  description: record ? storedText(record, "description") : "",
+  technology: record ? storedText(record, "technology") : "",
+  connectionfile: record ? storedText(record, "connectionfile") : "",
 });
 
 /** 'New System Environment' without a record, 'Edit System Environment' with one. */
@@ -45,11 +45,10 @@ export function SystemEnvironmentForm({ record }: { record?: EntityRecord }) {
     : new Set((taken.data?.data ?? []).map((r) => String(r.keyAttrValues.name ?? "")));
   const errors = environmentErrors(values, takenNames);
   const shown = (field: Field) => (touched.has(field) ? errors[field] : undefined);
-  const canSave =
-    isValid(errors) && extras.extrasFor !== undefined && (editing || taken.isSuccess);
+  const canSave = isValid(errors) && extras.extrasFor !== undefined && (editing || taken.isSuccess);
   const dependants = editing
     ? (sources.data?.data ?? []).filter(
-        (s) => valueOf(s, "systemenvironment") === record.entityKeyID,
+        (s) => storedValue(s, "systemenvironment") === record.entityKeyID,
       ).length
     : 0;
 
@@ -67,33 +66,32 @@ export function SystemEnvironmentForm({ record }: { record?: EntityRecord }) {
       if (!editing || trimmed[field] !== initialValues(record)[field])
         changed[field] = trimmed[field];
     }
-    save.mutate(
-      {
+    save
+      .mutateAsync({
         entityType: SYSTEM_ENVIRONMENT,
         keyId: record?.entityKeyID,
         values: changed,
         extras: extras.extrasFor(record),
-      },
-      {
-        onSuccess: (answer) =>
-          void navigate(LIST_PATH, withNotice({ title: "Saved", body: answer.Msg, variant: "success" })),
-      },
-    );
+      })
+      .then((answer) =>
+        navigate(LIST_PATH, withNotice({ title: "Saved", body: answer.Msg, variant: "success" })),
+      )
+      // The failure is shown from the mutation's state.
+      .catch(() => {});
   };
 
   const onDelete = (done: () => void) => {
     if (!record) return;
-    remove.mutate(
-      { entityType: SYSTEM_ENVIRONMENT, entityKeyIds: [record.entityKeyID] },
-      {
-        onSuccess: (answer) =>
-          void navigate(
-            LIST_PATH,
-            withNotice({ title: "Delete response", body: answer.Msg, variant: "info" }),
-          ),
-        onError: done,
-      },
-    );
+    // mutateAsync: the answer must lead back to the list even if the form is gone by then.
+    remove
+      .mutateAsync({ entityType: SYSTEM_ENVIRONMENT, entityKeyIds: [record.entityKeyID] })
+      .then((answer) =>
+        navigate(
+          LIST_PATH,
+          withNotice({ title: "Delete response", body: answer.Msg, variant: "info" }),
+        ),
+      )
+      .catch(done);
   };
 
   const fileOptions = files.data ?? [];
@@ -185,7 +183,11 @@ export function SystemEnvironmentForm({ record }: { record?: EntityRecord }) {
             {files.isPending ? "loading…" : "(choose)"}
           </option>
           {missingFile && (
-            <option value={values.connectionfile}>{`${values.connectionfile} (not on the server)`}</option>
+            <option value={values.connectionfile}>
+              {files.isSuccess
+                ? `${values.connectionfile} (not on the server)`
+                : values.connectionfile}
+            </option>
           )}
           {fileOptions.map((file) => (
             <option key={file} value={file}>

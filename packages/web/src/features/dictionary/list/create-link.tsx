@@ -1,3 +1,4 @@
+import Button from "react-bootstrap/Button";
 import { Link } from "react-router";
 import { HintTooltip } from "../../../components/hint-tooltip.tsx";
 
@@ -24,15 +25,15 @@ export function CreateLink({ to, disabledHint, testId }: CreateLinkProps) {
     );
   }
   return (
-    <HintTooltip hint={disabledHint} id={`${testId}-hint`} placement="left" testId={`${testId}-hint`}>
-      <span
-        className="btn btn-primary btn-sm disabled"
-        role="link"
-        aria-disabled="true"
-        data-testid={testId}
-      >
+    <HintTooltip
+      hint={disabledHint}
+      id={`${testId}-hint`}
+      placement="left"
+      testId={`${testId}-hint`}
+    >
+      <Button size="sm" disabled data-testid={testId}>
         {content}
-      </span>
+      </Button>
     </HintTooltip>
   );
 }

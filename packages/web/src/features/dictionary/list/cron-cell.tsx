@@ -21,15 +21,19 @@ export function CronCell({ keyId, text, check }: CronCellProps) {
   }
   const message = TEXTS.invalidCron(check.message);
   return (
-    <td className="table-danger dictionary-mono text-nowrap" data-testid="cron-cell" data-invalid="true">
+    <td
+      className="table-danger dictionary-mono text-nowrap"
+      data-testid="cron-cell"
+      data-invalid="true"
+    >
       <OverlayTrigger
         placement="top"
         overlay={<Tooltip id={`cron-error-${keyId}`}>{message}</Tooltip>}
       >
-        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: keyboard users must reach the error. */}
-        <span tabIndex={0} className="d-inline-flex align-items-center gap-1" aria-label={`${text}: ${message}`}>
+        <span className="d-inline-flex align-items-center gap-1" data-testid="cron-error-trigger">
           <i className="bi bi-exclamation-triangle-fill text-danger" aria-hidden="true" />
           {text || <em className="text-danger">empty</em>}
+          <span className="visually-hidden">{message}</span>
         </span>
       </OverlayTrigger>
     </td>

@@ -3,7 +3,7 @@ export interface LastImportCellProps {
   text: string;
 }
 
-const PATTERN = /^(.+? UTC) (ok|running|failed: ?(.*))$/s;
+const PATTERN = /^(.+?) UTC (ok|running|failed: ?(.*))$/s;
 
 /** When the latest import ran and how it ended, with an icon for the outcome. */
 export function LastImportCell({ text }: LastImportCellProps) {
@@ -32,10 +32,20 @@ export function LastImportCell({ text }: LastImportCellProps) {
         : "bi-x-circle-fill text-danger";
   const label = outcome === "ok" ? "succeeded" : failed ? "failed" : "running";
   return (
-    <td className="small text-nowrap" data-testid="last-import" title={failed ? reason : undefined}>
-      <i className={`bi ${icon} me-1`} role="img" aria-label={label} />
-      {when}
-      {failed && <span className="visually-hidden">: {reason}</span>}
+    <td
+      className="small text-nowrap"
+      data-testid="last-import"
+      title={`${when} UTC, ${failed ? `failed: ${reason}` : label}`}
+    >
+      <span className="d-inline-flex align-items-start gap-1">
+        <i className={`bi ${icon}`} role="img" aria-label={label} />
+        <span className="lh-sm">
+          {when.slice(0, 10)}
+          <br />
+          <span className="text-body-secondary">{when.slice(11)}</span>
+        </span>
+      </span>
+      <span className="visually-hidden"> UTC{failed ? `: ${reason}` : ""}</span>
     </td>
   );
 }

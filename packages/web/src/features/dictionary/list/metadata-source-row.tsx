@@ -6,13 +6,9 @@ import { Link } from "react-router";
 import type { ToastVariant } from "../../../components/toasts.tsx";
 import type { CronCheck } from "../dictionary-api.ts";
 import { METADATA_SOURCE } from "../dictionary-texts.ts";
-import { textOf, valueOf } from "../record-values.ts";
+import { storedText, storedValue } from "../record-values.ts";
+import { useDictionarySave, useImportSource, usePingSource } from "../use-dictionary-mutations.ts";
 import { useFixedExtras } from "../use-fixed-extras.ts";
-import {
-  useDictionarySave,
-  useImportSource,
-  usePingSource,
-} from "../use-dictionary-mutations.ts";
 import { CronCell } from "./cron-cell.tsx";
 import { LastImportCell } from "./last-import-cell.tsx";
 
@@ -28,14 +24,14 @@ export interface MetadataSourceRowProps {
  */
 export function MetadataSourceRow({ source, cron, showToast }: MetadataSourceRowProps) {
   const keyId = source.entityKeyID;
-  const name = textOf(source, "name");
+  const name = storedText(source, "name");
   const { extrasFor } = useFixedExtras();
   const save = useDictionarySave();
   const ping = usePingSource();
   const runImport = useImportSource();
   const scheduled = save.isPending
     ? save.variables.values.enableschedule === true
-    : valueOf(source, "enableschedule") === true;
+    : storedValue(source, "enableschedule") === true;
 
   const fail = (error: Error) => showToast("Error", error.message, "danger");
 
@@ -54,16 +50,16 @@ export function MetadataSourceRow({ source, cron, showToast }: MetadataSourceRow
 
   return (
     <tr data-testid="metadata-source-row" data-key={keyId}>
-      <td>{textOf(source, "application")}</td>
-      <td>{textOf(source, "applicationaspect")}</td>
-      <td>{textOf(source, "systemenvironment")}</td>
-      <td className="fw-semibold">{name}</td>
+      <td>{storedText(source, "application")}</td>
+      <td>{storedText(source, "applicationaspect")}</td>
+      <td>{storedText(source, "systemenvironment")}</td>
+      <td className="fw-semibold text-nowrap">{name}</td>
       <td>
-        <span className="dictionary-text" title={textOf(source, "description")}>
-          {textOf(source, "description")}
+        <span className="dictionary-text" title={storedText(source, "description")}>
+          {storedText(source, "description")}
         </span>
       </td>
-      <CronCell keyId={keyId} text={textOf(source, "importfrequency")} check={cron} />
+      <CronCell keyId={keyId} text={storedText(source, "importfrequency")} check={cron} />
       <td className="text-center">
         <Form.Check
           type="checkbox"
@@ -76,24 +72,22 @@ export function MetadataSourceRow({ source, cron, showToast }: MetadataSourceRow
           data-testid="scheduled"
         />
       </td>
-      <LastImportCell text={textOf(source, "lastimport")} />
+      <LastImportCell text={storedText(source, "lastimport")} />
       <td className="dictionary-actions">
-        <div className="d-flex gap-1 justify-content-end">
+        <div className="btn-group btn-group-sm">
           <Link
             to={`/metadata-source/edit/${keyId}`}
-            className="btn btn-sm btn-outline-secondary"
-            aria-label={`edit ${name}`}
+            className="btn btn-outline-secondary"
+            title="edit"
             data-testid="edit-metadata-source"
           >
-            <i className="bi bi-pencil me-1" aria-hidden="true" />
-            edit
+            <i className="bi bi-pencil" aria-hidden="true" />
+            <span className="visually-hidden">edit {name}</span>
           </Link>
           <Button
-            size="sm"
             variant="outline-secondary"
             disabled={ping.isPending}
-            aria-label={`ping ${name}`}
-            title="Test the connection to the source's database"
+            title="ping: test the connection to the source's database"
             onClick={() =>
               ping.mutate(keyId, {
                 onSuccess: (answer) => showToast("Success", answer.Msg, "success"),
@@ -103,18 +97,16 @@ export function MetadataSourceRow({ source, cron, showToast }: MetadataSourceRow
             data-testid="ping-source"
           >
             {ping.isPending ? (
-              <Spinner size="sm" className="me-1" aria-hidden="true" />
+              <Spinner size="sm" aria-hidden="true" />
             ) : (
-              <i className="bi bi-broadcast me-1" aria-hidden="true" />
+              <i className="bi bi-broadcast" aria-hidden="true" />
             )}
-            ping
+            <span className="visually-hidden">ping {name}</span>
           </Button>
           <Button
-            size="sm"
-            variant="outline-primary"
+            variant="outline-secondary"
             disabled={runImport.isPending}
-            aria-label={`import ${name}`}
-            title="Import the source's catalog into the data dictionary"
+            title="import: read the source's catalog into the data dictionary"
             onClick={() =>
               runImport.mutate(keyId, {
                 onSuccess: (answer) => showToast("Success", answer.Msg, "success"),
@@ -124,15 +116,14 @@ export function MetadataSourceRow({ source, cron, showToast }: MetadataSourceRow
             data-testid="import-source"
           >
             {runImport.isPending ? (
-              <Spinner size="sm" className="me-1" aria-hidden="true" />
+              <Spinner size="sm" aria-hidden="true" />
             ) : (
-              <i className="bi bi-box-arrow-in-down me-1" aria-hidden="true" />
+              <i className="bi bi-box-arrow-in-down" aria-hidden="true" />
             )}
-            import
+            <span className="visually-hidden">import {name}</span>
           </Button>
         </div>
       </td>
     </tr>
   );
 }
-

@@ -1,7 +1,7 @@
 import Table from "react-bootstrap/Table";
 import type { ToastVariant } from "../../../components/toasts.tsx";
 import { TEXTS } from "../dictionary-texts.ts";
-import { textOf } from "../record-values.ts";
+import { storedText } from "../record-values.ts";
 import {
   useCronChecks,
   useMetadataSources,
@@ -23,7 +23,7 @@ export function MetadataSourcesCard({ showToast }: MetadataSourcesCardProps) {
   const sources = useMetadataSources();
   const environments = useSystemEnvironments();
   const list = sources.data?.data ?? [];
-  const cronChecks = useCronChecks(list.map((s) => textOf(s, "importfrequency")));
+  const cronChecks = useCronChecks(list.map((s) => storedText(s, "importfrequency")));
   const noEnvironment = environments.isSuccess && environments.data.data.length === 0;
 
   return (
@@ -43,7 +43,12 @@ export function MetadataSourcesCard({ showToast }: MetadataSourcesCardProps) {
       emptyText="No metadata sources yet. A metadata source imports the catalog of a system environment for an application."
       testId="metadata-sources"
     >
-      <Table hover responsive className="dictionary-table mb-0" data-testid="metadata-sources-table">
+      <Table
+        hover
+        responsive
+        className="dictionary-table mb-0"
+        data-testid="metadata-sources-table"
+      >
         <thead>
           <tr>
             <th scope="col">Application</th>
@@ -66,7 +71,7 @@ export function MetadataSourcesCard({ showToast }: MetadataSourcesCardProps) {
             <MetadataSourceRow
               key={source.entityKeyID}
               source={source}
-              cron={cronChecks.get(textOf(source, "importfrequency"))}
+              cron={cronChecks.get(storedText(source, "importfrequency"))}
               showToast={showToast}
             />
           ))}

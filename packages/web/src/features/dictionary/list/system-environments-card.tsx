@@ -1,7 +1,7 @@
 import Table from "react-bootstrap/Table";
 import { Link } from "react-router";
 import { LIST_PATH } from "../dictionary-texts.ts";
-import { textOf } from "../record-values.ts";
+import { storedText } from "../record-values.ts";
 import { useSystemEnvironments } from "../use-dictionary-queries.ts";
 import { CreateLink } from "./create-link.tsx";
 import { ListCard } from "./list-card.tsx";
@@ -22,7 +22,12 @@ export function SystemEnvironmentsCard() {
       emptyText="No system environments yet. Create one to connect a database."
       testId="system-environments"
     >
-      <Table hover responsive className="dictionary-table mb-0" data-testid="system-environments-table">
+      <Table
+        hover
+        responsive
+        className="dictionary-table mb-0"
+        data-testid="system-environments-table"
+      >
         <thead>
           <tr>
             <th scope="col">Name</th>
@@ -37,21 +42,21 @@ export function SystemEnvironmentsCard() {
         <tbody>
           {list.map((env) => (
             <tr key={env.entityKeyID} data-testid="system-environment-row">
-              <td className="fw-semibold">{textOf(env, "name")}</td>
+              <td className="fw-semibold">{storedText(env, "name")}</td>
               <td>
-                <span className="dictionary-text" title={textOf(env, "description")}>
-                  {textOf(env, "description")}
+                <span className="dictionary-text wide" title={storedText(env, "description")}>
+                  {storedText(env, "description")}
                 </span>
               </td>
               <td>
-                <span className="badge text-bg-light border">{textOf(env, "technology")}</span>
+                <span className="badge text-bg-light border">{storedText(env, "technology")}</span>
               </td>
-              <td className="dictionary-mono">{textOf(env, "connectionfile")}</td>
+              <td className="dictionary-mono">{storedText(env, "connectionfile")}</td>
               <td className="dictionary-actions text-end">
                 <Link
                   to={`${LIST_PATH}/edit/${env.entityKeyID}`}
                   className="btn btn-sm btn-outline-secondary"
-                  aria-label={`edit ${textOf(env, "name")}`}
+                  aria-label={`edit ${storedText(env, "name")}`}
                   data-testid="edit-system-environment"
                 >
                   <i className="bi bi-pencil me-1" aria-hidden="true" />

@@ -1,9 +1,6 @@
 import { type EntityRecord, type EntityTypeInfo, EXPLORER_PAGE_SIZES } from "@ledgerline/contract";
-import Badge from "react-bootstrap/Badge";
-import Button from "react-bootstrap/Button";
-import { PageSizeSelect } from "../../../components/page-size-select.tsx";
-import { PaginationBar } from "../../../components/pagination-bar.tsx";
-import { pageCountOf, positionText } from "../../../components/paging.ts";
+import { PagingControls } from "../../../components/data-table/paging-controls.tsx";
+import { FilterToggle } from "../../../components/filters/filter-toggle.tsx";
 import type { ExplorerView } from "../use-explorer-view.ts";
 import { ActionsMenu, type ExplorerAction } from "./actions-menu.tsx";
 import { ColumnVisibilityMenu } from "./column-visibility-menu.tsx";
@@ -24,7 +21,6 @@ interface ExplorerToolbarProps {
 /** Columns, filters and actions on the left; position, page size, pages and options on the right. */
 export function ExplorerToolbar(props: ExplorerToolbarProps) {
   const { type, view, total } = props;
-  const pageCount = pageCountOf(total, view.pageSize);
   return (
     <div className="data-toolbar mb-2" data-testid="explorer-toolbar">
       <ColumnVisibilityMenu
@@ -32,22 +28,12 @@ export function ExplorerToolbar(props: ExplorerToolbarProps) {
         visibility={view.columnVisibility}
         onChange={view.setColumnVisibility}
       />
-      <Button
-        size="sm"
-        variant={props.filterOpen ? "secondary" : "outline-secondary"}
-        onClick={props.onToggleFilter}
-        aria-expanded={props.filterOpen}
-        aria-controls="explorer-filter-panel"
-        data-testid="filter-toggle"
-      >
-        <i className="bi bi-funnel me-1" aria-hidden="true" />
-        Filters
-        {props.activeFilters > 0 && (
-          <Badge bg="primary" pill className="ms-2">
-            {props.activeFilters}
-          </Badge>
-        )}
-      </Button>
+      <FilterToggle
+        open={props.filterOpen}
+        active={props.activeFilters}
+        onToggle={props.onToggleFilter}
+        controls="explorer-filter-panel"
+      />
       <ActionsMenu
         type={type}
         selected={props.selected}
@@ -55,16 +41,15 @@ export function ExplorerToolbar(props: ExplorerToolbarProps) {
         onAction={props.onAction}
       />
       <div className="ms-auto d-flex flex-wrap align-items-center gap-3">
-        <span className="small text-body-secondary text-nowrap" data-testid="position-message">
-          {positionText(view.page, view.pageSize, total)}
-        </span>
-        <PageSizeSelect
-          options={EXPLORER_PAGE_SIZES}
-          value={view.pageSize}
-          onChange={view.setPageSize}
+        <PagingControls
+          page={view.page}
+          pageSize={view.pageSize}
           total={total}
+          sizes={EXPLORER_PAGE_SIZES}
+          onPage={view.setPage}
+          onPageSize={view.setPageSize}
+          offerAll
         />
-        <PaginationBar page={view.page} pageCount={pageCount} onPageChange={view.setPage} />
         <TableOptionsMenu
           trimCells={view.trimCells}
           onTrimCells={view.setTrimCells}

@@ -1,0 +1,37 @@
+import type { AttributeInfo } from "@ledgerline/contract";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { apiFetch } from "../../api/index.ts";
+import { attachmentName, saveBlob } from "../../components/download.ts";
+import { recordKeys } from "../../components/records/record-keys.ts";
+import type { PickOption } from "../../components/records/use-pick-list.ts";
+import { pendingSheet, type ReferenceLabel } from "./pending-export.ts";
+import type { PendingRow } from "./pending-rows.ts";
+
+interface SheetInput {
+  attributes: readonly AttributeInfo[];
+  rows: readonly PendingRow[];
+}
+
+/**
+ * 'Generate xlsx': the pending rows shown, as an XLSX made by POST /api/xlsxgen and saved under
+ * the server's name. Proposed references are named from the pick lists the table loaded.
+ */
+export function useGenerateXlsx(context: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ attributes, rows }: SheetInput) => {
+      const labelOf: ReferenceLabel = (attr, keyId) =>
+        queryClient
+          .getQueryData<PickOption[]>(recordKeys.pick(context, attr.referencedEntityType ?? ""))
+          ?.find((o) => o.id === keyId)?.label;
+      const response = await apiFetch("/api/xlsxgen", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(pendingSheet(attributes, rows, labelOf)),
+      });
+      const name = attachmentName(response.headers.get("Content-Disposition"));
+      saveBlob(await response.blob(), name);
+      return name;
+    },
+  });
+}

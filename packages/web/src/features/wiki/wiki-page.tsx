@@ -1,0 +1,63 @@
+import { DATA_DICTIONARY_CONTEXT } from "@ledgerline/contract";
+import { useCallback } from "react";
+import Button from "react-bootstrap/Button";
+import Card from "react-bootstrap/Card";
+import { Navigate, useNavigate } from "react-router";
+import { useSelectedContext } from "../../state/session-store.ts";
+import { PublishResultAlert } from "./publish-result.tsx";
+import { canPublish } from "./publish-state.ts";
+import { PublishProgressBar, PublishStatus } from "./publish-status.tsx";
+import { usePublishSocket } from "./use-publish-socket.ts";
+
+/**
+ * /wikimanager: only in the 'Data Dictionary' context. Any other context, a change away from it
+ * (the session guard remounts the screen) or the end of the socket leaves to /.
+ */
+export function WikiManagerPage() {
+  const context = useSelectedContext();
+  if (context !== DATA_DICTIONARY_CONTEXT) return <Navigate to="/" replace />;
+  return <WikiPublisher />;
+}
+
+function WikiPublisher() {
+  const navigate = useNavigate();
+  const leave = useCallback(() => void navigate("/", { replace: true }), [navigate]);
+  const { state, publish } = usePublishSocket(leave);
+  const running = state.busy === true || state.requested;
+
+  return (
+    <div className="mx-auto" style={{ maxWidth: 760 }} data-testid="wiki-page">
+      <div className="d-flex align-items-center gap-3 mb-3">
+        <i className="bi bi-journal-arrow-up fs-2 text-primary" aria-hidden="true" />
+        <div>
+          <h1 className="h3 mb-0">Publish Data Dictionary to Wiki</h1>
+          <p className="text-body-secondary mb-0">
+            Writes the approved data dictionary to the wiki: an index page, a page per application
+            and its data objects.
+          </p>
+        </div>
+      </div>
+      <Card className="shadow-sm">
+        <Card.Body className="p-4">
+          <div className="d-flex flex-wrap align-items-center gap-3">
+            <PublishStatus busy={state.busy} running={running} />
+            <Button
+              className="ms-auto px-4"
+              disabled={!canPublish(state)}
+              onClick={publish}
+              data-testid="publish-button"
+            >
+              <i className="bi bi-cloud-arrow-up me-2" aria-hidden="true" />
+              Publish
+            </Button>
+          </div>
+          {/* After a failed run the count of an unfinished run would only mislead. */}
+          {state.progress && (running || !state.result?.error) && (
+            <PublishProgressBar progress={state.progress} running={state.busy === true} />
+          )}
+        </Card.Body>
+      </Card>
+      {state.result && <PublishResultAlert result={state.result} />}
+    </div>
+  );
+}
