@@ -5,26 +5,30 @@ export function markdownFileName(page: Pick<PageDoc, "id">): string {
   return `${page.id}.md`;
 }
 
-function escape(text: string): string {
+function escapeMarkdown(text: string): string {
   return text.replace(/([\\`*_[\]<>|#])/g, "\\$1").replace(/\r?\n/g, " ");
 }
 
 function inline(parts: readonly Inline[]): string {
   return parts
-    .map((p) => (typeof p === "string" ? escape(p) : `[${escape(p.text)}](${encodeURI(p.link)})`))
+    .map((p) =>
+      typeof p === "string"
+        ? escapeMarkdown(p)
+        : `[${escapeMarkdown(p.text)}](${encodeURI(p.link)})`,
+    )
     .join("");
 }
 
 function block(b: Block): string {
   switch (b.kind) {
     case "heading":
-      return `${"#".repeat(b.level)} ${escape(b.text)}`;
+      return `${"#".repeat(b.level)} ${escapeMarkdown(b.text)}`;
     case "paragraph":
       return inline(b.parts);
     case "list":
       return b.items.map((item) => `- ${inline(item)}`).join("\n");
     case "table": {
-      const head = `| ${b.header.map(escape).join(" | ")} |`;
+      const head = `| ${b.header.map(escapeMarkdown).join(" | ")} |`;
       const rule = `| ${b.header.map(() => "---").join(" | ")} |`;
       const rows = b.rows.map((r) => `| ${r.map(inline).join(" | ")} |`);
       return [head, rule, ...rows].join("\n");

@@ -55,16 +55,20 @@ export async function publishRoutes(app: App, { database, model, config }: AppDe
     },
   );
 
-  app.get("/ws/publish", { websocket: true, schema: { hide: true } }, async (socket, request) => {
+  app.get("/ws/publish", { websocket: true, schema: { hide: true } }, (socket, request) => {
     const user = currentUser(request);
-    try {
-      await mayPublish(user);
-    } catch {
-      socket.close(1008, "not allowed to publish");
-      return;
-    }
-    hub.add(socket);
+    // The listener goes on at once: a message sent right after opening arrives while the rights
+    // are still being read, and a socket without a listener drops it.
+    const allowed = mayPublish(user).then(
+      () => true,
+      () => false,
+    );
+    void allowed.then((ok) => {
+      if (ok) hub.add(socket);
+      else socket.close(1008, "not allowed to publish");
+    });
     socket.on("message", async (data, isBinary) => {
+      if (!(await allowed)) return;
       const text = isBinary ? "" : data.toString();
       if (text === "status") {
         socket.send(JSON.stringify(await hub.status()));

@@ -5,7 +5,7 @@ export function wikiTitle(root: string, page: Pick<PageDoc, "id">): string {
   return page.id === "Home" ? root : `${root}/${page.id}`;
 }
 
-function escape(text: string): string {
+function escapeWikitext(text: string): string {
   return text.replace(/[[\]{}|<>'=]/g, (c) => `&#${c.charCodeAt(0)};`).replace(/\r?\n/g, " ");
 }
 
@@ -13,8 +13,8 @@ function inline(root: string, parts: readonly Inline[]): string {
   return parts
     .map((p) =>
       typeof p === "string"
-        ? escape(p)
-        : `[[${wikiTitle(root, { id: p.link })}|${escape(p.text)}]]`,
+        ? escapeWikitext(p)
+        : `[[${wikiTitle(root, { id: p.link })}|${escapeWikitext(p.text)}]]`,
     )
     .join("");
 }
@@ -23,14 +23,14 @@ function block(root: string, b: Block): string {
   switch (b.kind) {
     case "heading": {
       const marks = "=".repeat(b.level + 1);
-      return `${marks} ${escape(b.text)} ${marks}`;
+      return `${marks} ${escapeWikitext(b.text)} ${marks}`;
     }
     case "paragraph":
       return inline(root, b.parts);
     case "list":
       return b.items.map((item) => `* ${inline(root, item)}`).join("\n");
     case "table": {
-      const head = `! ${b.header.map(escape).join(" !! ")}`;
+      const head = `! ${b.header.map(escapeWikitext).join(" !! ")}`;
       const rows = b.rows.map((r) => `|-\n| ${r.map((cell) => inline(root, cell)).join(" || ")}`);
       return ['{| class="wikitable sortable"', head, ...rows, "|}"].join("\n");
     }

@@ -89,20 +89,26 @@ export async function startTestWiki(): Promise<TestWiki> {
   const env: NodeJS.ProcessEnv = { ...process.env, MW_INSTALL_PATH: docroot };
   delete env.MW_CONFIG_FILE;
   let server: ChildProcess | undefined;
+  const kill = (signal: NodeJS.Signals) => {
+    if (server?.pid === undefined || server.exitCode !== null || server.signalCode !== null) return;
+    try {
+      process.kill(server.pid, signal);
+    } catch {
+      // already gone
+    }
+  };
+  // Should the test process end without stop(), the server must not outlive it.
+  const killOnExit = () => kill("SIGKILL");
   const stop = async () => {
-    if (server?.pid !== undefined && server.exitCode === null && server.signalCode === null) {
-      process.kill(server.pid, "SIGTERM");
+    if (server) {
+      kill("SIGTERM");
       if (!(await exited(server, 5000))) {
-        process.kill(server.pid, "SIGKILL");
+        kill("SIGKILL");
         await exited(server, 5000);
       }
     }
     process.off("exit", killOnExit);
     await fs.rm(dir, { recursive: true, force: true });
-  };
-  // Should the test process end without stop(), the server must not outlive it.
-  const killOnExit = () => {
-    if (server?.pid !== undefined && server.exitCode === null) process.kill(server.pid, "SIGKILL");
   };
   try {
     await fs.mkdir(docroot);
