@@ -54,6 +54,9 @@ function openPostgres(url: string, max: number): Database {
         parsers[oid] ?? pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
   });
+  // An idle pooled connection can die (server restart, dropped database); without a handler that
+  // error would crash the process. The pool replaces the connection at the next query.
+  pool.on("error", () => undefined);
   const db = new Kysely<AppTables>({ dialect: new PostgresDialect({ pool }) });
   const listeners = new Set<pg.Client>();
   return {
