@@ -1,0 +1,162 @@
+// `npm run bench -- export`: /api/query-xlsx of 100,000 records x 10 columns on PostgreSQL, timed
+// to the last byte, with the server process's RSS growth sampled while it runs.
+import fs from "node:fs";
+import fsp from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { ReadableStream as WebReadableStream } from "node:stream/web";
+import v8 from "node:v8";
+import vm from "node:vm";
+import ExcelJS from "exceljs";
+import type { Kysely } from "kysely";
+import { login, openBenchDatabase, startApp } from "./support/app.ts";
+import { benchServerUrl, createThrowawayDatabase, serverVersion } from "./support/database.ts";
+import { envNumber } from "./support/env.ts";
+import { BENCH_CONTEXT, BENCH_TYPE, writeBenchModel } from "./support/model.ts";
+import { loadNote, machine, round, table, writeResult } from "./support/results.ts";
+import { NAME_PREFIX, seedItems } from "./support/seed.ts";
+
+const MB = 1024 * 1024;
+
+/** A full collection, when the process allows one (it makes the RSS baseline steady). */
+function collectGarbage(): void {
+  v8.setFlagsFromString("--expose-gc");
+  const gc = vm.runInNewContext("gc") as (() => void) | undefined;
+  gc?.();
+}
+
+interface ExportRun {
+  seconds: number;
+  bytes: number;
+  rssBeforeMb: number;
+  rssPeakMb: number;
+}
+
+/** POSTs the export, streams the file to disk, and samples RSS every 10 ms until the last byte. */
+async function timedExport(
+  url: string,
+  cookie: string,
+  body: unknown,
+  file: string,
+): Promise<ExportRun> {
+  collectGarbage();
+  const before = process.memoryUsage.rss();
+  let peak = before;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage.rss());
+  }, 10);
+  const started = performance.now();
+  try {
+    const res = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie },
+      body: JSON.stringify(body),
+    });
+    if (res.status !== 200 || !res.body)
+      throw new Error(`${url}: ${res.status} ${await res.text()}`);
+    await pipeline(
+      Readable.fromWeb(res.body as unknown as WebReadableStream),
+      fs.createWriteStream(file),
+    );
+  } finally {
+    clearInterval(sampler);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  peak = Math.max(peak, process.memoryUsage.rss());
+  return {
+    seconds,
+    bytes: (await fsp.stat(file)).size,
+    rssBeforeMb: before / MB,
+    rssPeakMb: peak / MB,
+  };
+}
+
+/** Reads the file back with ExcelJS's streaming reader: header, row count and the first data row. */
+async function checkWorkbook(file: string, rows: number): Promise<void> {
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(file, {});
+  let count = 0;
+  let header: unknown[] = [];
+  let first: unknown[] = [];
+  for await (const sheet of reader) {
+    for await (const row of sheet) {
+      count += 1;
+      if (count === 1) header = (row.values as unknown[]).slice(1);
+      if (count === 2) first = (row.values as unknown[]).slice(1);
+    }
+  }
+  if (count !== rows + 1) throw new Error(`the export holds ${count - 1} rows, not ${rows}`);
+  if (header[0] !== "Code" || header.length !== 10)
+    throw new Error(`unexpected header: ${JSON.stringify(header)}`);
+  if (first[0] !== "IT0000001") throw new Error(`unexpected first row: ${JSON.stringify(first)}`);
+}
+
+export async function benchExport(): Promise<void> {
+  const rows = envNumber("BENCH_EXPORT_ROWS", 100_000);
+  const serverUrl = benchServerUrl();
+  const version = await serverVersion(serverUrl);
+  if (!version)
+    throw new Error(
+      `PostgreSQL is not reachable at ${new URL(serverUrl).host}; set BENCH_DATABASE_URL`,
+    );
+  console.log(`export benchmark on ${machine()}; PostgreSQL ${version}; ${loadNote()}`);
+
+  const model = await writeBenchModel();
+  const tmp = await fsp.mkdtemp(path.join(os.tmpdir(), "ledgerline-bench-export-"));
+  const database = await createThrowawayDatabase(serverUrl, "export");
+  let run: ExportRun;
+  try {
+    const bench = await openBenchDatabase({ url: database.url });
+    try {
+      const app = await startApp(bench.database, model.dir);
+      try {
+        console.log(`seeding ${rows.toLocaleString("en")} records...`);
+        const seeded = await seedItems(bench.database.db as unknown as Kysely<unknown>, rows);
+        console.log(`seeded in ${seeded.toFixed(1)} s`);
+        const cookie = await login(app.url);
+        const url = `${app.url}/api/query-xlsx`;
+        const query = { context: BENCH_CONTEXT, entityType: BENCH_TYPE };
+        // Warm-up on a small filtered export, so the measured run is not the first.
+        await timedExport(
+          url,
+          cookie,
+          {
+            ...query,
+            rowConstraints: [{ attribute: "name", operator: "StartsWith", values: [NAME_PREFIX] }],
+          },
+          path.join(tmp, "warm-up.xlsx"),
+        );
+        const file = path.join(tmp, "export.xlsx");
+        run = await timedExport(url, cookie, query, file);
+        await checkWorkbook(file, rows);
+      } finally {
+        await app.close();
+      }
+    } finally {
+      await bench.close();
+    }
+  } finally {
+    await database.drop();
+    await model.remove();
+    await fsp.rm(tmp, { recursive: true, force: true });
+  }
+
+  const growth = run.rssPeakMb - run.rssBeforeMb;
+  const figures = { export_100k_s: round(run.seconds, 2), export_rss_growth_mb: round(growth, 1) };
+  const file = await writeResult("export", figures);
+  console.log("");
+  console.log(
+    table([
+      ["figure", "value", "target"],
+      [`export ${rows.toLocaleString("en")} x 10 (s)`, run.seconds, "<= 3"],
+      ["RSS growth (MB)", growth, "<= 100"],
+      ["file size (MB)", run.bytes / MB, ""],
+      ["RSS before (MB)", run.rssBeforeMb, ""],
+    ]),
+  );
+  console.log(
+    `\nTargets: ${run.seconds <= 3 ? "met" : "MISSED"} time, ${growth <= 100 ? "met" : "MISSED"} memory. Read back with ExcelJS: ${rows.toLocaleString("en")} rows.`,
+  );
+  console.log(`Finished with ${loadNote()}. Figures: ${file}`);
+}

@@ -1,0 +1,304 @@
+// `npm run bench -- records`: list queries of /api/entity on 1,000,000 records (PostgreSQL) and
+// 100,000 (PGlite), at 1 and 50 connections, beside a raw Fastify + driver route running the same SQL.
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import type { EntityQuery } from "@ledgerline/contract";
+import type { Kysely } from "kysely";
+import type { Db } from "../packages/server/src/db/connection.ts";
+import type { Model } from "../packages/server/src/model/model.ts";
+import { buildListQuery } from "../packages/server/src/records/list-query.ts";
+import { login, openBenchDatabase, startApp } from "./support/app.ts";
+import { benchServerUrl, createThrowawayDatabase, serverVersion } from "./support/database.ts";
+import { envFlag, envNumber } from "./support/env.ts";
+import { type LoadResult, load } from "./support/load.ts";
+import { BENCH_CONTEXT, BENCH_TYPE, writeBenchModel } from "./support/model.ts";
+import { type RawEndpoint, startRawServer } from "./support/raw-server.ts";
+import { loadNote, machine, round, table, writeResult } from "./support/results.ts";
+import { NAME_PREFIX, seedItems } from "./support/seed.ts";
+
+const PAGE_SIZE = 20;
+const QUERY_NAMES = ["page", "filter", "deep"] as const;
+type QueryName = (typeof QUERY_NAMES)[number];
+
+const LABELS: Record<QueryName, string> = {
+  page: "page 1 by name",
+  filter: `name StartsWith '${NAME_PREFIX}' + count`,
+  deep: "deep page",
+};
+
+/** The three list queries; the deep page sits half-way through the rows (page 25,000 of 1,000,000). */
+function queries(rows: number): Record<QueryName, EntityQuery> {
+  const base = { context: BENCH_CONTEXT, entityType: BENCH_TYPE, pageSize: PAGE_SIZE };
+  return {
+    page: { ...base, pageNum: 1, rowOrders: [{ attribute: "name", asc: true }] },
+    filter: {
+      ...base,
+      pageNum: 1,
+      rowConstraints: [{ attribute: "name", operator: "StartsWith", values: [NAME_PREFIX] }],
+    },
+    deep: { ...base, pageNum: Math.max(1, Math.floor(rows / 2 / PAGE_SIZE)) },
+  };
+}
+
+/** The SQL the app runs for a query, compiled by the app's own query builder. */
+function rawEndpoint(db: Db, model: Model, q: EntityQuery): RawEndpoint {
+  const context = model.contexts.find((c) => c.name === q.context);
+  const type = context?.entityTypes.find((t) => t.name === q.entityType);
+  if (!context || !type) throw new Error("the bench type is missing from the model");
+  const built = buildListQuery(context, type, q);
+  const page = built.page.compile(db);
+  const count = built.count
+    ? built.count.compile(db)
+    : db
+        .selectFrom("app.type_counts")
+        .select("row_count")
+        .where("context", "=", context.name)
+        .where("entity_type", "=", type.name)
+        .compile();
+  return {
+    page: { text: page.sql, params: page.parameters },
+    count: { text: count.sql, params: count.parameters },
+  };
+}
+
+interface Measured {
+  ours: LoadResult;
+  raw: LoadResult;
+}
+type Run = Record<QueryName, Record<1 | 50, Measured>>;
+
+/** The median p99, p50 and requests/s of several rounds (each taken on its own). */
+function median(results: readonly LoadResult[]): LoadResult {
+  const mid = <K extends keyof LoadResult>(key: K) => {
+    const sorted = results.map((r) => r[key]).sort((a, b) => a - b);
+    return sorted[Math.floor(sorted.length / 2)];
+  };
+  return {
+    p99: mid("p99"),
+    p50: mid("p50"),
+    rps: mid("rps"),
+    requests: results.reduce((sum, r) => sum + r.requests, 0),
+  };
+}
+
+interface RunSummary {
+  engine: string;
+  rows: number;
+  seedSeconds: number;
+  deepPage: number;
+  run: Run;
+}
+
+async function post(url: string, body: unknown, cookie?: string): Promise<Record<string, unknown>> {
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(cookie ? { cookie } : {}) },
+    body: JSON.stringify(body),
+  });
+  if (res.status !== 200) throw new Error(`${url}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as Record<string, unknown>;
+}
+
+/** Seeds, starts the app and the raw baseline on one engine, checks both answer alike, measures. */
+async function benchEngine(
+  engine: "postgres" | "pglite",
+  target: { url: string } | { pgliteDir: string },
+  modelDir: string,
+  rows: number,
+  seconds: number,
+  rounds: number,
+): Promise<RunSummary> {
+  const label = engine === "postgres" ? "PostgreSQL" : "PGlite";
+  const bench = await openBenchDatabase(target);
+  try {
+    const app = await startApp(bench.database, modelDir);
+    try {
+      console.log(`${label}: seeding ${rows.toLocaleString("en")} records...`);
+      const seedSeconds = await seedItems(bench.database.db as unknown as Kysely<unknown>, rows);
+      console.log(`${label}: seeded in ${seedSeconds.toFixed(1)} s`);
+      const qs = queries(rows);
+      const endpoints = Object.fromEntries(
+        QUERY_NAMES.map((n) => [n, rawEndpoint(bench.database.db, app.prepared.model, qs[n])]),
+      ) as Record<QueryName, RawEndpoint>;
+      const raw = await startRawServer(bench.raw, endpoints);
+      try {
+        const cookie = await login(app.url);
+        for (const n of QUERY_NAMES) {
+          const ours = await post(`${app.url}/api/entity`, qs[n], cookie);
+          const base = await post(`${raw.url}/raw/${n}`, {});
+          const oursData = ours.data as { entityKeyID: number }[];
+          const rawData = base.data as { entity_key_id: number }[];
+          if (
+            oursData.length !== PAGE_SIZE ||
+            ours.querySize !== base.querySize ||
+            oursData[0].entityKeyID !== Number(rawData[0].entity_key_id)
+          )
+            throw new Error(`${label} ${n}: the app and the raw route answer differently`);
+          if (n !== "filter" && ours.querySize !== rows)
+            throw new Error(`${label} ${n}: querySize ${ours.querySize}, expected ${rows}`);
+        }
+        const run = {} as Run;
+        for (const n of QUERY_NAMES) {
+          run[n] = {} as Run[QueryName];
+          for (const connections of [1, 50] as const) {
+            const ours = { url: `${app.url}/api/entity`, body: qs[n], cookie, connections };
+            const base = { url: `${raw.url}/raw/${n}`, body: {}, connections };
+            const bound = { maxRequests: connections === 1 ? 5_000 : 100_000 };
+            const warm = { seconds: Math.min(2, seconds), maxRequests: 1_000 };
+            await load({ ...ours, ...warm });
+            await load({ ...base, ...warm });
+            // Alternating rounds, so a burst of load from elsewhere on the machine hits both sides.
+            const oursRounds: LoadResult[] = [];
+            const rawRounds: LoadResult[] = [];
+            for (let round = 0; round < rounds; round++) {
+              oursRounds.push(await load({ ...ours, seconds, ...bound }));
+              rawRounds.push(await load({ ...base, seconds, ...bound }));
+            }
+            run[n][connections] = { ours: median(oursRounds), raw: median(rawRounds) };
+            const { ours: o, raw: r } = run[n][connections];
+            console.log(
+              `${label} ${LABELS[n]} at ${connections} connection(s): ours p99 ${o.p99} ms, ${o.rps.toFixed(0)} req/s; raw p99 ${r.p99} ms, ${r.rps.toFixed(0)} req/s`,
+            );
+          }
+        }
+        return { engine: label, rows, seedSeconds, deepPage: qs.deep.pageNum as number, run };
+      } finally {
+        await raw.close();
+      }
+    } finally {
+      await app.close();
+    }
+  } finally {
+    await bench.close();
+  }
+}
+
+function report(s: RunSummary): string {
+  const rows: (string | number)[][] = [
+    [
+      "query",
+      "conn",
+      "p50 ms",
+      "raw p50",
+      "p99 ms",
+      "raw p99",
+      "p99 ratio",
+      "req/s",
+      "raw req/s",
+      "req/s ratio",
+    ],
+  ];
+  for (const n of QUERY_NAMES) {
+    for (const c of [1, 50] as const) {
+      const { ours, raw } = s.run[n][c];
+      const name = n === "deep" ? `deep page ${s.deepPage.toLocaleString("en")}` : LABELS[n];
+      rows.push([
+        name,
+        c,
+        ours.p50,
+        raw.p50,
+        ours.p99,
+        raw.p99,
+        ours.p99 / Math.max(raw.p99, 1),
+        ours.rps,
+        raw.rps,
+        ours.rps / raw.rps,
+      ]);
+    }
+  }
+  return `${s.engine}, ${s.rows.toLocaleString("en")} records (seeded in ${s.seedSeconds.toFixed(0)} s)\n${table(rows)}`;
+}
+
+function targets(s: RunSummary): string[] {
+  const check = (ok: boolean, text: string) => `${ok ? "met    " : "MISSED "} ${text}`;
+  const r = s.run;
+  const lines = [
+    check(r.page[1].ours.p99 <= 15, `page 1 p99 ${r.page[1].ours.p99} ms <= 15 ms`),
+    check(r.filter[1].ours.p99 <= 15, `filter+count p99 ${r.filter[1].ours.p99} ms <= 15 ms`),
+    check(
+      r.deep[1].ours.p99 <= 2 * r.deep[1].raw.p99,
+      `deep page p99 ${r.deep[1].ours.p99} ms <= 2 x raw ${r.deep[1].raw.p99} ms`,
+    ),
+  ];
+  for (const n of QUERY_NAMES) {
+    const { ours, raw } = r[n][50];
+    lines.push(
+      check(
+        ours.rps >= 0.5 * raw.rps,
+        `${LABELS[n]} at 50: ${ours.rps.toFixed(0)} req/s >= 50% of raw ${raw.rps.toFixed(0)}`,
+      ),
+      check(
+        ours.p99 <= 1.5 * raw.p99,
+        `${LABELS[n]} at 50: p99 ${ours.p99} ms <= 1.5 x raw ${raw.p99} ms`,
+      ),
+    );
+  }
+  return lines;
+}
+
+export async function benchRecords(): Promise<void> {
+  const rows = envNumber("BENCH_ROWS", 1_000_000);
+  const pgliteRows = envNumber("BENCH_PGLITE_ROWS", 100_000);
+  const seconds = envNumber("BENCH_SECONDS", 5);
+  const rounds = Math.round(envNumber("BENCH_ROUNDS", 3));
+  const serverUrl = benchServerUrl();
+  const version = await serverVersion(serverUrl);
+  if (!version)
+    throw new Error(
+      `PostgreSQL is not reachable at ${new URL(serverUrl).host}; set BENCH_DATABASE_URL`,
+    );
+  console.log(`records benchmark on ${machine()}; PostgreSQL ${version}; ${loadNote()}`);
+
+  const model = await writeBenchModel();
+  const summaries: RunSummary[] = [];
+  try {
+    const database = await createThrowawayDatabase(serverUrl, "records");
+    try {
+      summaries.push(
+        await benchEngine("postgres", { url: database.url }, model.dir, rows, seconds, rounds),
+      );
+    } finally {
+      await database.drop();
+    }
+    if (envFlag("BENCH_PGLITE", true)) {
+      const dir = await fs.mkdtemp(path.join(os.tmpdir(), "ledgerline-bench-pglite-"));
+      try {
+        summaries.push(
+          await benchEngine(
+            "pglite",
+            { pgliteDir: path.join(dir, "pglite") },
+            model.dir,
+            pgliteRows,
+            seconds,
+            rounds,
+          ),
+        );
+      } finally {
+        await fs.rm(dir, { recursive: true, force: true });
+      }
+    }
+  } finally {
+    await model.remove();
+  }
+
+  const pg = summaries[0].run;
+  const file = await writeResult("records", {
+    page_p99_ms: pg.page[1].ours.p99,
+    filter_count_p99_ms: pg.filter[1].ours.p99,
+    deep_page_p99_ms: pg.deep[1].ours.p99,
+    raw_deep_page_p99_ms: pg.deep[1].raw.p99,
+    rps: round(pg.filter[50].ours.rps, 1),
+    raw_rps: round(pg.filter[50].raw.rps, 1),
+    c50_p99_ms: pg.filter[50].ours.p99,
+    raw_c50_p99_ms: pg.filter[50].raw.p99,
+  });
+  console.log(`\nFinished with ${loadNote()}.\n`);
+  for (const s of summaries) {
+    console.log(`${report(s)}\n`);
+    console.log(`Targets (${s.engine}):\n  ${targets(s).join("\n  ")}\n`);
+  }
+  console.log(
+    `Figures (PostgreSQL; the 50-connection figures are the StartsWith + count query): ${file}`,
+  );
+}

@@ -1,0 +1,26 @@
+// `npm run bench -- <name>`: runs one benchmark of DESIGN.md §14 and writes bench/results/<name>.json.
+import { benchExport } from "./export.ts";
+import { benchRecords } from "./records.ts";
+import { installInterruptHandler } from "./support/cleanup.ts";
+
+const BENCHMARKS: Record<string, () => Promise<void>> = {
+  records: benchRecords,
+  export: benchExport,
+};
+
+const name = process.argv[2];
+const run = name ? BENCHMARKS[name] : undefined;
+if (!run) {
+  console.error(
+    `Usage: npm run bench -- <name>, with one of: ${Object.keys(BENCHMARKS).join(", ")}`,
+  );
+  process.exit(2);
+}
+installInterruptHandler();
+try {
+  await run();
+  process.exit(0);
+} catch (error) {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+  process.exit(1);
+}

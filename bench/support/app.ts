@@ -1,0 +1,133 @@
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { CompiledQuery } from "kysely";
+import pg from "pg";
+import { buildApp } from "../../packages/server/src/app.ts";
+import { loadConfig } from "../../packages/server/src/config.ts";
+import { type Database, openDatabase } from "../../packages/server/src/db/connection.ts";
+import type { App } from "../../packages/server/src/http/types.ts";
+import { type Prepared, prepare } from "../../packages/server/src/prepare.ts";
+
+export const BENCH_HOST = "127.0.0.1";
+export const ADMIN_USERNAME = "admin";
+export const ADMIN_PASSWORD = "bench-admin-password-1";
+/** The app's default pool size (db/connection.ts); the raw baseline gets the same. */
+export const POOL_SIZE = 10;
+
+/** Runs one SQL text with parameters outside the app: the raw baseline's only database call. */
+export type RawQuery = (text: string, params: readonly unknown[]) => Promise<unknown[]>;
+
+export interface BenchDatabase {
+  kind: "postgres" | "pglite";
+  database: Database;
+  raw: RawQuery;
+  close(): Promise<void>;
+}
+
+const toNumber = (v: string) => Number(v);
+const asText = (v: string) => v;
+
+/** The app's database (as the server opens it) and a raw query function beside it. */
+export async function openBenchDatabase(
+  target: { url: string } | { pgliteDir: string },
+): Promise<BenchDatabase> {
+  if ("url" in target) {
+    const database = await openDatabase({ databaseUrl: target.url, poolSize: POOL_SIZE });
+    const pool = new pg.Pool({
+      connectionString: target.url,
+      max: POOL_SIZE,
+      types: {
+        getTypeParser: ((oid: number, format?: "text" | "binary") =>
+          oid === 20 || oid === 1700
+            ? toNumber
+            : oid === 1082
+              ? asText
+              : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+      },
+    });
+    pool.on("error", () => undefined); // an idle connection dropped by the server is not a failure here
+    return {
+      kind: "postgres",
+      database,
+      raw: async (text, params) => (await pool.query(text, params as unknown[])).rows,
+      close: async () => {
+        await pool.end();
+        await database.close();
+      },
+    };
+  }
+  // PGlite serves one client per process, so the baseline shares the app's: a precompiled statement
+  // handed straight to the driver through Kysely's executeQuery (no query builder, no mapping).
+  const database = await openDatabase({ pgliteDir: target.pgliteDir });
+  return {
+    kind: "pglite",
+    database,
+    raw: async (text, params) =>
+      (await database.db.executeQuery(CompiledQuery.raw(text, [...params]))).rows,
+    close: () => database.close(),
+  };
+}
+
+export interface RunningApp {
+  app: App;
+  prepared: Prepared;
+  /** http://127.0.0.1:<port> */
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Prepares the database exactly as at start (migrations, model sync, first admin). */
+export async function prepareBench(database: Database, modelDir: string) {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "ledgerline-bench-data-"));
+  const config = loadConfig(
+    {
+      DATA_DIR: dataDir,
+      MODEL_DIR: modelDir,
+      ADMIN_USERNAME,
+      ADMIN_PASSWORD,
+      // Gives the first admin every role of the bench model; the bench model has no seed files.
+      DEMO: "1",
+      LOG_LEVEL: "silent",
+      HOST: BENCH_HOST,
+      WEB_DIST: path.join(dataDir, "no-web-build"),
+    },
+    [],
+  );
+  const prepared = await prepare(database, config);
+  return { config, prepared, dataDir };
+}
+
+/** The real app, built as main.ts builds it (without request logs), listening on 127.0.0.1. */
+export async function startApp(database: Database, modelDir: string): Promise<RunningApp> {
+  const { config, prepared, dataDir } = await prepareBench(database, modelDir);
+  const app = await buildApp({ config, database, model: prepared.model }, { logger: false });
+  await app.listen({ host: BENCH_HOST, port: 0 });
+  const address = app.server.address();
+  if (!address || typeof address === "string") throw new Error("no TCP address");
+  return {
+    app,
+    prepared,
+    url: `http://${BENCH_HOST}:${address.port}`,
+    close: async () => {
+      await app.close();
+      await fs.rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Signs in through /auth/login and answers the Cookie header value. */
+export async function login(baseUrl: string): Promise<string> {
+  const res = await fetch(`${baseUrl}/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ username: ADMIN_USERNAME, password: ADMIN_PASSWORD }).toString(),
+  });
+  if (res.status !== 200) throw new Error(`login failed: ${res.status} ${await res.text()}`);
+  const cookie = res.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .find((c) => c.startsWith("ledgerline_session="));
+  if (!cookie) throw new Error("login answered no session cookie");
+  return cookie;
+}

@@ -1,0 +1,44 @@
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+
+export const BENCH_CONTEXT = "Bench";
+export const BENCH_SCHEMA = "ctx_bench";
+export const BENCH_TYPE = "item";
+
+/**
+ * The bench model: one context with one 10-attribute type. Filterable strings get the btree,
+ * text_pattern_ops and pg_trgm indexes of DESIGN.md §6; `name` is the sorted and filtered column.
+ */
+export const BENCH_MODEL_YAML = `# Written by bench/support/model.ts for the benchmarks.
+name: ${BENCH_CONTEXT}
+uiName: Benchmark
+entityTypes:
+  - name: ${BENCH_TYPE}
+    uiName: Item
+    uiSequence: 1
+    label: "{code} - {name}"
+    approval: { upload: false, web: false }
+    attributes:
+      - { name: code, uiName: Code, dataType: String, identity: true, filter: true }
+      - { name: name, uiName: Name, dataType: String, filter: true }
+      - { name: category, uiName: Category, dataType: String, filter: true }
+      - { name: region, uiName: Region, dataType: String, nullable: true }
+      - { name: amount, uiName: Amount, dataType: Number, nullable: true, filter: true }
+      - { name: quantity, uiName: Quantity, dataType: Number, nullable: true }
+      - { name: active, uiName: Active, dataType: Boolean, nullable: true, filter: true }
+      - { name: valid_from, uiName: Valid from, dataType: Date, nullable: true, filter: true }
+      - { name: score, uiName: Score, dataType: Number, nullable: true }
+      - { name: description, uiName: Description, dataType: String, nullable: true }
+roles:
+  - name: steward
+    uiname: Steward
+    grants: { "*": [read, create, edit, delete] }
+`;
+
+/** A temporary MODEL_DIR holding only the bench model; remove it with the returned function. */
+export async function writeBenchModel(): Promise<{ dir: string; remove(): Promise<void> }> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), "ledgerline-bench-model-"));
+  await fs.writeFile(path.join(dir, "bench.yaml"), BENCH_MODEL_YAML);
+  return { dir, remove: () => fs.rm(dir, { recursive: true, force: true }) };
+}
