@@ -65,6 +65,26 @@ export const FILTER_OPERATORS = [
 export const FilterOperator = z.enum(FILTER_OPERATORS);
 export type FilterOperator = z.infer<typeof FilterOperator>;
 
+/** The operators each data type accepts (SPEC.md §7's table, plus != and the inclusive bounds). */
+export const OPERATORS_BY_TYPE: Readonly<Record<DataType, readonly FilterOperator[]>> = {
+  String: [
+    "StartsWith",
+    "!StartsWith",
+    "=",
+    "!=",
+    "EndsWith",
+    "!EndsWith",
+    "Contains",
+    "!Contains",
+    "Like",
+    "!Like",
+  ],
+  Number: ["=", "!=", "<", ">", "<=", ">="],
+  Date: ["=", "!=", "<", ">", "<=", ">="],
+  Boolean: ["=", "!="],
+  Reference: ["=", "!="],
+};
+
 /** One filter: the attribute matches the operator with any of the values. */
 export const RowConstraint = z.object({
   attribute: z.string().min(1).max(200),

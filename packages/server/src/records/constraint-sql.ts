@@ -1,30 +1,11 @@
-import type { RowConstraint, ScalarValue } from "@ledgerline/contract";
+import { OPERATORS_BY_TYPE, type RowConstraint, type ScalarValue } from "@ledgerline/contract";
 import { type RawBuilder, sql } from "kysely";
 import { BadRequestError } from "../errors.ts";
 import type { Attribute, DataType } from "../model/model.ts";
 
-const OPERATORS_OF: Readonly<Record<DataType, readonly string[]>> = {
-  String: [
-    "StartsWith",
-    "!StartsWith",
-    "=",
-    "!=",
-    "EndsWith",
-    "!EndsWith",
-    "Contains",
-    "!Contains",
-    "Like",
-    "!Like",
-  ],
-  Number: ["=", "!=", "<", ">", "<=", ">="],
-  Date: ["=", "!=", "<", ">", "<=", ">="],
-  Boolean: ["=", "!="],
-  Reference: ["=", "!="],
-};
-
-/** The operators a data type accepts (SPEC.md §7 filter table, plus != and the inclusive bounds). */
+/** The operators a data type accepts. */
 export function operatorsOf(dataType: DataType): readonly string[] {
-  return OPERATORS_OF[dataType];
+  return OPERATORS_BY_TYPE[dataType];
 }
 
 function escapeLike(text: string): string {

@@ -1,4 +1,9 @@
-import type { AttributeInfo, DataType, RowConstraint } from "@ledgerline/contract";
+import {
+  type AttributeInfo,
+  type DataType,
+  OPERATORS_BY_TYPE,
+  type RowConstraint,
+} from "@ledgerline/contract";
 
 /** One filter row as typed: the value stays text until the query is built. */
 export interface FilterRow {
@@ -15,28 +20,10 @@ export interface FilterTab {
   filters: FilterRow[];
 }
 
-const OPERATORS: Record<DataType, readonly string[]> = {
-  String: [
-    "StartsWith",
-    "!StartsWith",
-    "=",
-    "!=",
-    "EndsWith",
-    "!EndsWith",
-    "Contains",
-    "!Contains",
-    "Like",
-    "!Like",
-  ],
-  Number: ["=", "!=", "<", ">", "<=", ">="],
-  Date: ["=", "!=", "<", ">", "<=", ">="],
-  Boolean: ["="],
-  Reference: ["="],
-};
-
 /** The operators offered for a data type (SPEC.md section 7, as the server accepts them). */
 export function operatorsOf(dataType: DataType): readonly string[] {
-  return OPERATORS[dataType];
+  // Booleans and references offer only '=': '= false' or '= null' read better than '!='.
+  return dataType === "Boolean" || dataType === "Reference" ? ["="] : OPERATORS_BY_TYPE[dataType];
 }
 
 /** Offered in the 'add filter' list: filterable attributes, and generated ones (disabled). */
