@@ -81,7 +81,6 @@ function toContextModel(file: string, data: ContextFile): ContextModel {
         generator: a.generator,
         referencedEntityType: a.referencedEntityType,
         default: a.default,
-        format: a.format,
       }));
       const identity = attributes.filter((a) => a.identity).map((a) => `{${a.name}}`);
       return {

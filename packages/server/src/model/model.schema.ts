@@ -27,8 +27,6 @@ const AttributeFile = z.strictObject({
   generator: Identifier.optional(),
   referencedEntityType: Identifier.optional(),
   default: z.union([z.string(), z.number(), z.boolean()]).optional(),
-  /** A text format the value must have, checked on every save and upload. */
-  format: z.enum(["cron"]).optional(),
 });
 
 const EntityTypeFile = z.strictObject({

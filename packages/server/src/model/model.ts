@@ -19,8 +19,6 @@ export interface Attribute {
   readonly generator: string | undefined;
   readonly referencedEntityType: string | undefined;
   readonly default: string | number | boolean | undefined;
-  /** A text format values must have (`cron`: a 5- or 6-field cron expression). */
-  readonly format: "cron" | undefined;
 }
 
 export interface EntityType {
