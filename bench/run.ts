@@ -1,11 +1,18 @@
 // `npm run bench -- <name>`: runs one benchmark of DESIGN.md §14 and writes bench/results/<name>.json.
+import { benchApprove } from "./approve.ts";
+import { benchDictionary, benchPublish } from "./dictionary.ts";
 import { benchExport } from "./export.ts";
+import { benchIngest } from "./ingest.ts";
 import { benchRecords } from "./records.ts";
 import { installInterruptHandler } from "./support/cleanup.ts";
 
 const BENCHMARKS: Record<string, () => Promise<void>> = {
   records: benchRecords,
   export: benchExport,
+  ingest: benchIngest,
+  approve: benchApprove,
+  dictionary: benchDictionary,
+  publish: benchPublish,
 };
 
 const name = process.argv[2];

@@ -1,0 +1,302 @@
+// `npm run bench -- dictionary`: Data Dictionary import of a source database of 2,000 tables and
+// 40,000 columns, then the re-import after 5% of the tables changed.
+// `npm run bench -- publish`: the same import, approved by a second user, then published to a git
+// target (WIKI_TARGET=git:file://<temp bare repo>): the first publish and a no-change publish.
+import { execFileSync } from "node:child_process";
+import fsp from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { ADMIN_PASSWORD, ADMIN_USERNAME, openBenchDatabase } from "./support/app.ts";
+import { benchServerUrl, createThrowawayDatabase, serverVersion } from "./support/database.ts";
+import { envNumber } from "./support/env.ts";
+import { loadNote, machine, round, table, writeResult } from "./support/results.ts";
+import {
+  check,
+  createSecondUser,
+  loginAs,
+  postJson,
+  SECOND_PASSWORD,
+  SECOND_USER,
+  startAppWith,
+  timed,
+} from "./support/workload.ts";
+
+const DD = "Data Dictionary";
+const MODEL_DIR = path.resolve(import.meta.dirname, "../model");
+
+async function onDatabase(url: string, statements: string[]): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    for (const s of statements) await client.query(s);
+  } finally {
+    await client.end();
+  }
+}
+
+/** 2,000 tables of 20 columns in 10 schemas; each table has a primary key, comments, and every
+ * table but the first of a schema a foreign key to the one before. */
+function sourceSql(from: number, to: number, columns: number): string {
+  return `do $$
+declare t int; c int; s text; cols text;
+begin
+  for t in ${from}..${to} loop
+    s := 'app' || (t % 10);
+    execute format('create schema if not exists %I', s);
+    cols := 'id bigint primary key';
+    if t > 10 then cols := cols || format(', parent_id bigint references %I.t%s (id)', 'app' || ((t - 10) % 10), t - 10); end if;
+    for c in (case when t > 10 then 3 else 2 end)..${columns} loop
+      cols := cols || format(', c%s %s', c, (array['text','integer','numeric(12,2)','date','boolean'])[1 + c % 5]);
+    end loop;
+    execute format('create table %I.t%s (%s)', s, t, cols);
+    execute format('comment on table %I.t%s is %L', s, t, 'Table number ' || t);
+    for c in 2..${columns} loop
+      execute format('comment on column %I.t%s.%I is %L', s, t,
+        case when c = 2 and t > 10 then 'parent_id' else 'c' || c end, 'Column ' || c || ' of table ' || t);
+    end loop;
+  end loop;
+end $$`;
+}
+
+interface DictionaryRun {
+  tables: number;
+  importFirst: number;
+  importAgain: number;
+  relations: number;
+  columns: number;
+  messages: string[];
+  publishFirst?: number;
+  publishNoChange?: number;
+  pages?: number;
+}
+
+async function count(raw: (t: string, p: readonly unknown[]) => Promise<unknown[]>, type: string) {
+  const rows = (await raw(
+    `select count(distinct entity_key_id)::int as n from app.events
+     where context = $1 and entity_type = $2`,
+    [DD, type],
+  )) as { n: number }[];
+  return rows[0].n;
+}
+
+async function runDictionary(withPublish: boolean): Promise<DictionaryRun> {
+  const tables = envNumber("BENCH_DD_TABLES", 2_000);
+  const perTable = envNumber("BENCH_DD_COLUMNS_PER_TABLE", 20);
+  const serverUrl = benchServerUrl();
+  const version = await serverVersion(serverUrl);
+  if (!version) throw new Error(`PostgreSQL is not reachable at ${new URL(serverUrl).host}`);
+  console.log(`dictionary benchmark on ${machine()}; PostgreSQL ${version}; ${loadNote()}`);
+  const tmp = await fsp.mkdtemp(path.join(os.tmpdir(), "ledgerline-bench-dd-"));
+  const connectionsDir = path.join(tmp, "connections");
+  const bare = path.join(tmp, "wiki.git");
+  await fsp.mkdir(connectionsDir);
+  const source = await createThrowawayDatabase(serverUrl, "ddsource");
+  const database = await createThrowawayDatabase(serverUrl, "dictionary");
+  const run: DictionaryRun = {
+    tables,
+    importFirst: 0,
+    importAgain: 0,
+    relations: 0,
+    columns: 0,
+    messages: [],
+  };
+  try {
+    console.log(`creating the source database: ${tables} tables x ${perTable} columns...`);
+    const created = await timed(() =>
+      onDatabase(
+        source.url,
+        // 100 tables per statement: one statement for all would exhaust the lock table.
+        Array.from({ length: Math.ceil(tables / 100) }, (_, b) =>
+          sourceSql(b * 100 + 1, Math.min(tables, b * 100 + 100), perTable),
+        ),
+      ),
+    );
+    console.log(`source created in ${created.seconds.toFixed(1)} s`);
+    const src = new URL(source.url);
+    await fsp.writeFile(
+      path.join(connectionsDir, "bench.conf"),
+      `# bench source\n[source]\nhost=${src.hostname}\nport=${src.port || 5432}\ndbname=${source.name}\nuser=${decodeURIComponent(src.username) || "postgres"}\n`,
+    );
+    await fsp.writeFile(
+      path.join(connectionsDir, ".pgpass"),
+      `${src.hostname}:${src.port || 5432}:*:${decodeURIComponent(src.username) || "postgres"}:${decodeURIComponent(src.password) || "unused"}\n`,
+      { mode: 0o600 },
+    );
+    execFileSync("git", ["init", "--quiet", "--bare", "-b", "main", bare]);
+    const bench = await openBenchDatabase({ url: database.url });
+    try {
+      const app = await startAppWith(bench.database, MODEL_DIR, {
+        CONNECTIONS_DIR: connectionsDir,
+        WIKI_TARGET: `git:file://${bare}`,
+      });
+      try {
+        const admin = await loginAs(app.url, ADMIN_USERNAME, ADMIN_PASSWORD);
+        const keyOf = async (entityType: string, value: string) => {
+          const list = await postJson<{ data: { entityKeyID: number }[] }>(
+            `${app.url}/api/entity`,
+            {
+              context: DD,
+              entityType,
+              rowConstraints: [{ attribute: "name", operator: "=", values: [value] }],
+            },
+            admin,
+          );
+          if (!list.data[0]) throw new Error(`no ${entityType} named '${value}'`);
+          return list.data[0].entityKeyID;
+        };
+        const save = (entityType: string, record: object) =>
+          postJson<{ entityKeyID: number }>(
+            `${app.url}/api/save`,
+            { context: DD, entityType, record, action: "create" },
+            admin,
+          );
+        const env = await save("systemenvironment", {
+          name: "Bench DB",
+          description: "The bench source database",
+          technology: "postgres",
+          connectionfile: "bench.conf",
+          edition: await keyOf("edition", "import"),
+          uisequence: 1,
+        });
+        const meta = await save("metadatasource", {
+          application: await keyOf("application", "Demo"),
+          applicationaspect: await keyOf("applicationaspect", "Operational"),
+          systemenvironment: env.entityKeyID,
+          name: "Bench",
+          description: "Bench tables",
+          importfrequency: "0 3 * * *",
+          enableschedule: false,
+        });
+        await createSecondUser(bench.database, [{ context: DD, role: "dictionary_editor" }]);
+        const approver = await loginAs(app.url, SECOND_USER, SECOND_PASSWORD);
+        const approveAll = async () => {
+          const approved = await timed(async () => {
+            for (const type of ["dataobject", "dataelement"]) {
+              const ids = (
+                (await bench.raw(
+                  `select event_id::int as id from app.events
+                   where context = $1 and entity_type = $2 and status = 'pending' order by event_id`,
+                  [DD, type],
+                )) as { id: number }[]
+              ).map((r) => r.id);
+              if (ids.length > 0)
+                await postJson(
+                  `${app.url}/api/approve`,
+                  { context: DD, entityType: type, entityEventIds: ids },
+                  approver,
+                );
+            }
+          });
+          console.log(
+            `approved the pending dictionary changes in ${approved.seconds.toFixed(1)} s`,
+          );
+        };
+        const importOnce = async () => {
+          const r = await timed(() =>
+            postJson<{ Msg: string }>(
+              `${app.url}/data-dictionary/import-metadata-from-source`,
+              { EntityKeyID: meta.entityKeyID },
+              admin,
+            ),
+          );
+          run.messages.push(r.value.Msg);
+          console.log(`import: ${r.seconds.toFixed(2)} s: ${r.value.Msg}`);
+          return r.seconds;
+        };
+        run.importFirst = await importOnce();
+        // The re-import compares with the approved dictionary, as after a reviewed first import.
+        await approveAll();
+        run.relations = await count(bench.raw, "dataobject");
+        run.columns = await count(bench.raw, "dataelement");
+        // 5% of the tables change: every 20th table gets a new column and a new comment.
+        const changes: string[] = [];
+        for (let t = 20; t <= tables; t += 20) {
+          changes.push(`alter table app${t % 10}.t${t} add column extra_${t} text`);
+          changes.push(`comment on table app${t % 10}.t${t} is 'Changed table ${t}'`);
+        }
+        await onDatabase(source.url, changes);
+        run.importAgain = await importOnce();
+
+        if (withPublish) {
+          await approveAll();
+          const publish = () =>
+            timed(() =>
+              postJson<{ Msg: string }>(`${app.url}/api/publishdatadictionary`, undefined, admin),
+            );
+          const first = await publish();
+          console.log(`publish: ${first.seconds.toFixed(2)} s: ${first.value.Msg}`);
+          const again = await publish();
+          console.log(`publish again: ${again.seconds.toFixed(2)} s: ${again.value.Msg}`);
+          run.messages.push(first.value.Msg, again.value.Msg);
+          run.publishFirst = first.seconds;
+          run.publishNoChange = again.seconds;
+          run.pages = Number(/(\d+) pages written/.exec(first.value.Msg)?.[1] ?? Number.NaN);
+        }
+      } finally {
+        await app.close();
+      }
+    } finally {
+      await bench.close();
+    }
+  } finally {
+    await database.drop();
+    await source.drop();
+    await fsp.rm(tmp, { recursive: true, force: true });
+  }
+  return run;
+}
+
+async function reportDictionary(run: DictionaryRun): Promise<void> {
+  const file = await writeResult("dictionary", {
+    import_first_s: round(run.importFirst),
+    import_again_s: round(run.importAgain),
+    relations: run.relations,
+    columns: run.columns,
+  });
+  console.log(
+    table([
+      ["figure", "value", "target", "status"],
+      [
+        `first import, ${run.relations} relations (s)`,
+        run.importFirst,
+        "<= 15",
+        check(run.importFirst <= 15),
+      ],
+      [
+        "re-import, 5% of tables changed (s)",
+        run.importAgain,
+        "<= 10",
+        check(run.importAgain <= 10),
+      ],
+      ["relations", run.relations, "", ""],
+      ["columns", run.columns, "", ""],
+    ]),
+  );
+  console.log(`Finished with ${loadNote()}. Figures: ${file}`);
+}
+
+export async function benchDictionary(): Promise<void> {
+  await reportDictionary(await runDictionary(false));
+}
+
+export async function benchPublish(): Promise<void> {
+  const run = await runDictionary(true);
+  await reportDictionary(run);
+  const first = run.publishFirst ?? Number.NaN;
+  const again = run.publishNoChange ?? Number.NaN;
+  const file = await writeResult("publish", {
+    publish_first_s: round(first),
+    publish_nochange_s: round(again),
+    pages: run.pages ?? 0,
+  });
+  console.log(
+    table([
+      ["figure", "value", "target", "status"],
+      ["first publish (s)", first, "<= 20", check(first <= 20)],
+      ["no-change publish (s)", again, "<= 5", check(again <= 5)],
+      ["pages", run.pages ?? 0, "", ""],
+    ]),
+  );
+  console.log(`Finished with ${loadNote()}. Figures: ${file}`);
+}

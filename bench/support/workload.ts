@@ -1,0 +1,184 @@
+// Helpers shared by the ingest, approve, dictionary and publish benchmarks; builds on app.ts and
+// model.ts without changing them.
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
+import { grantRoles } from "../../packages/server/src/admin/roles.repository.ts";
+import { insertUser } from "../../packages/server/src/admin/users.repository.ts";
+import { buildApp } from "../../packages/server/src/app.ts";
+import { hashPassword } from "../../packages/server/src/auth/password.ts";
+import { loadConfig } from "../../packages/server/src/config.ts";
+import type { Database } from "../../packages/server/src/db/connection.ts";
+import { prepare } from "../../packages/server/src/prepare.ts";
+import { ADMIN_PASSWORD, ADMIN_USERNAME, BENCH_HOST, type RunningApp } from "./app.ts";
+import { BENCH_MODEL_YAML, BENCH_TYPE } from "./model.ts";
+
+export const ITEM_LAYOUT = "items";
+export const ITEM_SHEET = "Items";
+/** The bench type's attributes with the headers of the upload layout, in file order. */
+export const ITEM_COLUMNS = [
+  ["code", "Code"],
+  ["name", "Name"],
+  ["category", "Category"],
+  ["region", "Region"],
+  ["amount", "Amount"],
+  ["quantity", "Quantity"],
+  ["active", "Active"],
+  ["valid_from", "Valid from"],
+  ["score", "Score"],
+  ["description", "Description"],
+] as const;
+
+/** The bench model plus a file layout for `item` (all 10 columns) and the approve right. */
+export function benchModelWithLayout(): string {
+  const columns = ITEM_COLUMNS.map(
+    ([attribute, header]) => `      - { header: "${header}", attribute: ${attribute} }`,
+  ).join("\n");
+  const layout = `fileLayouts:
+  - name: ${ITEM_LAYOUT}
+    uiName: Items
+    entityType: ${BENCH_TYPE}
+    sheet: ${ITEM_SHEET}
+    columns:
+${columns}
+    deleteMissing: false
+    approveEverything: true
+`;
+  return BENCH_MODEL_YAML.replace(/^roles:/m, `${layout}roles:`).replace(
+    "[read, create, edit, delete]",
+    "[read, create, edit, delete, approve]",
+  );
+}
+
+/** A temporary MODEL_DIR holding the given model files. */
+export async function writeModelDir(
+  files: Record<string, string>,
+): Promise<{ dir: string; remove(): Promise<void> }> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), "ledgerline-bench-model-"));
+  for (const [name, text] of Object.entries(files)) await fs.writeFile(path.join(dir, name), text);
+  return { dir, remove: () => fs.rm(dir, { recursive: true, force: true }) };
+}
+
+export interface RunningAppWithData extends RunningApp {
+  dataDir: string;
+}
+
+/** As startApp in app.ts, with extra settings (e.g. CONNECTIONS_DIR, WIKI_TARGET). */
+export async function startAppWith(
+  database: Database,
+  modelDir: string,
+  env: Record<string, string> = {},
+): Promise<RunningAppWithData> {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "ledgerline-bench-data-"));
+  const config = loadConfig(
+    {
+      DATA_DIR: dataDir,
+      MODEL_DIR: modelDir,
+      ADMIN_USERNAME,
+      ADMIN_PASSWORD,
+      DEMO: "1",
+      LOG_LEVEL: "silent",
+      HOST: BENCH_HOST,
+      WEB_DIST: path.join(dataDir, "no-web-build"),
+      ...env,
+    },
+    [],
+  );
+  const prepared = await prepare(database, config);
+  const app = await buildApp({ config, database, model: prepared.model }, { logger: false });
+  await app.listen({ host: BENCH_HOST, port: 0 });
+  const address = app.server.address();
+  if (!address || typeof address === "string") throw new Error("no TCP address");
+  return {
+    app,
+    prepared,
+    dataDir,
+    url: `http://${BENCH_HOST}:${address.port}`,
+    close: async () => {
+      await app.close();
+      await fs.rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const SECOND_USER = "bench2";
+export const SECOND_PASSWORD = "bench-second-password-1";
+
+/** A second user with the given roles (to approve what another user proposed). */
+export async function createSecondUser(
+  database: Database,
+  roles: { context: string; role: string }[],
+): Promise<void> {
+  const user = await insertUser(database.db, {
+    username: SECOND_USER,
+    name: "Second bench user",
+    email: "bench2@example.com",
+    passwordHash: await hashPassword(SECOND_PASSWORD),
+  });
+  await grantRoles(
+    database.db,
+    roles.map((r) => ({ userId: user.user_id, ...r })),
+    ADMIN_USERNAME,
+  );
+}
+
+/** Signs in as any user and answers the Cookie header value. */
+export async function loginAs(baseUrl: string, username: string, password: string) {
+  const res = await fetch(`${baseUrl}/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ username, password }).toString(),
+  });
+  if (res.status !== 200) throw new Error(`login failed: ${res.status} ${await res.text()}`);
+  const cookie = res.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .find((c) => c.startsWith("ledgerline_session="));
+  if (!cookie) throw new Error("login answered no session cookie");
+  return cookie;
+}
+
+/** POSTs JSON and answers the parsed JSON; fails on anything but 200. */
+export async function postJson<T = Record<string, unknown>>(
+  url: string,
+  body: unknown,
+  cookie: string,
+): Promise<T> {
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { ...(body === undefined ? {} : { "content-type": "application/json" }), cookie },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(3_600_000),
+  });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`${url}: ${res.status} ${text.slice(0, 2000)}`);
+  return JSON.parse(text) as T;
+}
+
+/** Seconds taken by fn, and its answer. */
+export async function timed<T>(fn: () => Promise<T>): Promise<{ seconds: number; value: T }> {
+  const started = performance.now();
+  const value = await fn();
+  return { seconds: (performance.now() - started) / 1000, value };
+}
+
+/** Samples the event loop's delay (10 ms resolution); stop() answers the longest stall in ms. */
+export function watchEventLoop(): { stop(): number } {
+  const histogram = monitorEventLoopDelay({ resolution: 10 });
+  histogram.enable();
+  return {
+    stop: () => {
+      histogram.disable();
+      return histogram.max / 1e6;
+    },
+  };
+}
+
+/** The pth percentile (0-100) of the values. */
+export function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+export const check = (ok: boolean) => (ok ? "met" : "MISSED");
