@@ -1,8 +1,5 @@
 // `npm run bench -- dictionary`: Data Dictionary import of a source database of 2,000 tables and
 // 40,000 columns, then the re-import after 5% of the tables changed.
-// `npm run bench -- publish`: the same import, approved by a second user, then published to a git
-// target (WIKI_TARGET=git:file://<temp bare repo>): the first publish and a no-change publish.
-import { execFileSync } from "node:child_process";
 import fsp from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -66,9 +63,6 @@ interface DictionaryRun {
   relations: number;
   columns: number;
   messages: string[];
-  publishFirst?: number;
-  publishNoChange?: number;
-  pages?: number;
 }
 
 async function count(raw: (t: string, p: readonly unknown[]) => Promise<unknown[]>, type: string) {
@@ -80,7 +74,7 @@ async function count(raw: (t: string, p: readonly unknown[]) => Promise<unknown[
   return rows[0].n;
 }
 
-async function runDictionary(withPublish: boolean): Promise<DictionaryRun> {
+async function runDictionary(): Promise<DictionaryRun> {
   const tables = envNumber("BENCH_DD_TABLES", 2_000);
   const perTable = envNumber("BENCH_DD_COLUMNS_PER_TABLE", 20);
   const serverUrl = benchServerUrl();
@@ -89,7 +83,6 @@ async function runDictionary(withPublish: boolean): Promise<DictionaryRun> {
   console.log(`dictionary benchmark on ${machine()}; PostgreSQL ${version}; ${loadNote()}`);
   const tmp = await fsp.mkdtemp(path.join(os.tmpdir(), "ledgerline-bench-dd-"));
   const connectionsDir = path.join(tmp, "connections");
-  const bare = path.join(tmp, "wiki.git");
   await fsp.mkdir(connectionsDir);
   const source = await createThrowawayDatabase(serverUrl, "ddsource");
   const database = await createThrowawayDatabase(serverUrl, "dictionary");
@@ -123,12 +116,10 @@ async function runDictionary(withPublish: boolean): Promise<DictionaryRun> {
       `${src.hostname}:${src.port || 5432}:*:${decodeURIComponent(src.username) || "postgres"}:${decodeURIComponent(src.password) || "unused"}\n`,
       { mode: 0o600 },
     );
-    execFileSync("git", ["init", "--quiet", "--bare", "-b", "main", bare]);
     const bench = await openBenchDatabase({ url: database.url });
     try {
       const app = await startAppWith(bench.database, MODEL_DIR, {
         CONNECTIONS_DIR: connectionsDir,
-        WIKI_TARGET: `git:file://${bare}`,
       });
       try {
         const admin = await loginAs(app.url, ADMIN_USERNAME, ADMIN_PASSWORD);
@@ -217,22 +208,6 @@ async function runDictionary(withPublish: boolean): Promise<DictionaryRun> {
         }
         await onDatabase(source.url, changes);
         run.importAgain = await importOnce();
-
-        if (withPublish) {
-          await approveAll();
-          const publish = () =>
-            timed(() =>
-              postJson<{ Msg: string }>(`${app.url}/api/publishdatadictionary`, undefined, admin),
-            );
-          const first = await publish();
-          console.log(`publish: ${first.seconds.toFixed(2)} s: ${first.value.Msg}`);
-          const again = await publish();
-          console.log(`publish again: ${again.seconds.toFixed(2)} s: ${again.value.Msg}`);
-          run.messages.push(first.value.Msg, again.value.Msg);
-          run.publishFirst = first.seconds;
-          run.publishNoChange = again.seconds;
-          run.pages = Number(/(\d+) pages written/.exec(first.value.Msg)?.[1] ?? Number.NaN);
-        }
       } finally {
         await app.close();
       }
@@ -277,26 +252,5 @@ async function reportDictionary(run: DictionaryRun): Promise<void> {
 }
 
 export async function benchDictionary(): Promise<void> {
-  await reportDictionary(await runDictionary(false));
-}
-
-export async function benchPublish(): Promise<void> {
-  const run = await runDictionary(true);
-  await reportDictionary(run);
-  const first = run.publishFirst ?? Number.NaN;
-  const again = run.publishNoChange ?? Number.NaN;
-  const file = await writeResult("publish", {
-    publish_first_s: round(first),
-    publish_nochange_s: round(again),
-    pages: run.pages ?? 0,
-  });
-  console.log(
-    table([
-      ["figure", "value", "target", "status"],
-      ["first publish (s)", first, "<= 20", check(first <= 20)],
-      ["no-change publish (s)", again, "<= 5", check(again <= 5)],
-      ["pages", run.pages ?? 0, "", ""],
-    ]),
-  );
-  console.log(`Finished with ${loadNote()}. Figures: ${file}`);
+  await reportDictionary(await runDictionary());
 }

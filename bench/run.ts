@@ -1,8 +1,9 @@
 // `npm run bench -- <name>`: runs one benchmark of DESIGN.md §14 and writes bench/results/<name>.json.
 import { benchApprove } from "./approve.ts";
-import { benchDictionary, benchPublish } from "./dictionary.ts";
+import { benchDictionary } from "./dictionary.ts";
 import { benchExport } from "./export.ts";
 import { benchIngest } from "./ingest.ts";
+import { benchPublish } from "./publish.ts";
 import { benchRecords } from "./records.ts";
 import { installInterruptHandler } from "./support/cleanup.ts";
 
