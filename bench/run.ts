@@ -3,6 +3,7 @@ import { benchApprove } from "./approve.ts";
 import { benchDictionary } from "./dictionary.ts";
 import { benchExport } from "./export.ts";
 import { benchIngest } from "./ingest.ts";
+import { benchLoad } from "./load.ts";
 import { benchPublish } from "./publish.ts";
 import { benchRecords } from "./records.ts";
 import { installInterruptHandler } from "./support/cleanup.ts";
@@ -14,6 +15,7 @@ const BENCHMARKS: Record<string, () => Promise<void>> = {
   approve: benchApprove,
   dictionary: benchDictionary,
   publish: benchPublish,
+  load: benchLoad,
 };
 
 const name = process.argv[2];

@@ -74,11 +74,20 @@ export interface RunningApp {
   prepared: Prepared;
   /** http://127.0.0.1:<port> */
   url: string;
+  /** The app's DATA_DIR, removed by close(). */
+  dataDir: string;
   close(): Promise<void>;
 }
 
-/** Prepares the database exactly as at start (migrations, model sync, first admin). */
-export async function prepareBench(database: Database, modelDir: string) {
+/**
+ * Prepares the database exactly as at start (migrations, model sync, first admin); `env` adds or
+ * overrides settings (e.g. CONNECTIONS_DIR, WIKI_TARGET).
+ */
+export async function prepareBench(
+  database: Database,
+  modelDir: string,
+  env: Record<string, string> = {},
+) {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "ledgerline-bench-data-"));
   const config = loadConfig(
     {
@@ -91,6 +100,7 @@ export async function prepareBench(database: Database, modelDir: string) {
       LOG_LEVEL: "silent",
       HOST: BENCH_HOST,
       WEB_DIST: path.join(dataDir, "no-web-build"),
+      ...env,
     },
     [],
   );
@@ -99,8 +109,12 @@ export async function prepareBench(database: Database, modelDir: string) {
 }
 
 /** The real app, built as main.ts builds it (without request logs), listening on 127.0.0.1. */
-export async function startApp(database: Database, modelDir: string): Promise<RunningApp> {
-  const { config, prepared, dataDir } = await prepareBench(database, modelDir);
+export async function startApp(
+  database: Database,
+  modelDir: string,
+  env: Record<string, string> = {},
+): Promise<RunningApp> {
+  const { config, prepared, dataDir } = await prepareBench(database, modelDir, env);
   const app = await buildApp({ config, database, model: prepared.model }, { logger: false });
   await app.listen({ host: BENCH_HOST, port: 0 });
   const address = app.server.address();
@@ -109,6 +123,7 @@ export async function startApp(database: Database, modelDir: string): Promise<Ru
     app,
     prepared,
     url: `http://${BENCH_HOST}:${address.port}`,
+    dataDir,
     close: async () => {
       await app.close();
       await fs.rm(dataDir, { recursive: true, force: true });
@@ -116,12 +131,16 @@ export async function startApp(database: Database, modelDir: string): Promise<Ru
   };
 }
 
-/** Signs in through /auth/login and answers the Cookie header value. */
-export async function login(baseUrl: string): Promise<string> {
+/** Signs in through /auth/login (as the first admin unless told) and answers the Cookie header value. */
+export async function login(
+  baseUrl: string,
+  username = ADMIN_USERNAME,
+  password = ADMIN_PASSWORD,
+): Promise<string> {
   const res = await fetch(`${baseUrl}/auth/login`, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ username: ADMIN_USERNAME, password: ADMIN_PASSWORD }).toString(),
+    body: new URLSearchParams({ username, password }).toString(),
   });
   if (res.status !== 200) throw new Error(`login failed: ${res.status} ${await res.text()}`);
   const cookie = res.headers

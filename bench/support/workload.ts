@@ -1,17 +1,14 @@
-// Helpers shared by the ingest, approve, dictionary and publish benchmarks; builds on app.ts and
-// model.ts without changing them.
+// Helpers shared by the ingest, approve, dictionary, publish and load benchmarks; builds on app.ts
+// and model.ts.
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { grantRoles } from "../../packages/server/src/admin/roles.repository.ts";
 import { insertUser } from "../../packages/server/src/admin/users.repository.ts";
-import { buildApp } from "../../packages/server/src/app.ts";
 import { hashPassword } from "../../packages/server/src/auth/password.ts";
-import { loadConfig } from "../../packages/server/src/config.ts";
 import type { Database } from "../../packages/server/src/db/connection.ts";
-import { prepare } from "../../packages/server/src/prepare.ts";
-import { ADMIN_PASSWORD, ADMIN_USERNAME, BENCH_HOST, type RunningApp } from "./app.ts";
+import { ADMIN_USERNAME, type RunningApp } from "./app.ts";
 import { BENCH_MODEL_YAML, BENCH_TYPE } from "./model.ts";
 
 export const ITEM_LAYOUT = "items";
@@ -60,83 +57,45 @@ export async function writeModelDir(
   return { dir, remove: () => fs.rm(dir, { recursive: true, force: true }) };
 }
 
-export interface RunningAppWithData extends RunningApp {
-  dataDir: string;
-}
-
-/** As startApp in app.ts, with extra settings (e.g. CONNECTIONS_DIR, WIKI_TARGET). */
-export async function startAppWith(
-  database: Database,
-  modelDir: string,
-  env: Record<string, string> = {},
-): Promise<RunningAppWithData> {
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "ledgerline-bench-data-"));
-  const config = loadConfig(
-    {
-      DATA_DIR: dataDir,
-      MODEL_DIR: modelDir,
-      ADMIN_USERNAME,
-      ADMIN_PASSWORD,
-      DEMO: "1",
-      LOG_LEVEL: "silent",
-      HOST: BENCH_HOST,
-      WEB_DIST: path.join(dataDir, "no-web-build"),
-      ...env,
-    },
-    [],
-  );
-  const prepared = await prepare(database, config);
-  const app = await buildApp({ config, database, model: prepared.model }, { logger: false });
-  await app.listen({ host: BENCH_HOST, port: 0 });
-  const address = app.server.address();
-  if (!address || typeof address === "string") throw new Error("no TCP address");
-  return {
-    app,
-    prepared,
-    dataDir,
-    url: `http://${BENCH_HOST}:${address.port}`,
-    close: async () => {
-      await app.close();
-      await fs.rm(dataDir, { recursive: true, force: true });
-    },
-  };
-}
+/** What ingest, approve, dictionary and publish call the app of app.ts (its DATA_DIR included). */
+export type RunningAppWithData = RunningApp;
+export { login as loginAs, startApp as startAppWith } from "./app.ts";
 
 export const SECOND_USER = "bench2";
 export const SECOND_PASSWORD = "bench-second-password-1";
+
+/** A user the benchmark creates, with its roles (context and role name). */
+export interface BenchUser {
+  username: string;
+  password: string;
+  roles: readonly { context: string; role: string }[];
+}
+
+/** Creates the users and grants their roles as the first admin; one argon2 hash per distinct password. */
+export async function createUsers(database: Database, users: readonly BenchUser[]): Promise<void> {
+  const hashes = new Map<string, Promise<string>>();
+  for (const u of users) {
+    if (!hashes.has(u.password)) hashes.set(u.password, hashPassword(u.password));
+    const user = await insertUser(database.db, {
+      username: u.username,
+      name: `Bench user ${u.username}`,
+      email: `${u.username}@example.com`,
+      passwordHash: await (hashes.get(u.password) as Promise<string>),
+    });
+    await grantRoles(
+      database.db,
+      u.roles.map((r) => ({ userId: user.user_id, ...r })),
+      ADMIN_USERNAME,
+    );
+  }
+}
 
 /** A second user with the given roles (to approve what another user proposed). */
 export async function createSecondUser(
   database: Database,
   roles: { context: string; role: string }[],
 ): Promise<void> {
-  const user = await insertUser(database.db, {
-    username: SECOND_USER,
-    name: "Second bench user",
-    email: "bench2@example.com",
-    passwordHash: await hashPassword(SECOND_PASSWORD),
-  });
-  await grantRoles(
-    database.db,
-    roles.map((r) => ({ userId: user.user_id, ...r })),
-    ADMIN_USERNAME,
-  );
-}
-
-/** Signs in as any user and answers the Cookie header value. */
-export async function loginAs(baseUrl: string, username: string, password: string) {
-  const res = await fetch(`${baseUrl}/auth/login`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ username, password }).toString(),
-  });
-  if (res.status !== 200) throw new Error(`login failed: ${res.status} ${await res.text()}`);
-  const cookie = res.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .find((c) => c.startsWith("ledgerline_session="));
-  if (!cookie) throw new Error("login answered no session cookie");
-  return cookie;
+  await createUsers(database, [{ username: SECOND_USER, password: SECOND_PASSWORD, roles }]);
 }
 
 /** POSTs JSON and answers the parsed JSON; fails on anything but 200. */
