@@ -130,6 +130,10 @@ export const EntityQuery = z.object({
   requirePending: z.boolean().optional(),
   /** With requirePending: only records whose pending change is one of these kinds. */
   pendingActions: z.array(PendingAction).optional(),
+  /** With requirePending: only records whose pending change comes from this upload. */
+  pendingUploadId: z.number().int().positive().optional(),
+  /** With requirePending: only records whose pending change comes from an import of this metadata source. */
+  pendingImportSourceId: z.number().int().positive().optional(),
   /** Attribute names, or reference paths such as `systemenvironment.technology`. */
   requestedAttributes: z.array(z.string().min(1).max(200)).max(200).optional(),
 });
@@ -273,6 +277,24 @@ export const PendingSummaryRow = z.object({
   counts: z.record(PendingAction, z.number()),
 });
 export type PendingSummaryRow = z.infer<typeof PendingSummaryRow>;
+
+/**
+ * A change set of one type that still has pending changes: one uploaded file, or the metadata
+ * imports of one metadata source (each import supersedes the pending changes of the one before).
+ */
+export const PendingChangeSet = z.object({
+  kind: z.enum(["upload", "import"]),
+  /** The upload id, or the metadata source's key id. */
+  id: z.number(),
+  /** The uploaded file's name, or the metadata source's label. */
+  name: z.string(),
+  createdBy: z.string(),
+  createdAt: z.string(),
+  /** How many of its changes are still pending. */
+  pending: z.number(),
+  counts: z.record(PendingAction, z.number()),
+});
+export type PendingChangeSet = z.infer<typeof PendingChangeSet>;
 
 /** An upload layout the caller may use, with its option defaults. */
 export const FileLayoutInfo = z.object({

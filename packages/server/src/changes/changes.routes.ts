@@ -5,17 +5,19 @@ import {
   DecisionResponse,
   EntityTypeRequest,
   ErrorBody,
+  PendingChangeSet,
   PendingSummaryRow,
   RunActionRequest,
 } from "@ledgerline/contract";
 import { z } from "zod";
 import { currentUser } from "../http/guard.ts";
 import type { App, AppDeps } from "../http/types.ts";
+import { listPendingChangeSets } from "./change-sets.service.ts";
 import { approve, listActions, pendingSummary, reject, runAction } from "./decisions.service.ts";
 
 const errors = { 400: ErrorBody, 403: ErrorBody, 404: ErrorBody };
 
-/** Pending summary, approve, reject and custom actions. */
+/** Pending summary, change sets, approve, reject and custom actions. */
 export async function changesRoutes(app: App, { database, model }: AppDeps): Promise<void> {
   const db = database.db;
 
@@ -30,6 +32,20 @@ export async function changesRoutes(app: App, { database, model }: AppDeps): Pro
       },
     },
     async (request) => pendingSummary(db, model, currentUser(request), request.body.context),
+  );
+
+  app.post(
+    "/api/pendingchangesets",
+    {
+      schema: {
+        description:
+          "The uploads (and metadata imports) of a type that still have pending changes, newest first.",
+        tags: ["changes"],
+        body: EntityTypeRequest,
+        response: { 200: z.array(PendingChangeSet), ...errors },
+      },
+    },
+    async (request) => listPendingChangeSets(db, model, currentUser(request), request.body),
   );
 
   app.post(

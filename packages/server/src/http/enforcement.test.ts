@@ -232,6 +232,10 @@ const CALLS: Record<string, () => Promise<Call>> = {
   "POST /api/getpendingsummary": async () => ({
     send: json("/api/getpendingsummary", { context: "reference" }),
   }),
+  "POST /api/pendingchangesets": async () => ({
+    context: "reference",
+    send: json("/api/pendingchangesets", { context: "reference", entityType: "country" }),
+  }),
   "POST /api/approve": async () => ({
     context: "reference",
     send: json("/api/approve", {

@@ -86,6 +86,7 @@ export const ROUTE_POLICY: Readonly<Record<string, RoutePolicy>> = {
   "GET /ws/publish": signedIn("read", "none"),
 
   "POST /api/getpendingsummary": signedIn(),
+  "POST /api/pendingchangesets": signedIn("read"),
   "POST /api/approve": signedIn("approve"),
   "POST /api/reject": signedIn("approve"),
   "POST /api/actions": signedIn("read"),

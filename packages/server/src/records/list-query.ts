@@ -155,10 +155,16 @@ function whereSql(context: ContextModel, type: EntityType, q: EntityQuery): RawB
     const actions = q.pendingActions?.length
       ? sql`and e.action in (${sql.join(q.pendingActions)})`
       : sql``;
+    // Events name their change set in `source`: `upload:<upload id>`, `import:<metadata source>`.
+    const sources = [
+      q.pendingUploadId !== undefined && `upload:${q.pendingUploadId}`,
+      q.pendingImportSourceId !== undefined && `import:${q.pendingImportSourceId}`,
+    ].flatMap((source) => (source ? [sql`and e.source = ${source}`] : []));
     parts.push(sql<boolean>`exists (
       select 1 from app.events e
       where e.context = ${context.name} and e.entity_type = ${type.name}
-        and e.entity_key_id = v.entity_key_id and e.status = 'pending' ${actions})`);
+        and e.entity_key_id = v.entity_key_id and e.status = 'pending' ${actions}
+        ${sql.join(sources, sql` `)})`);
   } else {
     // A record proposed but not yet approved is only visible in the pending lists.
     parts.push(sql<boolean>`not v.is_pending_new`);
