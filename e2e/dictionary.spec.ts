@@ -52,7 +52,7 @@ interface Fixture {
 /** A system environment (and optionally one metadata source on it) made through the API. */
 async function makeFixture(
   page: Page,
-  options: { connectionFile?: string; source?: boolean; cron?: string } = {},
+  options: { connectionFile?: string; source?: boolean } = {},
 ): Promise<Fixture> {
   const edition = (await keysByLabel(page.request, "edition")).get("import") ?? null;
   const extras = { intro: null, edition, uisequence: 1, editiondetail: null };
@@ -74,7 +74,7 @@ async function makeFixture(
     systemenvironment: environmentId,
     name: source,
     description: `Source ${source}`,
-    importfrequency: options.cron ?? "0 3 * * *",
+    importfrequency: "0 3 * * *",
     enableschedule: false,
     ...extras,
   });
@@ -369,7 +369,33 @@ test.describe("metadata sources", () => {
     page,
   }) => {
     await openList(page);
-    const fixture = await makeFixture(page, { source: true, cron: "61 * * * *" });
+    const fixture = await makeFixture(page, { source: true });
+    const invalid = "61 * * * *";
+    // The server refuses an invalid cron on every save...
+    const refused = await page.request.post("/api/save", {
+      data: {
+        context: DICTIONARY.name,
+        entityType: "metadatasource",
+        action: "update",
+        record: { entityKeyID: fixture.sourceId, importfrequency: invalid },
+      },
+    });
+    expect(refused.status()).toBe(400);
+    expect((await refused.json()).message).toBe(
+      `importfrequency: "${invalid}" is not a valid cron string (CronPattern: Invalid value for minute: 61)`,
+    );
+    // ...so the source is shown as one stored before that rule: its value altered in the answers.
+    await page.route("**/api/entity", async (route) => {
+      const response = await route.fetch();
+      if (route.request().postDataJSON().entityType !== "metadatasource")
+        return route.fulfill({ response });
+      const list = await response.json();
+      for (const record of list.data) {
+        const stored = record.requested.attrValues.importfrequency;
+        if (record.entityKeyID === fixture.sourceId && stored) stored.value = invalid;
+      }
+      await route.fulfill({ response, json: list });
+    });
     await page.reload();
     const cell = sourceRow(page, fixture.source ?? "").getByTestId("cron-cell");
     await expect(cell).toHaveClass(/table-danger/);

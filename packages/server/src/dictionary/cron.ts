@@ -2,30 +2,54 @@ import { Cron } from "croner";
 
 export type CronCheck = { valid: true; next: string[] } | { valid: false; message: string };
 
-/** Validates a cron expression (5 fields, or 6 with seconds) and answers its next runs. */
-export function checkCron(expression: string): CronCheck {
-  const fields = expression.trim().split(/\s+/).length;
-  if (expression.trim() === "") return { valid: false, message: "the expression is empty" };
+type Parsed = { ok: true; cron: Cron } | { ok: false; message: string };
+
+/**
+ * The one reading of a cron text: 5 fields, or 6 with seconds. Croner alone would also take
+ * nicknames such as `@daily` and a seventh (year) field; refusing them here keeps what a save
+ * accepts, what the check answers and what the scheduler runs the same.
+ */
+function parseCron(expression: string): Parsed {
+  const text = expression.trim();
+  if (text === "") return { ok: false, message: "the expression is empty" };
+  const fields = text.split(/\s+/).length;
   if (fields < 5 || fields > 6)
-    return { valid: false, message: `a cron expression has 5 or 6 fields, not ${fields}` };
+    return { ok: false, message: `a cron expression has 5 or 6 fields, not ${fields}` };
   try {
-    const cron = new Cron(expression.trim(), { paused: true });
-    const next = cron.nextRuns(5).map((d) => d.toISOString());
-    cron.stop();
-    return { valid: true, next };
+    return { ok: true, cron: new Cron(text, { paused: true }) };
   } catch (error) {
-    return { valid: false, message: (error as Error).message };
+    return { ok: false, message: (error as Error).message };
   }
 }
 
-/** The first time the schedule fires after `after`, or null for an invalid or exhausted one. */
-export function nextFiring(expression: string, after: Date): Date | null {
-  try {
-    const cron = new Cron(expression.trim(), { paused: true });
-    const next = cron.nextRun(after);
-    cron.stop();
-    return next;
-  } catch {
-    return null;
-  }
+/** Validates a cron expression (5 fields, or 6 with seconds) and answers its next runs. */
+export function checkCron(expression: string): CronCheck {
+  const parsed = parseCron(expression);
+  if (!parsed.ok) return { valid: false, message: parsed.message };
+  const next = parsed.cron.nextRuns(5).map((d) => d.toISOString());
+  parsed.cron.stop();
+  return { valid: true, next };
+}
+
+/** A valid cron expression, ready to answer when it fires. */
+export interface Schedule {
+  /** The latest firing in (after, upTo], or null when there is none. */
+  latestFiring(after: Date, upTo: Date): Date | null;
+  /** The first firing after `after`, or null for a schedule that never fires again. */
+  nextFiring(after: Date): Date | null;
+}
+
+/** The schedule of a cron expression, or the parser's message when it is not valid. */
+export function scheduleOf(expression: string): Schedule | { problem: string } {
+  const parsed = parseCron(expression);
+  if (!parsed.ok) return { problem: parsed.message };
+  const { cron } = parsed;
+  return {
+    latestFiring: (after, upTo) => {
+      // previousRuns leaves out a firing at the reference itself; one millisecond on includes it.
+      const [latest] = cron.previousRuns(1, new Date(upTo.getTime() + 1));
+      return latest && latest > after && latest <= upTo ? latest : null;
+    },
+    nextFiring: (after) => cron.nextRun(after),
+  };
 }

@@ -58,6 +58,17 @@ describe("model validation", () => {
     expect(ctx?.entityTypes[0].attributes[1].editable).toBe(true);
     expect(ctx?.entityTypes[1].label).toBe("{name}");
     expect(ctx?.entityTypes[0].approval).toEqual({ upload: true, web: true });
+    expect(ctx?.entityTypes[0].attributes[1].format).toBeUndefined();
+    const withFormat = parseContextFile(
+      "shop.yaml",
+      broken(
+        "{ name: title, dataType: String }",
+        "{ name: title, dataType: String, format: cron }",
+      ),
+      problems,
+    );
+    expect(problems).toEqual([]);
+    expect(withFormat?.entityTypes[0].attributes[1].format).toBe("cron");
   });
 
   it.each([
@@ -158,6 +169,18 @@ describe("model validation", () => {
       "{ name: price, dataType: Number, nullable: true }",
       "{ name: price, dataType: Number, formula: '1', editable: true }",
       /a computed attribute cannot be editable/,
+    ],
+    [
+      "a format on a Number",
+      "{ name: price, dataType: Number, nullable: true }",
+      "{ name: price, dataType: Number, nullable: true, format: cron }",
+      /attributes\.2\.format: only a stored String attribute can require a format/,
+    ],
+    [
+      "an unknown format",
+      "{ name: title, dataType: String }",
+      "{ name: title, dataType: String, format: email }",
+      /attributes\.1\.format: /,
     ],
     [
       "a layout of an unknown type",

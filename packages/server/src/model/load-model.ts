@@ -81,6 +81,7 @@ function toContextModel(file: string, data: ContextFile): ContextModel {
         generator: a.generator,
         referencedEntityType: a.referencedEntityType,
         default: a.default,
+        format: a.format,
       }));
       const identity = attributes.filter((a) => a.identity).map((a) => `{${a.name}}`);
       return {
@@ -200,6 +201,8 @@ function checkEntityType(
     if (a.generated && a.filter) say(`${at}.filter`, "a generated attribute cannot be filtered");
     if ((a.formula !== "" || a.generated) && a.editable)
       say(`${at}.editable`, "a computed attribute cannot be editable");
+    if (a.format !== undefined && (a.dataType !== "String" || a.formula !== "" || a.generated))
+      say(`${at}.format`, "only a stored String attribute can require a format");
   });
 
   for (const m of type.label.matchAll(/\{([^}]*)\}/g)) {

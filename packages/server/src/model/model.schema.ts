@@ -11,6 +11,8 @@ const Identifier = z
 
 export const DATA_TYPES = ["Boolean", "String", "Number", "Date", "Reference"] as const;
 export const PERMISSIONS = ["read", "create", "edit", "delete", "approve"] as const;
+/** Text formats a String attribute may require (see records/values.ts). */
+export const FORMATS = ["cron"] as const;
 
 const AttributeFile = z.strictObject({
   name: Identifier,
@@ -27,6 +29,8 @@ const AttributeFile = z.strictObject({
   generator: Identifier.optional(),
   referencedEntityType: Identifier.optional(),
   default: z.union([z.string(), z.number(), z.boolean()]).optional(),
+  /** A text format the value must have, checked on every save and upload. */
+  format: z.enum(FORMATS).optional(),
 });
 
 const EntityTypeFile = z.strictObject({

@@ -1,6 +1,7 @@
-import type { DATA_TYPES, PERMISSIONS } from "./model.schema.ts";
+import type { DATA_TYPES, FORMATS, PERMISSIONS } from "./model.schema.ts";
 
 export type DataType = (typeof DATA_TYPES)[number];
+export type Format = (typeof FORMATS)[number];
 export type Permission = (typeof PERMISSIONS)[number];
 
 /** An attribute after defaults are applied. */
@@ -19,6 +20,8 @@ export interface Attribute {
   readonly generator: string | undefined;
   readonly referencedEntityType: string | undefined;
   readonly default: string | number | boolean | undefined;
+  /** A text format values must have (`cron`: a 5- or 6-field cron expression). */
+  readonly format: Format | undefined;
 }
 
 export interface EntityType {

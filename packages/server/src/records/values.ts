@@ -1,4 +1,5 @@
 import type { ScalarValue } from "@ledgerline/contract";
+import { checkCron } from "../dictionary/cron.ts";
 import type { Attribute } from "../model/model.ts";
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -15,6 +16,18 @@ export function isIsoDate(text: string): boolean {
   );
 }
 
+/**
+ * Why a text breaks its attribute's declared format, or undefined when it is fine (or the attribute
+ * declares none). Saves check it through convertValue; uploads call it for every String cell.
+ */
+export function formatProblem(attr: Attribute, text: string): string | undefined {
+  if (attr.format !== "cron") return undefined;
+  const check = checkCron(text);
+  return check.valid
+    ? undefined
+    : `${JSON.stringify(text)} is not a valid cron string (${check.message})`;
+}
+
 export type Converted = { ok: true; value: ScalarValue } | { ok: false; reason: string };
 
 /**
@@ -26,8 +39,10 @@ export function convertValue(attr: Attribute, raw: ScalarValue): Converted {
   if (empty)
     return attr.nullable ? { ok: true, value: null } : { ok: false, reason: "a value is required" };
   switch (attr.dataType) {
-    case "String":
-      return { ok: true, value: String(raw) };
+    case "String": {
+      const problem = formatProblem(attr, String(raw));
+      return problem ? { ok: false, reason: problem } : { ok: true, value: String(raw) };
+    }
     case "Number": {
       const n =
         typeof raw === "number" ? raw : typeof raw === "string" ? Number(raw.trim()) : Number.NaN;
