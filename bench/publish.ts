@@ -8,7 +8,8 @@ import fsp from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { DATA_DICTIONARY_CONTEXT } from "@ledgerline/contract";
-import { type Kysely, sql } from "kysely";
+import { sql } from "kysely";
+import type { Db } from "../packages/server/src/db/connection.ts";
 import { SYSTEM_COLUMNS, schemaNameOf } from "../packages/server/src/model/model.ts";
 import { ADMIN_PASSWORD, ADMIN_USERNAME, openBenchDatabase } from "./support/app.ts";
 import { benchServerUrl, createThrowawayDatabase, serverVersion } from "./support/database.ts";
@@ -26,7 +27,7 @@ const SCHEMA = schemaNameOf(DATA_DICTIONARY_CONTEXT);
  * app.type_counts. Keys and event ids follow the ones already there.
  */
 async function insertApproved(
-  db: Kysely<unknown>,
+  db: Db,
   type: string,
   attributes: readonly string[],
   rows: string,
@@ -73,11 +74,7 @@ async function insertApproved(
  * documents them: a primary key `id`, a `parent_id` foreign key to the table 10 before (from
  * table 11 on), table and column comments. Answers the seconds it took.
  */
-async function seedDictionary(
-  db: Kysely<unknown>,
-  tables: number,
-  columns: number,
-): Promise<number> {
+async function seedDictionary(db: Db, tables: number, columns: number): Promise<number> {
   const started = performance.now();
   await db.transaction().execute(async (tx) => {
     const keyOf = async (type: string, name: string) => {
@@ -162,9 +159,7 @@ interface PublishRun {
 const gitIn = (repo: string, ...args: string[]) =>
   execFileSync("git", ["--git-dir", repo, ...args], { encoding: "utf8" }).trim();
 
-async function runPublish(): Promise<PublishRun> {
-  const tables = envNumber("BENCH_DD_TABLES", 2_000);
-  const columns = envNumber("BENCH_DD_COLUMNS_PER_TABLE", 20);
+async function runPublish(tables: number, columns: number): Promise<PublishRun> {
   const serverUrl = benchServerUrl();
   const version = await serverVersion(serverUrl);
   if (!version) throw new Error(`PostgreSQL is not reachable at ${new URL(serverUrl).host}`);
@@ -217,7 +212,10 @@ async function runPublish(): Promise<PublishRun> {
 }
 
 export async function benchPublish(): Promise<void> {
-  const run = await runPublish();
+  const run = await runPublish(
+    envNumber("BENCH_DD_TABLES", 2_000),
+    envNumber("BENCH_DD_COLUMNS_PER_TABLE", 20),
+  );
   const file = await writeResult("publish", {
     publish_first_s: round(run.first),
     publish_nochange_s: round(run.noChange),

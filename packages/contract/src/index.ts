@@ -3,5 +3,6 @@ export * from "./auth.ts";
 export * from "./common.ts";
 export * from "./contexts.ts";
 export * from "./entities.ts";
+export * from "./publish.ts";
 export * from "./roles.ts";
 export * from "./users.ts";

@@ -4,16 +4,63 @@ import { type Block, doc, type Inline, type PageDoc } from "./document.ts";
 // Code-point order, so page order never depends on the machine's locale data.
 const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 const str = (v: unknown): string => (v === null || v === undefined ? "" : String(v));
+// Letters, digits, '.', '-' and single underscores, none at either end: MediaWiki reads an
+// underscore as a space, folds runs of them and drops a trailing one, so any other id would come
+// back from the wiki as a different id and its page would be rewritten at every publish.
 const slug = (v: unknown): string =>
   str(v)
     .replace(/[^A-Za-z0-9._-]+/g, "-")
-    .replace(/^-+|-+$/g, "") || "unnamed";
+    .replace(/_+/g, "_")
+    .replace(/^[-_]+|[-_]+$/g, "") || "unnamed";
 const byName = (a: Row, b: Row) => compare(str(a.name), str(b.name)) || a.key - b.key;
 
 export const HOME = "Home";
-export const applicationPageId = (app: Row) => `Application-${slug(app.name)}`;
-export const objectPageId = (object: Row) =>
-  `Object-${str(object.metadatasource)}-${slug(object.schema)}.${slug(object.name)}`;
+
+/** The page id of every application and data object (see buildPageIds). */
+interface PageIds {
+  application(app: Row): string;
+  object(object: Row): string;
+}
+
+/**
+ * Gives each row the id `base` makes; rows whose ids meet (`a__b` and `a_b`, `a b` and `a-b`) are
+ * told apart by their key, the lowest key keeping the plain id, so ids stay unique and stable.
+ */
+function uniqueIds(rows: readonly Row[], base: (row: Row) => string): Map<number, string> {
+  const sorted = [...rows].sort((a, b) => a.key - b.key);
+  const taken = new Set(sorted.map(base));
+  const claimed = new Set<string>();
+  const ids = new Map<number, string>();
+  for (const row of sorted) {
+    let id = base(row);
+    if (claimed.has(id)) {
+      do {
+        id = `${id}-${row.key}`;
+      } while (taken.has(id));
+      taken.add(id);
+    }
+    claimed.add(id);
+    ids.set(row.key, id);
+  }
+  return ids;
+}
+
+function buildPageIds(s: DictionarySnapshot): PageIds {
+  const applications = uniqueIds(s.applications, (app) => `Application-${slug(app.name)}`);
+  const objects = uniqueIds(
+    s.objects,
+    (o) => `Object-${str(o.metadatasource)}-${slug(o.schema)}.${slug(o.name)}`,
+  );
+  const idOf = (ids: Map<number, string>, row: Row) => {
+    const id = ids.get(row.key);
+    if (id === undefined) throw new Error(`no page id for record ${row.key}`);
+    return id;
+  };
+  return {
+    application: (app) => idOf(applications, app),
+    object: (object) => idOf(objects, object),
+  };
+}
 
 /** Curated documentation goes above the generated tables. */
 function curated(row: Row): Block[] {
@@ -22,7 +69,7 @@ function curated(row: Row): Block[] {
     .map((t) => doc.paragraph(str(t)));
 }
 
-function homePage(s: DictionarySnapshot): PageDoc {
+function homePage(s: DictionarySnapshot, ids: PageIds): PageDoc {
   const apps = [...s.applications].sort(byName);
   return {
     id: HOME,
@@ -35,7 +82,7 @@ function homePage(s: DictionarySnapshot): PageDoc {
       {
         kind: "list",
         items: apps.map((a) => [
-          doc.link(applicationPageId(a), str(a.name)),
+          doc.link(ids.application(a), str(a.name)),
           ...(a.description ? [` - ${str(a.description)}`] : []),
         ]),
       },
@@ -45,6 +92,7 @@ function homePage(s: DictionarySnapshot): PageDoc {
 
 function applicationPage(
   s: DictionarySnapshot,
+  ids: PageIds,
   app: Row,
   objectsBySource: Map<number, Row[]>,
 ): PageDoc {
@@ -76,19 +124,20 @@ function applicationPage(
       kind: "table",
       header: ["Object", "Kind", "Rows (estimate)", "Description"],
       rows: objects.map((o) => [
-        [doc.link(objectPageId(o), `${str(o.schema)}.${str(o.name)}`)],
+        [doc.link(ids.object(o), `${str(o.schema)}.${str(o.name)}`)],
         [str(o.kind)],
         [str(o.rowestimate)],
         [str(o.description)],
       ]),
     });
   }
-  return { id: applicationPageId(app), title: str(app.name), blocks };
+  return { id: ids.application(app), title: str(app.name), blocks };
 }
 
 const entityName = (o: Row) => `${slug(o.schema)}__${slug(o.name)}`.replace(/[^A-Za-z0-9_-]/g, "_");
 
 function objectPage(
+  ids: PageIds,
   object: Row,
   elements: Row[],
   sourceObjects: Map<string, Row>,
@@ -107,7 +156,7 @@ function objectPage(
       if (parts.length > 0) parts.push(", ");
       parts.push(
         "FK ",
-        target ? doc.link(objectPageId(target), str(e.foreignkey)) : str(e.foreignkey),
+        target ? doc.link(ids.object(target), str(e.foreignkey)) : str(e.foreignkey),
       );
     }
     return parts;
@@ -138,7 +187,7 @@ function objectPage(
   const targets = new Map<string, Row>();
   for (const e of elements) {
     const t = e.foreignkey ? fkTarget(e.foreignkey) : undefined;
-    if (t) targets.set(objectPageId(t), t);
+    if (t) targets.set(ids.object(t), t);
   }
   if (targets.size > 0 || referrers.length > 0) {
     blocks.push(doc.heading(2, "Relationships"));
@@ -151,14 +200,14 @@ function objectPage(
       lines.push(`  ${entityName(r)} }o--|| ${entityName(object)} : "references"`);
     blocks.push({ kind: "diagram", mermaid: [...new Set(lines)].join("\n") });
     const linked = [...targets.values(), ...referrers].sort((a, b) =>
-      compare(objectPageId(a), objectPageId(b)),
+      compare(ids.object(a), ids.object(b)),
     );
     blocks.push({
       kind: "list",
-      items: linked.map((o) => [doc.link(objectPageId(o), `${str(o.schema)}.${str(o.name)}`)]),
+      items: linked.map((o) => [doc.link(ids.object(o), `${str(o.schema)}.${str(o.name)}`)]),
     });
   }
-  return { id: objectPageId(object), title, blocks };
+  return { id: ids.object(object), title, blocks };
 }
 
 /** Every page of the published dictionary, in a stable order: same snapshot, same pages. */
@@ -176,10 +225,11 @@ export function buildPages(s: DictionarySnapshot): PageDoc[] {
   const objectsBySource = group(s.objects, "metadatasource");
   const elementsByObject = group(s.elements, "dataobject");
   const sourceByKey = new Map(s.sources.map((src) => [src.key, src]));
+  const ids = buildPageIds(s);
 
   const pages: PageDoc[] = [
-    homePage(s),
-    ...[...s.applications].sort(byName).map((a) => applicationPage(s, a, objectsBySource)),
+    homePage(s, ids),
+    ...[...s.applications].sort(byName).map((a) => applicationPage(s, ids, a, objectsBySource)),
   ];
   for (const [sourceKey, objects] of objectsBySource) {
     const byQualified = new Map(objects.map((o) => [`${str(o.schema)}.${str(o.name)}`, o]));
@@ -200,9 +250,11 @@ export function buildPages(s: DictionarySnapshot): PageDoc[] {
         (a, b) => Number(a.position) - Number(b.position),
       );
       const referring = [...(referrers.get(object.key)?.values() ?? [])].sort((a, b) =>
-        compare(objectPageId(a), objectPageId(b)),
+        compare(ids.object(a), ids.object(b)),
       );
-      pages.push(objectPage(object, elements, byQualified, referring, sourceByKey.get(sourceKey)));
+      pages.push(
+        objectPage(ids, object, elements, byQualified, referring, sourceByKey.get(sourceKey)),
+      );
     }
   }
   return pages.sort((a, b) => (a.id === HOME ? -1 : b.id === HOME ? 1 : compare(a.id, b.id)));

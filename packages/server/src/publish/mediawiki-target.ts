@@ -62,12 +62,10 @@ export function mediawikiTarget(options: MediawikiOptions): WikiTarget {
   let csrf = "";
   // The root as the wiki writes it (spaces, capital first letter) and its namespace.
   let root = { title: options.root, ns: 0 };
-  // Titles written by this publish, as the wiki normalizes them (see deletePage).
-  const written = new Set<string>();
-  // The wiki shows underscores as spaces, and page ids never hold spaces.
+  // The wiki shows underscores as spaces; page ids hold no spaces and nothing else the wiki
+  // folds (see dictionary-pages.ts), so a title maps back to the id it was written under.
   const idOf = (title: string) =>
     title === root.title ? "Home" : title.slice(root.title.length + 1).replaceAll(" ", "_");
-  const normalized = (id: string) => id.replace(/[_ ]+/g, " ").trim();
 
   async function edit(title: string, text: string): Promise<void> {
     const answer = await api.call(
@@ -104,7 +102,6 @@ export function mediawikiTarget(options: MediawikiOptions): WikiTarget {
     const result = (answer.login as { result: string; reason?: string }).result;
     if (result !== "Success") throw new Error(`the wiki refused the bot login (${result})`);
     csrf = await api.token("csrf");
-    written.clear();
     const info = await api.call({ action: "query", titles: options.root });
     const page = (info.query as { pages: { title: string; ns: number; invalid?: boolean }[] })
       .pages[0];
@@ -167,13 +164,8 @@ export function mediawikiTarget(options: MediawikiOptions): WikiTarget {
       const pages = await contents(titles);
       return new Map([...pages].filter(([id]) => isOwnedPage(id)));
     },
-    async putPage(id, text) {
-      await edit(wikiTitle(options.root, { id }), text.trimEnd());
-      written.add(normalized(id));
-    },
+    putPage: (id, text) => edit(wikiTitle(options.root, { id }), text.trimEnd()),
     async deletePage(id) {
-      // Ids that differ only in what the wiki folds (a__b, a_b_) name the page just written.
-      if (written.has(normalized(id))) return;
       const title = wikiTitle(options.root, { id });
       try {
         await api.call(

@@ -1,14 +1,10 @@
+import { PublishedUrl, type PublishServerMessage } from "@ledgerline/contract";
 import type { WebSocket } from "ws";
 import type { Database } from "../db/connection.ts";
 import type { ContextModel } from "../model/model.ts";
 import { BUSY_MESSAGE, type PublishResult, publishDictionary } from "./publish.service.ts";
 import { isBusy, notifyPublishState, PUBLISH_CHANNEL } from "./publish-runs.repository.ts";
 import type { WikiTarget } from "./wiki-target.ts";
-
-export type ServerMessage =
-  | { type: "statusResponse"; busy: boolean }
-  | { type: "publishResponse"; message: string; error: boolean; url?: string }
-  | { type: "progress"; done: number; total: number };
 
 /**
  * The sockets of /ws/publish on this instance. Busy state comes from the database and changes are
@@ -42,12 +38,12 @@ export class PublishHub {
     socket.on("close", () => this.sockets.delete(socket));
   }
 
-  broadcast(message: ServerMessage): void {
+  broadcast(message: PublishServerMessage): void {
     const text = JSON.stringify(message);
     for (const s of this.sockets) if (s.readyState === s.OPEN) s.send(text);
   }
 
-  async status(): Promise<ServerMessage> {
+  async status(): Promise<PublishServerMessage> {
     return { type: "statusResponse", busy: await isBusy(this.database.db) };
   }
 
@@ -61,7 +57,8 @@ export class PublishHub {
       },
     });
     if (result.message !== BUSY_MESSAGE) {
-      const url = this.target.indexUrl && !result.error ? { url: this.target.indexUrl } : {};
+      const link = result.error ? undefined : this.target.indexUrl;
+      const url = PublishedUrl.safeParse(link).success ? { url: link } : {};
       this.broadcast({
         type: "publishResponse",
         message: result.message,

@@ -1,5 +1,10 @@
 import fastifyWebsocket from "@fastify/websocket";
-import { DATA_DICTIONARY_CONTEXT, ErrorBody } from "@ledgerline/contract";
+import {
+  DATA_DICTIONARY_CONTEXT,
+  ErrorBody,
+  PublishClientMessage,
+  type PublishResponse,
+} from "@ledgerline/contract";
 import { z } from "zod";
 import { requireTypePermission, rightsIn } from "../admin/permissions.ts";
 import type { CurrentUser } from "../auth/auth.service.ts";
@@ -69,18 +74,22 @@ export async function publishRoutes(app: App, { database, model, config }: AppDe
     });
     socket.on("message", async (data, isBinary) => {
       if (!(await allowed)) return;
-      const text = isBinary ? "" : data.toString();
-      if (text === "status") {
+      const message = PublishClientMessage.safeParse(isBinary ? "" : data.toString());
+      if (!message.success) {
+        socket.close(1008, "only 'status' and 'publish' are accepted");
+      } else if (message.data === "status") {
         socket.send(JSON.stringify(await hub.status()));
-      } else if (text === "publish") {
+      } else {
         const result = await hub.publish(user.username);
         // A refusal while busy goes to the asker only; real results reach every watcher.
-        if (result.message === BUSY_MESSAGE)
-          socket.send(
-            JSON.stringify({ type: "publishResponse", message: result.message, error: true }),
-          );
-      } else {
-        socket.close(1008, "only 'status' and 'publish' are accepted");
+        if (result.message === BUSY_MESSAGE) {
+          const refusal: PublishResponse = {
+            type: "publishResponse",
+            message: result.message,
+            error: true,
+          };
+          socket.send(JSON.stringify(refusal));
+        }
       }
     });
   });

@@ -2,19 +2,27 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import {
+  type PublishServerMessage,
+  PublishServerMessage as ServerMessage,
+} from "@ledgerline/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { listRecords } from "../testing/records-client.ts";
 import {
   ADMIN_PASSWORD,
   createTestApp,
   TEST_USER_PASSWORD,
   type TestApp,
 } from "../testing/test-app.ts";
+import {
+  createShopDictionary,
+  type DictionaryClient,
+  dictionaryClient,
+} from "./testing/dictionary.ts";
 
-const DD = "Data Dictionary";
 let t: TestApp;
 let admin: string;
+let dd: DictionaryClient;
 let bare: string;
 let work: string;
 let base: string;
@@ -23,78 +31,17 @@ const sockets: WebSocket[] = [];
 const git = (cwd: string, ...args: string[]) =>
   execFileSync("git", args, { cwd, encoding: "utf8" }).trim();
 
-async function keyOf(entityType: string, value: string): Promise<number> {
-  return (
-    await listRecords(t, admin, {
-      context: DD,
-      entityType,
-      rowConstraints: [{ attribute: "name", operator: "=", values: [value] }],
-    })
-  ).data[0].entityKeyID;
-}
-
-async function create(entityType: string, record: object): Promise<number> {
-  const res = await t.post(
-    "/api/save",
-    { context: DD, entityType, record, action: "create" },
-    admin,
-  );
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json().entityKeyID;
-}
-
 beforeAll(async () => {
   work = await fs.mkdtemp(path.join(os.tmpdir(), "ledgerline-wiki-"));
   bare = path.join(work, "wiki.git");
   execFileSync("git", ["init", "--quiet", "--bare", "-b", "main", bare]);
   t = await createTestApp({ env: { WIKI_TARGET: `git:file://${bare}` } });
   admin = await t.login("admin", ADMIN_PASSWORD);
+  dd = dictionaryClient(t, admin);
   await t.app.listen({ port: 0, host: "127.0.0.1" });
   const address = t.app.server.address() as { port: number };
   base = `127.0.0.1:${address.port}`;
-  const env = await create("systemenvironment", {
-    name: "prod",
-    description: "Production",
-    technology: "postgres",
-    connectionfile: "prod.conf",
-  });
-  const source = await create("metadatasource", {
-    application: await keyOf("application", "Demo"),
-    applicationaspect: await keyOf("applicationaspect", "Operational"),
-    systemenvironment: env,
-    name: "Shop DB",
-    description: "Orders",
-    importfrequency: "0 3 * * *",
-  });
-  const customer = await create("dataobject", {
-    metadatasource: source,
-    schema: "sales",
-    name: "customer",
-    kind: "table",
-  });
-  const orders = await create("dataobject", {
-    metadatasource: source,
-    schema: "sales",
-    name: "orders",
-    kind: "table",
-  });
-  await create("dataelement", {
-    dataobject: customer,
-    name: "id",
-    position: 1,
-    datatype: "bigint",
-    nullable: false,
-    primarykey: true,
-  });
-  await create("dataelement", {
-    dataobject: orders,
-    name: "customer_id",
-    position: 1,
-    datatype: "bigint",
-    nullable: false,
-    primarykey: false,
-    foreignkey: "sales.customer.id",
-  });
+  await createShopDictionary(dd);
 });
 afterAll(async () => {
   for (const ws of sockets) ws.terminate();
@@ -116,54 +63,26 @@ async function filesInWiki(): Promise<string[]> {
 
 describe("publish to a git wiki", () => {
   it("writes every page in one commit, then makes no commit when nothing changed", async () => {
-    const first = await t.post("/api/publishdatadictionary", undefined, admin);
-    expect(first.statusCode, first.body).toBe(200);
-    expect(first.json().Msg).toBe(
+    expect(await dd.publish()).toBe(
       `Published to git repository file://${bare}: 4 pages written, 0 unchanged, 0 removed`,
     );
     expect(await filesInWiki()).toEqual([
       "Application-Demo.md",
       "Home.md",
       expect.stringMatching(/^Object-\d+-sales\.customer\.md$/),
-      expect.stringMatching(/^Object-\d+-sales\.orders\.md$/),
+      expect.stringMatching(/^Object-\d+-sales\.order_lines\.md$/),
     ]);
     expect(commits()).toBe(1);
-    const again = await t.post("/api/publishdatadictionary", undefined, admin);
-    expect(again.json().Msg).toMatch(/0 pages written, 4 unchanged, 0 removed$/);
+    expect(await dd.publish()).toMatch(/0 pages written, 4 unchanged, 0 removed$/);
     expect(commits()).toBe(1);
   });
 
   it("deletes the page of a removed object", async () => {
-    const element = await keyOf("dataelement", "customer_id");
-    const orders = (
-      await listRecords(t, admin, {
-        context: DD,
-        entityType: "dataobject",
-        rowConstraints: [{ attribute: "name", operator: "=", values: ["orders"] }],
-      })
-    ).data[0].entityKeyID;
-    expect(
-      (
-        await t.post(
-          "/api/delete",
-          { context: DD, entityType: "dataelement", entityKeyIds: [element] },
-          admin,
-        )
-      ).statusCode,
-    ).toBe(200);
-    expect(
-      (
-        await t.post(
-          "/api/delete",
-          { context: DD, entityType: "dataobject", entityKeyIds: [orders] },
-          admin,
-        )
-      ).statusCode,
-    ).toBe(200);
-    const res = await t.post("/api/publishdatadictionary", undefined, admin);
+    await dd.remove("dataelement", await dd.keyOf("dataelement", "customer_id"));
+    await dd.remove("dataobject", await dd.keyOf("dataobject", "order_lines"));
     // Home (counts), the application (object list) and customer (no more referrer) change.
-    expect(res.json().Msg).toMatch(/3 pages written, 0 unchanged, 1 removed$/);
-    expect((await filesInWiki()).some((f) => f.includes("orders"))).toBe(false);
+    expect(await dd.publish()).toMatch(/3 pages written, 0 unchanged, 1 removed$/);
+    expect((await filesInWiki()).some((f) => f.includes("order_lines"))).toBe(false);
     expect(commits()).toBe(2);
     const runs = await t.database.db
       .selectFrom("app.publish_runs")
@@ -196,13 +115,14 @@ describe("WebSocket /ws/publish", () => {
   function connect(
     cookie: string,
     origin = `http://${base}`,
-  ): Promise<{ ws: WebSocket; next(): Promise<Record<string, unknown>>; closed: Promise<number> }> {
+  ): Promise<{ ws: WebSocket; next(): Promise<PublishServerMessage>; closed: Promise<number> }> {
     const ws = new WebSocket(`ws://${base}/ws/publish`, { headers: { cookie, origin } });
     sockets.push(ws);
-    const queue: Record<string, unknown>[] = [];
-    const waiters: ((m: Record<string, unknown>) => void)[] = [];
+    const queue: PublishServerMessage[] = [];
+    const waiters: ((m: PublishServerMessage) => void)[] = [];
     ws.on("message", (data) => {
-      const m = JSON.parse(String(data));
+      // Every frame must match the contract's schema.
+      const m = ServerMessage.parse(JSON.parse(String(data)));
       const w = waiters.shift();
       if (w) w(m);
       else queue.push(m);
@@ -215,7 +135,7 @@ describe("WebSocket /ws/publish", () => {
           closed,
           next: () =>
             queue.length > 0
-              ? Promise.resolve(queue.shift() as Record<string, unknown>)
+              ? Promise.resolve(queue.shift() as PublishServerMessage)
               : new Promise((r) => waiters.push(r)),
         }),
       );
@@ -228,9 +148,9 @@ describe("WebSocket /ws/publish", () => {
   }
 
   async function until(
-    client: { next(): Promise<Record<string, unknown>> },
-    type: string,
-  ): Promise<Record<string, unknown>> {
+    client: { next(): Promise<PublishServerMessage> },
+    type: PublishServerMessage["type"],
+  ): Promise<PublishServerMessage> {
     for (;;) {
       const m = await client.next();
       if (m.type === type) return m;

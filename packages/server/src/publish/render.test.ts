@@ -114,6 +114,31 @@ describe("dictionary pages", () => {
     ]);
   });
 
+  it("have ids a wiki keeps as they are, told apart by key when two names would meet", () => {
+    const s = snapshot();
+    const object = (key: number, name: string) => ({ ...s.objects[1], key, name });
+    s.objects.push(object(14, "audit_log"), object(13, "audit__log_"), object(15, "a b?"));
+    s.objects.push(object(16, "a-b"), object(17, "___"));
+    const pages = buildPages(s);
+    expect(pages.map((p) => p.id)).toEqual([
+      "Home",
+      "Application-Shop",
+      "Object-3-sales.a-b",
+      "Object-3-sales.a-b-16",
+      "Object-3-sales.audit_log",
+      "Object-3-sales.audit_log-14",
+      "Object-3-sales.customer",
+      "Object-3-sales.orders",
+      "Object-3-sales.unnamed",
+    ]);
+    expect(renderMarkdown(pages[1])).toContain(
+      "| [sales.audit\\_\\_log\\_](Object-3-sales.audit_log) | table |",
+    );
+    expect(renderMarkdown(pages[1])).toContain(
+      "| [sales.audit\\_log](Object-3-sales.audit_log-14) | table |",
+    );
+  });
+
   it("are byte-identical for the same data, whatever the order the rows came in", () => {
     const a = buildPages(snapshot()).map(renderMarkdown);
     const shuffled = snapshot();

@@ -1,23 +1,10 @@
-/**
- * The messages of /ws/publish (packages/server/src/publish/publish-hub.ts). The contract has no
- * schema for socket messages, so this is the one client-side copy, checked as it is read.
- */
-export type PublishServerMessage =
-  | { type: "statusResponse"; busy: boolean }
-  | { type: "publishResponse"; message: string; error: boolean; url?: string }
-  | { type: "progress"; done: number; total: number };
+import type { PublishProgress as ProgressMessage, PublishResponse } from "@ledgerline/contract";
+import { PublishServerMessage } from "@ledgerline/contract";
 
-export interface PublishResult {
-  message: string;
-  error: boolean;
-  /** The published index page, when the wiki has one. */
-  url?: string;
-}
+/** The last result shown: message, error and the index page's address, when the wiki has one. */
+export type PublishResult = Omit<PublishResponse, "type">;
 
-export interface PublishProgress {
-  done: number;
-  total: number;
-}
+export type PublishProgress = Omit<ProgressMessage, "type">;
 
 export interface PublishState {
   /** Undefined until the server's first statusResponse: unknown is not 'not busy'. */
@@ -64,7 +51,10 @@ export function canPublish(state: PublishState): boolean {
   return state.busy === false && !state.requested;
 }
 
-/** Reads one text frame; anything not matching the server's shapes is ignored (null). */
+/**
+ * Reads one text frame with the contract's schema; anything else is ignored (null). The schema
+ * drops an index address that is not http or https, so a javascript: URL never reaches an href.
+ */
 export function parseServerMessage(text: string): PublishServerMessage | null {
   let value: unknown;
   try {
@@ -72,24 +62,8 @@ export function parseServerMessage(text: string): PublishServerMessage | null {
   } catch {
     return null;
   }
-  if (typeof value !== "object" || value === null) return null;
-  const m = value as Record<string, unknown>;
-  if (m.type === "statusResponse" && typeof m.busy === "boolean") {
-    return { type: "statusResponse", busy: m.busy };
-  }
-  if (m.type === "progress" && isCount(m.done) && isCount(m.total)) {
-    return { type: "progress", done: m.done, total: m.total };
-  }
-  if (m.type === "publishResponse" && typeof m.message === "string") {
-    // Only web addresses become links: a javascript: URL must never reach an href.
-    const url = typeof m.url === "string" && /^https?:\/\//i.test(m.url) ? m.url : undefined;
-    return { type: "publishResponse", message: m.message, error: m.error === true, url };
-  }
-  return null;
-}
-
-function isCount(value: unknown): value is number {
-  return typeof value === "number" && Number.isInteger(value) && value >= 0;
+  const message = PublishServerMessage.safeParse(value);
+  return message.success ? message.data : null;
 }
 
 /** Percentage of pages done, 0-100. */

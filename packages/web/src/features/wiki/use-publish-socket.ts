@@ -1,3 +1,4 @@
+import type { PublishClientMessage } from "@ledgerline/contract";
 import { useCallback, useEffect, useReducer, useRef } from "react";
 import {
   initialPublishState,
@@ -6,6 +7,8 @@ import {
   publishReducer,
   publishSocketUrl,
 } from "./publish-state.ts";
+
+const send = (socket: WebSocket, message: PublishClientMessage) => socket.send(message);
 
 export interface PublishSocket {
   state: PublishState;
@@ -30,7 +33,7 @@ export function usePublishSocket(onClosed: () => void): PublishSocket {
     const socket = new WebSocket(publishSocketUrl(window.location));
     socketRef.current = socket;
     let leaving = false;
-    socket.onopen = () => socket.send("status");
+    socket.onopen = () => send(socket, "status");
     socket.onmessage = (event) => {
       if (typeof event.data !== "string") return;
       const message = parseServerMessage(event.data);
@@ -53,7 +56,7 @@ export function usePublishSocket(onClosed: () => void): PublishSocket {
     const socket = socketRef.current;
     if (socket?.readyState !== WebSocket.OPEN) return;
     dispatch({ type: "publishRequested" });
-    socket.send("publish");
+    send(socket, "publish");
   }, []);
 
   return { state, publish };
