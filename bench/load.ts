@@ -3,6 +3,7 @@
 // with 50 users and no pause, once with reads only and once with the whole mix.
 import type { Kysely } from "kysely";
 import { openBenchDatabase, startApp } from "./support/app.ts";
+import { type CpuWatch, watchCpu } from "./support/cpu.ts";
 import { benchServerUrl, createThrowawayDatabase, serverVersion } from "./support/database.ts";
 import { envNumber } from "./support/env.ts";
 import {
@@ -31,6 +32,8 @@ interface Phase {
   label: string;
   users: number;
   result: UsersRunResult;
+  /** CPU ms spent in the measured window by the server's process, PostgreSQL and the load generator. */
+  cpu: { serverMs: number; postgresMs: number; driverMs: number };
   loadBefore: string;
   loadAfter: string;
 }
@@ -73,6 +76,9 @@ function phaseReport(phase: Phase): string {
   const errors = Object.entries(r.errors)
     .sort((a, b) => b[1] - a[1])
     .map(([text, n]) => `    ${n} x ${text}`);
+  const n = Math.max(count(r), 1);
+  const window = r.measuredSeconds * 1000;
+  const { serverMs, postgresMs, driverMs } = phase.cpu;
   return [
     `${phase.label}: ${phase.users} users, ${r.measuredSeconds} s measured (${phase.loadBefore} -> ${phase.loadAfter})`,
     requestTable(r),
@@ -80,6 +86,9 @@ function phaseReport(phase: Phase): string {
       `${r.errorCount} errors; sign-in p99 ${p(r.loginMs, 99).toFixed(0)} ms; ` +
       `load generator busy ${(r.driverBusy * 100).toFixed(0)}%; ` +
       `${r.savedEvents.length} changes proposed, ${r.approved} approved, ${r.conflicts} conflicts`,
+    `  CPU per request: server ${(serverMs / n).toFixed(2)} ms, PostgreSQL ${(postgresMs / n).toFixed(2)} ms, ` +
+      `load generator ${(driverMs / n).toFixed(2)} ms (CPUs busy: ${(serverMs / window).toFixed(2)}, ` +
+      `${(postgresMs / window).toFixed(2)}, ${(driverMs / window).toFixed(2)} of 2)`,
     ...(errors.length ? ["  errors:", ...errors] : []),
   ].join("\n");
 }
@@ -126,19 +135,22 @@ export async function benchLoad(): Promise<void> {
         const runPhase = async (label: string, run: Omit<UsersRunOptions, keyof typeof base>) => {
           const loadBefore = loadNote();
           console.log(`${label}: ${run.users.length} users signing in (${loadBefore})...`);
+          let watch: Promise<CpuWatch> | undefined;
+          let used: Promise<{ processMs: number; postgresMs: number }> | undefined;
           // Each run draws its own choices: a repeat of an earlier run's edit would change nothing.
-          const result = await runVirtualUsers({
-            ...base,
-            ...run,
-            seed: seed * 10 + phases.length,
+          const options = { ...base, ...run, seed: seed * 10 + phases.length };
+          const result = await runVirtualUsers(options, (edge) => {
+            if (edge === "start") watch = watchCpu(bench.raw, database.name);
+            else used = watch?.then((w) => w.stop());
           });
-          const phase = {
-            label,
-            users: run.users.length,
-            result,
-            loadBefore,
-            loadAfter: loadNote(),
+          const { processMs, postgresMs } = (await used) ?? { processMs: 0, postgresMs: 0 };
+          const cpu = {
+            serverMs: processMs - result.driverCpuMs,
+            postgresMs,
+            driverMs: result.driverCpuMs,
           };
+          const loadAfter = loadNote();
+          const phase = { label, users: run.users.length, result, cpu, loadBefore, loadAfter };
           phases.push(phase);
           console.log(`${phaseReport(phase)}\n`);
         };

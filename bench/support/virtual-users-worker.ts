@@ -2,9 +2,15 @@
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { parentPort, workerData } from "node:worker_threads";
+import { threadCpuMs } from "./cpu.ts";
 import { type Answer, HttpSession } from "./http-session.ts";
 import { ACTIONS, type ActionName, type Mix, REQUESTS, type RequestName } from "./load-mix.ts";
-import type { UsersRunOptions, UsersRunResult } from "./virtual-users.ts";
+import type {
+  UsersRunOptions,
+  UsersRunResult,
+  WindowEdge,
+  WorkerMessage,
+} from "./virtual-users.ts";
 
 const options = workerData as UsersRunOptions;
 const { context, entityType } = options;
@@ -263,6 +269,11 @@ async function act(u: User): Promise<void> {
   }
 }
 
+/** Tells the main thread where the measured window begins and ends (it follows the CPU there). */
+function windowEdge(edge: WindowEdge): void {
+  parentPort?.postMessage({ kind: "window", edge } satisfies WorkerMessage);
+}
+
 async function run(): Promise<UsersRunResult> {
   const users = options.users.map((u, i) => userOf(i, u.username, u.password, u.mix));
   const loginMs = await signIn(users);
@@ -270,12 +281,22 @@ async function run(): Promise<UsersRunResult> {
   measureFrom = start + options.warmupSeconds * 1000;
   measureTo = measureFrom + options.seconds * 1000;
   let busyFrom = performance.eventLoopUtilization();
-  const warm = setTimeout(() => {
+  let cpuFrom = 0;
+  let driverBusy = 0;
+  let driverCpuMs = 0;
+  const atStart = setTimeout(() => {
     busyFrom = performance.eventLoopUtilization();
+    cpuFrom = threadCpuMs();
+    windowEdge("start");
   }, measureFrom - start);
+  const atEnd = setTimeout(() => {
+    driverBusy = performance.eventLoopUtilization(busyFrom).utilization;
+    driverCpuMs = threadCpuMs() - cpuFrom;
+    windowEdge("end");
+  }, measureTo - start);
   await Promise.all(users.map(act));
-  clearTimeout(warm);
-  const driverBusy = performance.eventLoopUtilization(busyFrom).utilization;
+  clearTimeout(atStart);
+  clearTimeout(atEnd);
   for (const u of users) {
     const answer = await u.session.logout().catch((error: Error) => ({
       status: 0,
@@ -291,10 +312,11 @@ async function run(): Promise<UsersRunResult> {
     measuredSeconds: options.seconds,
     loginMs,
     driverBusy,
+    driverCpuMs,
     savedEvents: [...savedEvents],
     approved,
     conflicts,
   };
 }
 
-parentPort?.postMessage(await run());
+parentPort?.postMessage({ kind: "result", result: await run() } satisfies WorkerMessage);

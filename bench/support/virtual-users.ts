@@ -37,18 +37,29 @@ export interface UsersRunResult {
   loginMs: number[];
   /** Share of the measured window the load generator's event loop was busy (1 = saturated). */
   driverBusy: number;
+  /** CPU ms the load generator's thread used in the measured window (10 ms resolution). */
+  driverCpuMs: number;
   /** Distinct pending events the saves made or amended. */
   savedEvents: number[];
   approved: number;
   conflicts: number;
 }
 
+export type WindowEdge = "start" | "end";
+export type WorkerMessage =
+  | { kind: "window"; edge: WindowEdge }
+  | { kind: "result"; result: UsersRunResult };
+
 /**
  * Runs the users in a worker thread (so the load generator does not share the server's event
  * loop): each signs in through /auth/login, then repeats a weighted random action of its mix with
- * the think time between actions, until the measured window ends; then signs out.
+ * the think time between actions, until the measured window ends; then signs out. onWindow hears
+ * when the measured window begins and ends.
  */
-export function runVirtualUsers(options: UsersRunOptions): Promise<UsersRunResult> {
+export function runVirtualUsers(
+  options: UsersRunOptions,
+  onWindow: (edge: WindowEdge) => void = () => undefined,
+): Promise<UsersRunResult> {
   if (new URL(options.url).hostname !== "127.0.0.1")
     throw new Error(`benchmarks only talk to 127.0.0.1, not ${options.url}`);
   return new Promise((resolve, reject) => {
@@ -56,8 +67,9 @@ export function runVirtualUsers(options: UsersRunOptions): Promise<UsersRunResul
       workerData: options,
     });
     let result: UsersRunResult | undefined;
-    worker.on("message", (m: UsersRunResult) => {
-      result = m;
+    worker.on("message", (m: WorkerMessage) => {
+      if (m.kind === "window") onWindow(m.edge);
+      else result = m.result;
     });
     worker.on("error", reject);
     worker.on("exit", (code) =>
