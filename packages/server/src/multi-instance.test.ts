@@ -1,9 +1,14 @@
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import type { App } from "./http/types.ts";
 import { listRecords } from "./testing/records-client.ts";
-import { ADMIN_PASSWORD, createTestApp, type TestApp } from "./testing/test-app.ts";
+import { startServerProcess } from "./testing/server-process.ts";
+import { createSourceDatabase } from "./testing/source-database.ts";
+import { ADMIN_PASSWORD, createTestApp, REPO_ROOT, type TestApp } from "./testing/test-app.ts";
 import { testDatabaseKind } from "./testing/test-database.ts";
 import { upload, workbookOf } from "./testing/xlsx-files.ts";
 
@@ -97,4 +102,111 @@ describe.skipIf(testDatabaseKind() !== "postgres")("several instances on one dat
       where e.entity_type = 'currency' and c.code like 'XQ%'`.execute(a.database.db);
     expect(events[0].n).toBe(5);
   });
+
+  it("two server processes run each firing of a schedule exactly once", async () => {
+    const DD = "Data Dictionary";
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "ledgerline-schedule-"));
+    const connectionsDir = path.join(dir, "connections");
+    await fs.mkdir(connectionsDir);
+    const source = await createSourceDatabase([
+      "create table public.orders (id int primary key, placed date)",
+      "create table public.customers (id int primary key, name text)",
+    ]);
+    const servers: Awaited<ReturnType<typeof startServerProcess>>[] = [];
+    try {
+      await fs.writeFile(
+        path.join(connectionsDir, "src.conf"),
+        `[source]\nhost=${source.host}\nport=${source.port}\ndbname=${source.name}\nuser=${source.user}\n`,
+      );
+      const keyOf = async (entityType: string, name: string) =>
+        (
+          await listRecords(a, cookie, {
+            context: DD,
+            entityType,
+            rowConstraints: [{ attribute: "name", operator: "=", values: [name] }],
+          })
+        ).data[0].entityKeyID;
+      const save = async (entityType: string, record: object) => {
+        const res = await a.post("/api/save", { context: DD, entityType, record }, cookie);
+        expect(res.statusCode, res.body).toBe(200);
+        return res.json().entityKeyID as number;
+      };
+      const sourceKey = await save("metadatasource", {
+        application: await keyOf("application", "Demo"),
+        applicationaspect: await keyOf("applicationaspect", "Operational"),
+        systemenvironment: await save("systemenvironment", {
+          name: "Scheduled source",
+          description: "Imported every two seconds",
+          technology: "postgres",
+          connectionfile: "src.conf",
+        }),
+        name: "Every two seconds",
+        description: "Scheduled by both processes",
+        importfrequency: "*/2 * * * * *",
+        enableschedule: true,
+      });
+
+      const started = Date.now();
+      const env = (name: string) => ({
+        DATABASE_URL: a.database.url as string,
+        DATA_DIR: path.join(dir, name),
+        CONNECTIONS_DIR: connectionsDir,
+        ADMIN_PASSWORD,
+        DEMO: "1",
+        MODEL_DIR: path.join(REPO_ROOT, "model"),
+      });
+      servers.push(
+        ...(await Promise.all([startServerProcess(env("one")), startServerProcess(env("two"))])),
+      );
+      const claimsOf = () =>
+        a.database.db
+          .selectFrom("app.schedule_claims")
+          .select(["scheduled_for", "claimed_by"])
+          .where("metadata_source_id", "=", sourceKey)
+          .orderBy("scheduled_for")
+          .execute();
+      // Both are up: let three firings come that both of them wake for.
+      const bothUp = Date.now();
+      await expect
+        .poll(
+          async () => (await claimsOf()).filter((c) => c.scheduled_for.getTime() > bothUp).length,
+          { timeout: 20_000, interval: 250 },
+        )
+        .toBeGreaterThanOrEqual(3);
+      await Promise.all(servers.map((s) => s.stop()));
+      const stopped = Date.now();
+
+      const claims = await claimsOf();
+      const runs = await a.database.db
+        .selectFrom("app.import_runs")
+        .select(["outcome", "started_by", "counts"])
+        .orderBy("run_id")
+        .where("metadata_source_id", "=", sourceKey)
+        .where("trigger", "=", "schedule")
+        .execute();
+      const firings = Math.floor(stopped / 2000) - Math.floor(started / 2000);
+      expect(claims.length).toBeGreaterThanOrEqual(3);
+      // One run per claimed firing, and never more runs than the schedule fired.
+      expect(runs).toHaveLength(claims.length);
+      expect(runs.length).toBeLessThanOrEqual(firings);
+      for (const claim of claims) expect(claim.scheduled_for.getTime() % 2000).toBe(0);
+      const pids = new Set(servers.map((s) => String(s.child.pid)));
+      for (const claim of claims) expect(pids).toContain(claim.claimed_by.split("-")[0]);
+      expect(new Set(runs.map((r) => `${r.outcome} ${r.started_by}`))).toEqual(
+        new Set(["succeeded scheduler"]),
+      );
+      // Each run's proposals are in the history exactly once: nothing was imported twice.
+      const { rows } = await sql<{ n: number }>`
+        select count(*)::int as n from app.events where source = ${`import:${sourceKey}`}`.execute(
+        a.database.db,
+      );
+      const proposed = runs.map((r) => (r.counts as { pending: number }).pending);
+      expect(proposed[0]).toBe(6); // two tables, four columns
+      expect(rows[0].n).toBe(proposed.reduce((sum, n) => sum + n, 0));
+    } finally {
+      await Promise.all(servers.map((s) => s.stop()));
+      await source.drop();
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

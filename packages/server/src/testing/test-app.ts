@@ -18,7 +18,8 @@ export const ADMIN_PASSWORD = "admin-password-for-tests";
 
 export interface TestApp {
   app: App;
-  database: Database;
+  /** With `url` on PostgreSQL, for other processes to open the same database. */
+  database: Database & { url?: string };
   config: Config;
   prepared: Prepared;
   /** POSTs JSON (or nothing) with an optional session cookie. */
