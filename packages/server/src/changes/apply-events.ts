@@ -4,7 +4,7 @@ import type { ContextModel, EntityType } from "../model/model.ts";
 import { storedAttributes } from "../model/model.ts";
 import { SQL_TYPES } from "../model/sync/ddl.ts";
 import { adjustTypeCount } from "../records/type-counts.repository.ts";
-import type { EventRow } from "./events.repository.ts";
+import type { PendingEventRef } from "./pending.repository.ts";
 
 export interface Conflict {
   entityEventID: number;
@@ -30,7 +30,7 @@ export async function applyEvents(
   tx: Db,
   context: ContextModel,
   type: EntityType,
-  events: readonly EventRow[],
+  events: readonly PendingEventRef[],
   user: string,
 ): Promise<ApplyResult> {
   if (events.length === 0) return { applied: [], conflicts: [] };
@@ -47,7 +47,7 @@ export async function applyEvents(
   const byKey = new Map(records.map((r) => [Number(r.entity_key_id), r]));
 
   const conflicts: Conflict[] = [];
-  const ready: EventRow[] = [];
+  const ready: PendingEventRef[] = [];
   for (const e of events) {
     const record = byKey.get(e.entity_key_id);
     const proposedNew = NEW_RECORD.has(e.action) && record?.is_pending_new;
@@ -66,15 +66,16 @@ export async function applyEvents(
     else ready.push(e);
   }
 
-  const ids = (list: EventRow[]) => list.map((e) => e.event_id);
+  const ids = (list: PendingEventRef[]) => list.map((e) => e.event_id);
   const creates = ready.filter(
     (e) => NEW_RECORD.has(e.action) && byKey.get(e.entity_key_id)?.is_pending_new,
   );
   const removals = ready.filter((e) => REMOVAL.has(e.action));
-  const changes = ready.filter((e) => !creates.includes(e) && !removals.includes(e));
+  const special = new Set([...creates, ...removals]);
+  const changes = ready.filter((e) => !special.has(e));
 
   const common = sql`version = t.version + 1, updated_at = now(), updated_by = ${user}, last_event_id = e.event_id`;
-  const fromEvents = (list: EventRow[]) =>
+  const fromEvents = (list: PendingEventRef[]) =>
     sql`from app.events e where e.event_id = any(${ids(list)}::bigint[]) and t.entity_key_id = e.entity_key_id`;
 
   if (creates.length > 0) {

@@ -2,13 +2,13 @@ import { sql } from "kysely";
 import type { Db } from "../db/connection.ts";
 import type { ContextModel, EntityType } from "../model/model.ts";
 import { type ApplyResult, applyEvents } from "./apply-events.ts";
-import type { EventRow } from "./events.repository.ts";
+import type { PendingEventRef } from "./pending.repository.ts";
 
 export interface ActionInput {
   context: ContextModel;
   type: EntityType;
   /** The selected pending events, locked, already checked against the action's rules. */
-  events: readonly EventRow[];
+  events: readonly PendingEventRef[];
   user: string;
 }
 
@@ -21,11 +21,7 @@ const approveAsVerified: ActionHandler = async (tx, { context, type, events, use
   // The date goes into the events themselves, so the history shows who verified what and when.
   await sql`update app.events set new_values = coalesce(new_values, '{}'::jsonb) || jsonb_build_object('verified_on', current_date::text)
     where event_id = any(${ids}::bigint[])`.execute(tx);
-  const { rows } =
-    await sql<EventRow>`select * from app.events where event_id = any(${ids}::bigint[]) order by event_id`.execute(
-      tx,
-    );
-  return applyEvents(tx, context, type, rows, user);
+  return applyEvents(tx, context, type, events, user);
 };
 
 /** Handlers by the name a model's custom action gives (`handler: <name>`). */

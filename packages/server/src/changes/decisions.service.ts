@@ -10,13 +10,13 @@ import { requireTypePermission, rightsIn } from "../admin/permissions.ts";
 import type { CurrentUser } from "../auth/auth.service.ts";
 import type { Db } from "../db/connection.ts";
 import { BadRequestError, ForbiddenError, NotFoundError } from "../errors.ts";
-import type { CustomAction, EntityType, Model } from "../model/model.ts";
+import type { ContextModel, CustomAction, EntityType, Model } from "../model/model.ts";
 import { type ApplyResult, applyEvents } from "./apply-events.ts";
 import { ACTION_HANDLERS } from "./custom-actions.ts";
-import type { EventRow } from "./events.repository.ts";
 import {
   type EventSelection,
   lockPendingEvents,
+  type PendingEventRef,
   pendingCounts,
   rejectEvents,
 } from "./pending.repository.ts";
@@ -29,7 +29,11 @@ function selectionOf(request: DecisionRequest): EventSelection {
     : { entityEventIds: request.entityEventIds ?? [] };
 }
 
-function assertNotOwn(type: EntityType, events: readonly EventRow[], user: CurrentUser): void {
+function assertNotOwn(
+  type: EntityType,
+  events: readonly PendingEventRef[],
+  user: CurrentUser,
+): void {
   if (type.selfApproval) return;
   const own = events.filter((e) => e.created_by === user.username).length;
   if (own > 0)
@@ -51,12 +55,22 @@ function requestedCount(request: DecisionRequest, found: number): number {
   return request.entityEventIds ? new Set(request.entityEventIds).size : found;
 }
 
-/** Applies the selected pending changes in one transaction; conflicts stay pending and are reported. */
-export async function approve(
+/**
+ * The frame of a decision: the caller must approve the type; the selected pending events are
+ * locked in one transaction and handed to `decide`.
+ */
+async function decideOn(
   db: Db,
   model: Model,
   user: CurrentUser,
   request: DecisionRequest,
+  verb: string,
+  decide: (
+    tx: Db,
+    context: ContextModel,
+    type: EntityType,
+    events: PendingEventRef[],
+  ) => Promise<ApplyResult>,
 ): Promise<DecisionResponse> {
   const rights = await rightsIn(db, model, user, request.context);
   const type = requireTypePermission(rights, request.entityType, "approve");
@@ -67,38 +81,39 @@ export async function approve(
       type.name,
       selectionOf(request),
     );
+    const result = await decide(tx, rights.context, type, events);
+    return response(verb, requestedCount(request, events.length), result);
+  });
+}
+
+/** Applies the selected pending changes in one transaction; conflicts stay pending and are reported. */
+export function approve(
+  db: Db,
+  model: Model,
+  user: CurrentUser,
+  request: DecisionRequest,
+): Promise<DecisionResponse> {
+  return decideOn(db, model, user, request, "approved", (tx, context, type, events) => {
     assertNotOwn(type, events, user);
-    const result = await applyEvents(tx, rights.context, type, events, user.username);
-    return response("approved", requestedCount(request, events.length), result);
+    return applyEvents(tx, context, type, events, user.username);
   });
 }
 
 /** Discards the selected pending changes; proposed new records are discontinued. */
-export async function reject(
+export function reject(
   db: Db,
   model: Model,
   user: CurrentUser,
   request: DecisionRequest,
 ): Promise<DecisionResponse> {
-  const rights = await rightsIn(db, model, user, request.context);
-  const type = requireTypePermission(rights, request.entityType, "approve");
-  return db.transaction().execute(async (tx) => {
-    const events = await lockPendingEvents(
-      tx,
-      rights.context.name,
-      type.name,
-      selectionOf(request),
-    );
-    await rejectEvents(tx, rights.context.schema, type.name, events, user.username);
-    return response("rejected", requestedCount(request, events.length), {
-      applied: events.map((e) => e.event_id),
-      conflicts: [],
-    });
+  return decideOn(db, model, user, request, "rejected", async (tx, context, type, events) => {
+    await rejectEvents(tx, context.schema, type.name, events, user.username);
+    return { applied: events.map((e) => e.event_id), conflicts: [] };
   });
 }
 
 const KIND_RULE: Record<
-  EventRow["action"],
+  PendingEventRef["action"],
   keyof Pick<CustomAction, "onCreate" | "onUpdate" | "onDelete">
 > = {
   Add: "onCreate",

@@ -2,6 +2,12 @@ import { sql } from "kysely";
 import type { Db } from "../db/connection.ts";
 import type { EventRow } from "./events.repository.ts";
 
+/** What deciding on a pending event needs of it; its values stay in the database. */
+export type PendingEventRef = Pick<
+  EventRow,
+  "event_id" | "entity_key_id" | "action" | "base_version" | "created_by"
+>;
+
 /** Which pending events to decide on: explicit ids, or every pending event of one upload. */
 export type EventSelection = { entityEventIds: number[] } | { uploadId: number };
 
@@ -11,13 +17,13 @@ export async function lockPendingEvents(
   context: string,
   entityType: string,
   selection: EventSelection,
-): Promise<EventRow[]> {
+): Promise<PendingEventRef[]> {
   const match =
     "uploadId" in selection
       ? sql`source = ${`upload:${selection.uploadId}`}`
       : sql`event_id = any(${selection.entityEventIds}::bigint[])`;
-  const { rows } = await sql<EventRow>`
-    select * from app.events
+  const { rows } = await sql<PendingEventRef>`
+    select event_id, entity_key_id, action, base_version, created_by from app.events
     where context = ${context} and entity_type = ${entityType} and status = 'pending' and ${match}
     order by event_id for update`.execute(db);
   return rows;
@@ -39,7 +45,7 @@ export async function rejectEvents(
   db: Db,
   schema: string,
   entityType: string,
-  events: readonly EventRow[],
+  events: readonly PendingEventRef[],
   user: string,
 ): Promise<void> {
   if (events.length === 0) return;

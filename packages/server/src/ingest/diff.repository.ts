@@ -2,12 +2,19 @@ import { type RawBuilder, sql } from "kysely";
 import type { Db } from "../db/connection.ts";
 import type { ContextModel, EntityType } from "../model/model.ts";
 import { identityAttributes, SYSTEM_COLUMNS } from "../model/model.ts";
+import { withIndexesRebuilt, worthRebuildingIndexes } from "../records/index-rebuild.ts";
+import { adjustTypeCount } from "../records/type-counts.repository.ts";
 import { type Stage, stageTable } from "./stage.repository.ts";
 
 /** Limits Missing to the records whose attribute is one of the values, e.g. the data objects of one metadata source. */
 export interface MissingScope {
   attribute: string;
   values: readonly number[];
+}
+
+export interface MissingRule {
+  deleteMissing: boolean;
+  scope?: MissingScope;
 }
 
 export interface DiffCounts {
@@ -18,6 +25,9 @@ export interface DiffCounts {
   /** Visible records of the type (in scope) before the ingest: the base of the mass-deletion guard. */
   existing: number;
 }
+
+/** The ingest was overtaken by another write to the same records; the caller rolls back. */
+export class ConcurrentChangeError extends Error {}
 
 const entityTable = (context: ContextModel, type: EntityType) =>
   sql.table(`${context.schema}.${type.name}`);
@@ -48,16 +58,22 @@ function scopeSql(scope: MissingScope | undefined): RawBuilder<boolean> {
     : sql<boolean>`true`;
 }
 
+/** Records an ingest compares against: visible, approved, and within the Missing scope. */
+const comparable = (scope: MissingScope | undefined) =>
+  sql<boolean>`not t.is_deleted and not t.is_pending_new and ${scopeSql(scope)}`;
+
 /**
  * Classifies every staged row against the stored records by natural key, set-based: Add (new, or
  * a not-yet-approved _proposal), Change (some present attribute differs, or the record was
  * discontinued and reappears) with old and new values of the changed attributes only, Unchanged.
+ * With deleteMissing, every comparable record absent from the file is added as a Missing row.
  */
 export async function classifyStage(
   db: Db,
   context: ContextModel,
   type: EntityType,
   stage: Stage,
+  missing: MissingRule,
 ): Promise<void> {
   const s = stageTable(stage);
   const t = entityTable(context, type);
@@ -75,87 +91,149 @@ export async function classifyStage(
       _old_values = ${changedValues(stage, "t")},
       _new_values = ${changedValues(stage, "s")}
     from ${t} t where t.entity_key_id = s._key_id and not s._proposal`.execute(db);
+  if (!missing.deleteMissing) return;
+  const hidden = sql.raw(`array[${SYSTEM_COLUMNS.map((c) => `'${c}'`).join(",")}]`);
+  await sql`insert into ${s} (_row_no, _key_id, _kind, _base_version, _old_values)
+    select 0, t.entity_key_id, 'Missing', t.version, to_jsonb(t) - ${hidden}
+    from ${t} t where ${comparable(missing.scope)}
+      and not exists (select 1 from ${s} s where s._key_id = t.entity_key_id)`.execute(db);
 }
 
-/** Counts the classification, and the records Missing would discontinue. */
+/** Counts the classification, and the comparable records before the ingest. */
 export async function countDiff(
   db: Db,
   context: ContextModel,
   type: EntityType,
   stage: Stage,
-  missing: { deleteMissing: boolean; scope?: MissingScope },
+  scope: MissingScope | undefined,
 ): Promise<DiffCounts> {
-  const s = stageTable(stage);
-  const t = entityTable(context, type);
-  const { rows } = await sql<{ added: number; changed: number; unchanged: number }>`
+  const { rows } = await sql<Omit<DiffCounts, "existing">>`
     select count(*) filter (where _kind = 'Add')::int as added,
            count(*) filter (where _kind = 'Change')::int as changed,
-           count(*) filter (where _kind = 'Unchanged')::int as unchanged
-    from ${s}`.execute(db);
-  const { rows: existing } = await sql<{ existing: number; missing: number }>`
-    select count(*)::int as existing,
-           count(*) filter (where not exists (select 1 from ${s} s where s._key_id = t.entity_key_id))::int as missing
-    from ${t} t where not t.is_deleted and not t.is_pending_new and ${scopeSql(missing.scope)}`.execute(
+           count(*) filter (where _kind = 'Unchanged')::int as unchanged,
+           count(*) filter (where _kind = 'Missing')::int as missing
+    from ${stageTable(stage)}`.execute(db);
+  const { rows: existing } = await sql<{ n: number }>`
+    select count(*)::int as n from ${entityTable(context, type)} t where ${comparable(scope)}`.execute(
     db,
   );
-  return {
-    ...rows[0],
-    existing: existing[0].existing,
-    missing: missing.deleteMissing ? existing[0].missing : 0,
-  };
+  return { ...rows[0], existing: existing[0].n };
 }
 
-/** Writes the classified changes as pending events; answers the new event ids. */
+export interface WriteOptions {
+  source: string;
+  user: string;
+  /** Apply the changes now and keep their events as approved history, instead of leaving them pending. */
+  apply: boolean;
+  /** Rows classified Add: many of them into a small table are inserted with its indexes rebuilt after. */
+  added: number;
+}
+
+/**
+ * Writes the classified rows as events, set-based. Every new record gets its event id as it is
+ * inserted, the other rows get theirs next, so applied records point at their event without a
+ * second pass. Pending: new records are stored as hidden proposals and nothing else changes.
+ * Applied: records are written straight from the stage.
+ */
 export async function writeEvents(
   db: Db,
   context: ContextModel,
   type: EntityType,
   stage: Stage,
-  options: { deleteMissing: boolean; scope?: MissingScope; source: string; user: string },
-): Promise<number[]> {
+  options: WriteOptions,
+): Promise<void> {
+  const s = stageTable(stage);
+  const t = entityTable(context, type);
+  const { source, user, apply } = options;
+  const cols = stage.attributes.map((a) => sql.id(a.name));
+  const fromStage = sql.join(cols.map((c) => sql`${c} = s.${c}`));
+  const fullValues = sql`jsonb_build_object(${sql.join(stage.attributes.map((a) => sql`${a.name}::text, s.${sql.id(a.name)}`))})`;
+  const nextEventId = sql`nextval('app.events_event_id_seq')`;
+
+  // New records; pending ones stay hidden as proposals until approved. A _proposal of the same key is reused.
+  const insertNew = () =>
+    sql`with ins as (
+      insert into ${t} (${sql.join(cols)}, is_pending_new, created_by, updated_by, last_event_id)
+      select ${sql.join(cols.map((c) => sql`s.${c}`))}, ${!apply}, ${user}, ${user}, ${nextEventId}
+      from ${s} s where s._kind = 'Add' and s._key_id is null
+      returning entity_key_id, last_event_id, ${sql.join(identityAttributes(type).map((a) => sql.id(a.name)))}
+    )
+    update ${s} s set _key_id = ins.entity_key_id, _event_id = ins.last_event_id
+    from ins where ${identityMatch(type, "s", "ins")} and s._kind = 'Add'`.execute(db);
+  if (await worthRebuildingIndexes(db, context.schema, type.name, options.added))
+    await withIndexesRebuilt(db, context.schema, type.name, insertNew);
+  else await insertNew();
+  await sql`update ${s} set _event_id = ${nextEventId} where _event_id is null and _kind <> 'Unchanged'`.execute(
+    db,
+  );
+  const approved = apply
+    ? sql`, is_pending_new = false, version = t.version + 1, last_event_id = s._event_id`
+    : sql``;
+  await sql`update ${t} t set ${fromStage}, is_deleted = false, updated_at = now(), updated_by = ${user} ${approved}
+    from ${s} s where s._kind = 'Add' and s._proposal and t.entity_key_id = s._key_id`.execute(db);
+
+  // A new _proposal for a record replaces the one waiting for it.
+  await sql`update app.events set status = 'superseded', decided_by = ${user}, decided_at = now()
+    where context = ${context.name} and entity_type = ${type.name} and status = 'pending'
+      and entity_key_id in (select _key_id from ${s} where _event_id is not null)`.execute(db);
+
+  const decided = apply ? sql`'approved', ${user}, now()` : sql`'pending', null, null`;
+  await sql`
+    insert into app.events (event_id, context, entity_type, entity_key_id, action, status, decided_by, decided_at,
+      old_values, new_values, base_version, source, created_by)
+    overriding system value
+    select s._event_id, ${context.name}, ${type.name}, s._key_id, s._kind, ${decided},
+           case when s._kind = 'Add' then null else s._old_values end,
+           case s._kind when 'Add' then ${fullValues} when 'Change' then s._new_values end,
+           case when s._kind = 'Add' then null else s._base_version end, ${source}, ${user}
+    from ${s} s where s._event_id is not null order by s._event_id`.execute(db);
+  if (apply) await applyStage(db, context, type, stage, user);
+}
+
+/**
+ * Applies the Change and Missing rows to their records. Each must still be at the version the
+ * diff read: a record written meanwhile (a web edit) fails the whole ingest rather than being
+ * overwritten. New records were written as applied already.
+ */
+async function applyStage(
+  db: Db,
+  context: ContextModel,
+  type: EntityType,
+  stage: Stage,
+  user: string,
+): Promise<void> {
   const s = stageTable(stage);
   const t = entityTable(context, type);
   const cols = stage.attributes.map((a) => sql.id(a.name));
-  const hidden = sql.raw(`array[${SYSTEM_COLUMNS.map((c) => `'${c}'`).join(",")}]`);
-  const fullValues = sql`jsonb_build_object(${sql.join(stage.attributes.map((a) => sql`${a.name}::text, s.${sql.id(a.name)}`))})`;
-
-  // New records are rows hidden as proposals until approved; a _proposal of the same key is reused.
-  await sql`with ins as (
-      insert into ${t} (${sql.join(cols)}, is_pending_new, created_by, updated_by)
-      select ${sql.join(cols.map((c) => sql`s.${c}`))}, true, ${options.user}, ${options.user}
-      from ${s} s where s._kind = 'Add' and s._key_id is null
-      returning entity_key_id, ${sql.join(identityAttributes(type).map((a) => sql.id(a.name)))}
-    )
-    update ${s} s set _key_id = ins.entity_key_id from ins where ${identityMatch(type, "s", "ins")} and s._kind = 'Add'`.execute(
-    db,
+  const { rows } = await sql<{ added: number; changed: number; revived: number; missing: number }>`
+    select count(*) filter (where _kind = 'Add')::int as added,
+           count(*) filter (where _kind = 'Change')::int as changed,
+           count(*) filter (where _kind = 'Change' and _was_deleted)::int as revived,
+           count(*) filter (where _kind = 'Missing')::int as missing
+    from ${s}`.execute(db);
+  const expected = rows[0];
+  const common = sql`version = t.version + 1, updated_at = now(), updated_by = ${user}, last_event_id = s._event_id`;
+  const current = sql`t.entity_key_id = s._key_id and t.version = s._base_version`;
+  const changed = await affected(
+    sql`update ${t} t set ${sql.join(cols.map((c) => sql`${c} = s.${c}`))}, is_deleted = false, ${common}
+      from ${s} s where s._kind = 'Change' and ${current}`.execute(db),
   );
-  await sql`update ${t} t set ${sql.join(cols.map((c) => sql`${c} = s.${c}`))}, is_deleted = false,
-      updated_at = now(), updated_by = ${options.user}
-    from ${s} s where s._kind = 'Add' and s._proposal and t.entity_key_id = s._key_id`.execute(db);
-
-  const missingKeys = options.deleteMissing
-    ? sql`select t.entity_key_id from ${t} t where not t.is_deleted and not t.is_pending_new and ${scopeSql(options.scope)}
-          and not exists (select 1 from ${s} s where s._key_id = t.entity_key_id)`
-    : sql`select null::bigint as entity_key_id where false`;
-
-  // A new _proposal for a record replaces the one waiting for it.
-  await sql`update app.events set status = 'superseded', decided_by = ${options.user}, decided_at = now()
-    where context = ${context.name} and entity_type = ${type.name} and status = 'pending'
-      and entity_key_id in (select _key_id from ${s} where _kind in ('Add', 'Change') union all ${missingKeys})`.execute(
-    db,
+  const removed = await affected(
+    sql`update ${t} t set is_deleted = true, ${common}
+      from ${s} s where s._kind = 'Missing' and ${current}`.execute(db),
   );
+  if (changed !== expected.changed || removed !== expected.missing)
+    throw new ConcurrentChangeError(
+      `${expected.changed + expected.missing - changed - removed} records were changed by someone else while the file was processed`,
+    );
+  await adjustTypeCount(
+    db,
+    context.name,
+    type.name,
+    expected.added + expected.revived - expected.missing,
+  );
+}
 
-  const { rows } = await sql<{ event_id: number }>`
-    insert into app.events (context, entity_type, entity_key_id, action, status, old_values, new_values, base_version, source, created_by)
-    select ${context.name}, ${type.name}, s._key_id, s._kind, 'pending',
-           case when s._kind = 'Add' then null else s._old_values end,
-           case when s._kind = 'Add' then ${fullValues} else s._new_values end,
-           case when s._kind = 'Add' then null else s._base_version end, ${options.source}, ${options.user}
-    from ${s} s where s._kind in ('Add', 'Change')
-    union all
-    select ${context.name}, ${type.name}, t.entity_key_id, 'Missing', 'pending', to_jsonb(t) - ${hidden}, null, t.version,
-           ${options.source}, ${options.user}
-    from ${t} t where t.entity_key_id in (${missingKeys})
-    returning event_id`.execute(db);
-  return rows.map((r) => r.event_id);
+async function affected(query: Promise<{ numAffectedRows?: bigint }>): Promise<number> {
+  return Number((await query).numAffectedRows ?? 0n);
 }

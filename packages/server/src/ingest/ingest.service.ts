@@ -1,11 +1,10 @@
 import type { ScalarValue } from "@ledgerline/contract";
 import { sql } from "kysely";
-import { applyEvents, type Conflict } from "../changes/apply-events.ts";
-import type { EventRow } from "../changes/events.repository.ts";
 import type { Db } from "../db/connection.ts";
 import type { Attribute, ContextModel, EntityType } from "../model/model.ts";
 import { identityAttributes } from "../model/model.ts";
 import {
+  ConcurrentChangeError,
   classifyStage,
   countDiff,
   type DiffCounts,
@@ -53,10 +52,12 @@ export interface IngestResult extends Omit<DiffCounts, "existing"> {
   rows: number;
   pending: number;
   applied: number;
-  conflicts: Conflict[];
 }
 
-/** The ingest was refused; nothing was written. `status` 422 for bad rows, 409 for the mass-deletion guard. */
+/**
+ * The ingest was refused; nothing was written. `status` 422 for bad rows, 409 for the mass-deletion
+ * guard or records changed by someone else meanwhile.
+ */
 export class IngestRejected extends Error {
   constructor(
     readonly status: 400 | 409 | 422,
@@ -96,40 +97,28 @@ export async function ingest(db: Db, input: IngestInput): Promise<IngestResult> 
       await sql`select pg_advisory_xact_lock(hashtext(${lockKey(input.context, input.type)}))`.execute(
         tx,
       );
-      await classifyStage(tx, input.context, input.type, stage);
-      const counts = await countDiff(tx, input.context, input.type, stage, {
-        deleteMissing: input.deleteMissing,
-        scope: input.missingScope,
-      });
+      const missing = { deleteMissing: input.deleteMissing, scope: input.missingScope };
+      await classifyStage(tx, input.context, input.type, stage, missing);
+      const counts = await countDiff(tx, input.context, input.type, stage, input.missingScope);
       checkMassMissing(input, counts);
-      const result = {
-        rows,
-        added: counts.added,
-        changed: counts.changed,
-        unchanged: counts.unchanged,
-        missing: counts.missing,
-      };
-      if (input.dryRun) return { ...result, pending: 0, applied: 0, conflicts: [] };
-      const eventIds = await writeEvents(tx, input.context, input.type, stage, {
-        deleteMissing: input.deleteMissing,
-        scope: input.missingScope,
-        source: input.source,
-        user: input.user,
-      });
-      if (!input.apply || eventIds.length === 0)
-        return { ...result, pending: eventIds.length, applied: 0, conflicts: [] };
-      const { rows: events } =
-        await sql<EventRow>`select * from app.events where event_id = any(${eventIds}::bigint[]) order by event_id`.execute(
-          tx,
-        );
-      const applied = await applyEvents(tx, input.context, input.type, events, input.user);
-      return {
-        ...result,
-        pending: applied.conflicts.length,
-        applied: applied.applied.length,
-        conflicts: applied.conflicts,
-      };
+      const { existing: _existing, ...result } = counts;
+      if (input.dryRun) return { ...result, rows, pending: 0, applied: 0 };
+      const events = result.added + result.changed + result.missing;
+      if (events > 0)
+        await writeEvents(tx, input.context, input.type, stage, {
+          source: input.source,
+          user: input.user,
+          apply: input.apply,
+          added: result.added,
+        });
+      return input.apply
+        ? { ...result, rows, pending: 0, applied: events }
+        : { ...result, rows, pending: events, applied: 0 };
     });
+  } catch (error) {
+    if (error instanceof ConcurrentChangeError)
+      throw new IngestRejected(409, `${error.message}; nothing was changed. Please try again.`);
+    throw error;
   } finally {
     await dropStage(db, stage);
   }

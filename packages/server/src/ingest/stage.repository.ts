@@ -5,7 +5,10 @@ import type { Db } from "../db/connection.ts";
 import type { Attribute } from "../model/model.ts";
 import { SQL_TYPES } from "../model/sync/ddl.ts";
 
-/** A staging table of one ingest: the rows as read, then their classification by the diff. */
+/**
+ * A staging table of one ingest: the rows as read, then their classification by the diff, which
+ * also adds one row per Missing record (`_row_no` 0, only `_key_id` and its old values set).
+ */
 export interface Stage {
   /** Schema-qualified table name. */
   name: string;
@@ -32,6 +35,7 @@ export async function createStage(db: Db, attributes: Attribute[]): Promise<Stag
     _row_no integer not null,
     _key_id bigint,
     _kind text,
+    _event_id bigint,
     _base_version integer,
     _was_deleted boolean not null default false,
     _proposal boolean not null default false,

@@ -130,8 +130,7 @@ export async function uploadFile(
       maxRows: config.upload.maxRows,
     });
     const text = summary(request.fileName, result, request.dryRun);
-    const { conflicts: _conflicts, ...counts } = result;
-    await finishUpload(db, uploadId, { succeeded: true, message: text, counts });
+    await finishUpload(db, uploadId, { succeeded: true, message: text, counts: { ...result } });
     return { status: 200, text, uploadId };
   } catch (error) {
     const known = error instanceof IngestRejected || error instanceof FileFormatError;
