@@ -1,4 +1,5 @@
 import path from "node:path";
+import { PublishServerMessage } from "@ledgerline/contract";
 import { expect, type Page, test, type WebSocketRoute } from "@playwright/test";
 import { chooseContext, mainNav, signIn } from "./support/app.ts";
 import { admin, DICTIONARY, REFERENCE } from "./support/users.ts";
@@ -85,15 +86,17 @@ test.describe("the publish screen against a scripted socket", () => {
     page,
   }) => {
     let socket: WebSocketRoute | undefined;
+    // The scripted server speaks the contract's messages only.
+    const send = (message: PublishServerMessage) =>
+      socket?.send(JSON.stringify(PublishServerMessage.parse(message)));
     const received: string[] = [];
     await page.routeWebSocket(/\/ws\/publish$/, (ws) => {
       socket = ws;
       ws.onMessage((message) => {
         received.push(String(message));
-        if (message === "status") ws.send(JSON.stringify({ type: "statusResponse", busy: false }));
+        if (message === "status") send({ type: "statusResponse", busy: false });
       });
     });
-    const send = (message: object) => socket?.send(JSON.stringify(message));
 
     await signIn(page, admin);
     await chooseContext(page, DICTIONARY.uiName);

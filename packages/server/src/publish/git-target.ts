@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
+import { markdownFileName } from "./markdown.ts";
 import { isOwnedPage, type WikiTarget } from "./wiki-target.ts";
 
 const exec = promisify(execFile);
@@ -20,6 +21,29 @@ async function git(cwd: string, ...args: string[]): Promise<string> {
     maxBuffer: 64 * 1024 * 1024,
   });
   return stdout;
+}
+
+// Reads a few files at a time: one at a time waits on each in turn, thousands at once would each
+// hold a file descriptor.
+const PARALLEL_READS = 16;
+
+/** The owned pages among the folder's `.md` files: page id -> text. */
+async function readPages(dir: string): Promise<Map<string, string>> {
+  const ids = (await fs.readdir(dir))
+    .filter((name) => name.endsWith(".md"))
+    .map((name) => name.slice(0, -".md".length))
+    .filter(isOwnedPage);
+  const pages = new Map<string, string>();
+  let next = 0;
+  const reader = async () => {
+    for (let i = next++; i < ids.length; i = next++)
+      pages.set(
+        ids[i],
+        await fs.readFile(path.join(dir, markdownFileName({ id: ids[i] })), "utf8"),
+      );
+  };
+  await Promise.all(Array.from({ length: PARALLEL_READS }, reader));
+  return pages;
 }
 
 async function exists(p: string): Promise<boolean> {
@@ -70,16 +94,10 @@ export function gitTarget(location: string, dataDir: string): WikiTarget {
     indexUrl: undefined,
     async listPages() {
       await open();
-      const pages = new Map<string, string>();
-      for (const name of await fs.readdir(dir)) {
-        const id = name.replace(/\.md$/, "");
-        if (name.endsWith(".md") && isOwnedPage(id))
-          pages.set(id, await fs.readFile(path.join(dir, name), "utf8"));
-      }
-      return pages;
+      return readPages(dir);
     },
-    putPage: (id, text) => fs.writeFile(path.join(dir, `${id}.md`), text),
-    deletePage: (id) => fs.rm(path.join(dir, `${id}.md`), { force: true }),
+    putPage: (id, text) => fs.writeFile(path.join(dir, markdownFileName({ id })), text),
+    deletePage: (id) => fs.rm(path.join(dir, markdownFileName({ id })), { force: true }),
     async finish(message) {
       await git(dir, "add", "--all");
       const staged = await git(dir, "status", "--porcelain");

@@ -5,7 +5,11 @@ export function markdownFileName(page: Pick<PageDoc, "id">): string {
   return `${page.id}.md`;
 }
 
+const SPECIAL = /[\\`*_[\]<>|#\n]/;
+
 function escapeMarkdown(text: string): string {
+  // Most cells need no escaping: one test spares them the two replacements.
+  if (!SPECIAL.test(text)) return text;
   return text.replace(/([\\`*_[\]<>|#])/g, "\\$1").replace(/\r?\n/g, " ");
 }
 

@@ -22,6 +22,10 @@ export interface PublishResult {
 
 export const BUSY_MESSAGE = "A publish is already in progress; try again when it has finished";
 
+// Well inside the 2 minutes after which a silent run counts as crashed (publish-runs.repository.ts),
+// whatever one page takes: a slow wiki can spend minutes on a few hundred edits.
+const HEARTBEAT_MS = 15_000;
+
 /**
  * Publishes the approved dictionary: renders every page, writes only the pages whose text changed,
  * removes pages of objects that are gone, records the run. Refused (error) while another publish
@@ -42,6 +46,12 @@ export async function publishDictionary(
     const pages = buildPages(await loadSnapshot(db, context));
     const render = (p: (typeof pages)[number]) =>
       target.format === "markdown" ? renderMarkdown(p) : renderWikitext(options.wikiRoot, p);
+    let beat = performance.now();
+    const keepAlive = async () => {
+      if (performance.now() - beat < HEARTBEAT_MS) return;
+      await heartbeat(db, runId);
+      beat = performance.now();
+    };
     const existing = await target.listPages();
     let written = 0;
     let unchanged = 0;
@@ -54,12 +64,15 @@ export async function publishDictionary(
         written += 1;
       }
       done += 1;
-      if (done % 200 === 0) await heartbeat(db, runId);
+      await keepAlive();
       options.onProgress?.(done, pages.length);
     }
     const wanted = new Set(pages.map((p) => p.id));
     const stale = [...existing.keys()].filter((id) => !wanted.has(id)).sort();
-    for (const id of stale) await target.deletePage(id);
+    for (const id of stale) {
+      await target.deletePage(id);
+      await keepAlive();
+    }
     const counts = `${written} pages written, ${unchanged} unchanged, ${stale.length} removed`;
     await target.finish(`Publish data dictionary: ${counts}`);
     const message = `Published to ${target.description}: ${counts}`;

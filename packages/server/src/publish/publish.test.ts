@@ -3,22 +3,26 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import {
+  DATA_DICTIONARY_CONTEXT,
   type PublishServerMessage,
   PublishServerMessage as ServerMessage,
 } from "@ledgerline/contract";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import WebSocket from "ws";
+import { findContext } from "../model/model.ts";
 import {
   ADMIN_PASSWORD,
   createTestApp,
   TEST_USER_PASSWORD,
   type TestApp,
 } from "../testing/test-app.ts";
+import { publishDictionary } from "./publish.service.ts";
 import {
   createShopDictionary,
   type DictionaryClient,
   dictionaryClient,
 } from "./testing/dictionary.ts";
+import type { WikiTarget } from "./wiki-target.ts";
 
 let t: TestApp;
 let admin: string;
@@ -108,6 +112,37 @@ describe("publish to a git wiki", () => {
     await t.createUser({ username: "refonly", roles: [{ context: "reference", role: "viewer" }] });
     const cookie = await t.login("refonly", TEST_USER_PASSWORD);
     expect((await t.post("/api/publishdatadictionary", undefined, cookie)).statusCode).toBe(403);
+  });
+
+  it("keeps a slow run alive with a heartbeat every 15 seconds, however few pages are done", async () => {
+    const context = findContext(t.prepared.model, DATA_DICTIONARY_CONTEXT);
+    if (!context) throw new Error("no dictionary context");
+    // Each page takes 16 s on this wiki: a run counts as crashed after 2 minutes of silence.
+    const slowWiki: WikiTarget = {
+      description: "a slow wiki",
+      format: "markdown",
+      indexUrl: undefined,
+      listPages: async () => new Map(),
+      putPage: async () => void vi.advanceTimersByTime(16_000),
+      deletePage: async () => undefined,
+      finish: async () => undefined,
+    };
+    vi.useFakeTimers({ toFake: ["performance"] });
+    try {
+      const result = await publishDictionary(t.database.db, context, slowWiki, {
+        user: "admin",
+        wikiRoot: "",
+      });
+      expect(result).toMatchObject({ error: false, written: 3 });
+    } finally {
+      vi.useRealTimers();
+    }
+    const run = await t.database.db
+      .selectFrom("app.publish_runs")
+      .selectAll()
+      .where("target", "=", "a slow wiki")
+      .executeTakeFirstOrThrow();
+    expect(run.heartbeat_at.getTime()).toBeGreaterThan(run.started_at.getTime());
   });
 });
 

@@ -5,7 +5,11 @@ export function wikiTitle(root: string, page: Pick<PageDoc, "id">): string {
   return page.id === "Home" ? root : `${root}/${page.id}`;
 }
 
+const SPECIAL = /[[\]{}|<>'=\n]/;
+
 function escapeWikitext(text: string): string {
+  // Most cells need no escaping: one test spares them the two replacements.
+  if (!SPECIAL.test(text)) return text;
   return text.replace(/[[\]{}|<>'=]/g, (c) => `&#${c.charCodeAt(0)};`).replace(/\r?\n/g, " ");
 }
 
