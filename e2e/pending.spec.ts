@@ -1,14 +1,9 @@
-import path from "node:path";
-import {
-  type APIRequestContext,
-  expect,
-  type Locator,
-  type Page,
-  request as playwrightRequest,
-  test,
-} from "@playwright/test";
+import { type APIRequestContext, expect, type Locator, type Page, test } from "@playwright/test";
 import ExcelJS from "exceljs";
-import { contextSelect, signIn } from "./support/app.ts";
+import { type Person, personWithRole, post, signedIn } from "./support/api.ts";
+import { signIn } from "./support/app.ts";
+import { openPendingOf } from "./support/pending.ts";
+import { shot } from "./support/screenshots.ts";
 import { admin, REFERENCE, solo } from "./support/users.ts";
 
 /**
@@ -20,12 +15,6 @@ import { admin, REFERENCE, solo } from "./support/users.ts";
  */
 
 type Values = Record<string, string | number | boolean | null>;
-
-interface Person {
-  username: string;
-  password: string;
-  api: APIRequestContext;
-}
 
 interface SaveAnswer {
   entityKeyID: number;
@@ -44,40 +33,10 @@ let usd = 0;
 let steward: Person;
 let approver: Person;
 
-// Review screenshots, taken only when E2E_SCREENSHOTS names a folder.
-async function shot(page: Page, name: string): Promise<void> {
-  const dir = process.env.E2E_SCREENSHOTS;
-  if (!dir) return;
-  await page.waitForTimeout(300);
-  await page.screenshot({ path: path.join(dir, `${name}.png`) });
-}
-
-async function signedIn(username: string, password: string): Promise<APIRequestContext> {
-  const api = await playwrightRequest.newContext({ baseURL: process.env.E2E_BASE_URL });
-  const login = await api.post("/auth/login", { form: { username, password } });
-  expect(login.ok(), await login.text()).toBe(true);
-  return api;
-}
-
-async function post<T>(api: APIRequestContext, url: string, data: object): Promise<T> {
-  const response = await api.post(url, { data });
-  expect(response.ok(), `${url}: ${await response.text()}`).toBe(true);
-  return (await response.json()) as T;
-}
-
 /** A user with one role in 'Reference Data', made through the API as the administrator. */
-async function person(adminApi: APIRequestContext, role: string): Promise<Person> {
+function person(adminApi: APIRequestContext, role: string): Promise<Person> {
   const username = `pending-${role}-${run.toLowerCase()}`;
-  const password = `${role}-password-1`;
-  await post(adminApi, "/api/createuser", {
-    username,
-    password,
-    name: `Pending ${role}`,
-    email: `${username}@example.com`,
-    isadmin: false,
-  });
-  await post(adminApi, "/api/addrole", { context: REFERENCE.name, username, role });
-  return { username, password, api: await signedIn(username, password) };
+  return personWithRole(adminApi, { username, context: REFERENCE.name, role });
 }
 
 test.beforeAll(async () => {
@@ -161,17 +120,7 @@ const COLUMN = { type: 0, date: 1, iso2: 2, name: 3, currency: 4, population: 5 
 
 /** Signs in, opens Pending changes on Country and lists only the countries of one test. */
 async function openCountryChanges(page: Page, user: Person, prefix: string): Promise<void> {
-  await signIn(page, user);
-  // A user of a single application has it chosen already.
-  await expect(contextSelect(page).locator("option:checked")).toHaveText(REFERENCE.uiName);
-  await page.getByTestId("nav-pending").click();
-  await expect(page).toHaveURL(/\/pending$/);
-  await expect(page.getByTestId("pending-overview")).toBeVisible();
-  await page
-    .getByTestId("type-sidenav")
-    .getByRole("button", { name: /Country/ })
-    .click();
-  await expect(page.getByTestId("pending-title")).toHaveText("Country");
+  await openPendingOf(page, user, "Country");
   await page.getByTestId("filter-toggle").click();
   const panel = page.getByTestId("filter-panel");
   await panel.getByTestId("add-filter").click();

@@ -11,6 +11,8 @@ interface DecisionBarProps {
   selectedKinds: readonly PendingAction[];
   /** Changes matching the filters, on every page: 'all' is offered when there are any. */
   total: number;
+  /** The list shows one whole upload, which 'all' decides on. */
+  wholeUpload: boolean;
   pageRows: number;
   customActions: readonly CustomActionInfo[];
   busy: boolean;
@@ -27,6 +29,7 @@ interface SplitProps {
   variant: string;
   selected: number;
   total: number;
+  wholeUpload: boolean;
   busy: boolean;
   onDecide: (verb: Verb, scope: "selected" | "all") => void;
 }
@@ -39,6 +42,7 @@ function DecisionSplit({
   variant,
   selected,
   total,
+  wholeUpload,
   busy,
   onDecide,
 }: SplitProps) {
@@ -70,7 +74,9 @@ function DecisionSplit({
         >
           all
           <small className="d-block text-body-secondary">
-            {`every pending change that matches the filters (${total})`}
+            {wholeUpload
+              ? `every pending change of this upload (${total})`
+              : `every pending change that matches the filters (${total})`}
           </small>
         </Dropdown.Item>
       </Dropdown.Menu>
@@ -93,7 +99,7 @@ function whyDisabled(
  * (only when every selected kind of change allows them), and the selection's size.
  */
 export function DecisionBar(props: DecisionBarProps) {
-  const { selectedKinds, total, busy } = props;
+  const { selectedKinds, total, wholeUpload, busy } = props;
   const selected = selectedKinds.length;
   return (
     <div className="data-toolbar mb-2" data-testid="decision-bar">
@@ -104,6 +110,7 @@ export function DecisionBar(props: DecisionBarProps) {
         variant="success"
         selected={selected}
         total={total}
+        wholeUpload={wholeUpload}
         busy={busy}
         onDecide={props.onDecide}
       />
@@ -114,6 +121,7 @@ export function DecisionBar(props: DecisionBarProps) {
         variant="outline-danger"
         selected={selected}
         total={total}
+        wholeUpload={wholeUpload}
         busy={busy}
         onDecide={props.onDecide}
       />

@@ -2,7 +2,7 @@ import Alert from "react-bootstrap/Alert";
 import Table from "react-bootstrap/Table";
 import { ConfirmModal } from "../../components/confirm-modal.tsx";
 import { ChangeKindBadge } from "./change-kind-badge.tsx";
-import { countByKind } from "./change-kinds.ts";
+import { decisionCounts } from "./change-sets.ts";
 import type { Decision } from "./use-decisions.ts";
 
 interface DecisionModalProps {
@@ -20,8 +20,10 @@ const LOOKS = {
   run: { title: "", confirm: "Run", variant: "primary", doing: "" },
 } as const;
 
-function question({ verb, action, scope }: Decision, typeName: string): string {
+function question({ verb, action, scope, upload }: Decision, typeName: string): string {
   const doing = verb === "run" ? `run '${action?.uiName}' on` : LOOKS[verb].doing;
+  if (upload)
+    return `Please confirm that you want to ${doing} every pending change of ${typeName} from the upload '${upload.name}':`;
   return scope === "all"
     ? `Please confirm that you want to ${doing} every pending change of ${typeName} that matches the current filters:`
     : `Please confirm that you want to ${doing} the selected changes of ${typeName}:`;
@@ -30,8 +32,9 @@ function question({ verb, action, scope }: Decision, typeName: string): string {
 /** SPEC.md section 2: the confirmation lists how many changes of each kind it is about to decide. */
 export function DecisionModal({ decision, typeName, username, ...rest }: DecisionModalProps) {
   const looks = LOOKS[decision?.verb ?? "approve"];
-  const changes = decision?.changes ?? [];
-  const own = changes.filter((c) => c.createdBy === username).length;
+  const { kinds, total, own } = decision
+    ? decisionCounts(decision, username)
+    : { kinds: [], total: 0, own: 0 };
   return (
     <ConfirmModal
       show={decision !== null}
@@ -48,7 +51,7 @@ export function DecisionModal({ decision, typeName, username, ...rest }: Decisio
           <p>{question(decision, typeName)}</p>
           <Table size="sm" className="mb-0 pending-decision-counts" data-testid="decision-counts">
             <tbody>
-              {countByKind(changes).map(([kind, n]) => (
+              {kinds.map(([kind, n]) => (
                 <tr key={kind} data-testid={`decision-count-${kind}`}>
                   <td>
                     <ChangeKindBadge action={kind} />
@@ -60,14 +63,14 @@ export function DecisionModal({ decision, typeName, username, ...rest }: Decisio
             <tfoot>
               <tr className="fw-semibold" data-testid="decision-total">
                 <td>Total</td>
-                <td className="text-end">{changes.length}</td>
+                <td className="text-end">{total}</td>
               </tr>
             </tfoot>
           </Table>
           {decision.verb !== "reject" && own > 0 && (
             <Alert variant="warning" className="small py-2 mt-3 mb-0" data-testid="own-changes">
               <i className="bi bi-exclamation-triangle me-1" aria-hidden="true" />
-              {own === changes.length
+              {own === total
                 ? "You made these changes yourself."
                 : `You made ${own} of these changes yourself.`}{" "}
               If this data type needs a second person's approval, nothing will be done.

@@ -4,6 +4,7 @@ import Form from "react-bootstrap/Form";
 import { PagingControls } from "../../components/data-table/paging-controls.tsx";
 import { FilterToggle } from "../../components/filters/filter-toggle.tsx";
 import { CHANGE_LABELS, UPLOAD_ACTIONS, WEB_ACTIONS } from "./change-kinds.ts";
+import { ChangeSetSelect } from "./change-set-select.tsx";
 import type { PendingView } from "./use-pending-view.ts";
 
 interface PendingToolbarProps {
@@ -16,7 +17,10 @@ interface PendingToolbarProps {
   onGenerateXlsx: () => void;
 }
 
-/** The change-type filter, filters and actions on the left; position, page size and pages right. */
+/**
+ * The change set, the change-type filter, filters and actions on the left; position, page size
+ * and pages right.
+ */
 export function PendingToolbar(props: PendingToolbarProps) {
   const { view, total } = props;
   return (
@@ -45,6 +49,11 @@ export function PendingToolbar(props: PendingToolbarProps) {
           ))}
         </optgroup>
       </Form.Select>
+      <ChangeSetSelect
+        sets={view.changeSets.data ?? []}
+        value={view.changeSet}
+        onChange={view.setChangeSet}
+      />
       <FilterToggle
         open={props.filterOpen}
         active={props.activeFilters}

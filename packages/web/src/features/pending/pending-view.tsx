@@ -79,13 +79,16 @@ export function PendingView({ context, type, counts, showToast, onBack }: Pendin
       return;
     }
     const title = verb === "approve" ? "Approve response" : "Reject response";
-    fetchAll.mutate(view.baseQuery, {
-      onSuccess: (changes) => {
-        if (changes.length > 0) setDecision({ verb, scope, changes });
-        else showToast(title, "No pending changes match the filters", "info");
+    fetchAll.mutate(
+      { query: view.baseQuery, wholeUpload: view.wholeUpload },
+      {
+        onSuccess: (found) => {
+          if (found.upload || found.changes.length > 0) setDecision({ verb, scope, ...found });
+          else showToast(title, "No pending changes match the filters", "info");
+        },
+        onError: (error) => showToast(title, error.message, "danger"),
       },
-      onError: (error) => showToast(title, error.message, "danger"),
-    });
+    );
   };
   const run = (action: CustomActionInfo) =>
     setDecision({ verb: "run", action, scope: "selected", changes: selection.rows.map(refOf) });
@@ -140,6 +143,7 @@ export function PendingView({ context, type, counts, showToast, onBack }: Pendin
         <DecisionBar
           selectedKinds={selection.rows.map((r) => r.change.action)}
           total={total}
+          wholeUpload={view.wholeUpload !== null}
           pageRows={rows.length}
           customActions={actions.data ?? []}
           busy={decide.isPending || fetchAll.isPending}

@@ -5,12 +5,15 @@ import type {
   EntityList,
   EntityQuery,
   PendingChange,
+  PendingChangeSet,
   RunActionRequest,
 } from "@ledgerline/contract";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiPost } from "../../api/index.ts";
 import { pendingSummaryKeys } from "../../components/pending-summary/use-pending-summary.ts";
 import { recordKeys } from "../../components/records/record-keys.ts";
+import { type ChangeSetRef, sameChangeSet } from "./change-sets.ts";
+import { changeSetKeys, changeSetsQuery } from "./use-change-sets.ts";
 
 /** A pending change as far as a decision needs it. */
 export type ChangeRef = Pick<PendingChange, "entityEventID" | "action" | "createdBy">;
@@ -22,9 +25,15 @@ export interface Decision {
   action?: CustomActionInfo;
   scope: "selected" | "all";
   changes: ChangeRef[];
+  /** 'all' of a list showing one whole upload: decided by its id, `changes` stays empty. */
+  upload?: PendingChangeSet;
 }
 
 function send(context: string, entityType: string, decision: Decision) {
+  if (decision.upload && decision.verb !== "run") {
+    const request: DecisionRequest = { context, entityType, uploadId: decision.upload.id };
+    return apiPost<DecisionResponse>(`/api/${decision.verb}`, request);
+  }
   const entityEventIds = decision.changes.map((c) => c.entityEventID);
   if (decision.verb === "run") {
     const request: RunActionRequest = {
@@ -41,7 +50,7 @@ function send(context: string, entityType: string, decision: Decision) {
 
 /**
  * Sends a decision (POST /api/approve, /api/reject or /api/runaction). Whatever the answer, the
- * lists of the type (pending and approved) and the pending counts are loaded again.
+ * lists of the type (pending and approved), the pending counts and the change sets are loaded again.
  */
 export function useDecide(context: string, entityType: string) {
   const queryClient = useQueryClient();
@@ -50,14 +59,34 @@ export function useDecide(context: string, entityType: string) {
     onSettled: () => {
       void queryClient.invalidateQueries({ queryKey: recordKeys.type(context, entityType) });
       void queryClient.invalidateQueries({ queryKey: pendingSummaryKeys.context(context) });
+      void queryClient.invalidateQueries({ queryKey: changeSetKeys.type(context, entityType) });
     },
   });
 }
 
-/** Every pending change matching a pending list's query, all pages at once, for 'all'. */
+/** What 'all' decides on: the list's query, or the upload it shows whole. */
+export interface AllScope {
+  query: EntityQuery;
+  wholeUpload: ChangeSetRef | null;
+}
+
+/**
+ * What 'all' would decide on, asked afresh so the confirmation counts what is pending now: the
+ * upload the list shows whole (with its counts), or every pending change matching the list's
+ * query, all pages at once.
+ */
 export function useAllPendingChanges() {
+  const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (query: EntityQuery): Promise<ChangeRef[]> => {
+    mutationFn: async ({
+      query,
+      wholeUpload,
+    }: AllScope): Promise<Pick<Decision, "changes" | "upload">> => {
+      if (wholeUpload) {
+        const sets = await queryClient.fetchQuery(changeSetsQuery(query.context, query.entityType));
+        const upload = sets.find((s) => sameChangeSet(s, wholeUpload));
+        return { changes: [], ...(upload ? { upload } : {}) };
+      }
       const { rowOrders: _unsorted, ...unpaged } = query;
       const list = await apiPost<EntityList>("/api/entity", {
         ...unpaged,
@@ -65,13 +94,14 @@ export function useAllPendingChanges() {
         pageNum: 0,
         requestedAttributes: [],
       } satisfies EntityQuery);
-      return list.data.flatMap((r) =>
+      const changes = list.data.flatMap((r) =>
         (r.pending ?? []).map(({ entityEventID, action, createdBy }) => ({
           entityEventID,
           action,
           createdBy,
         })),
       );
+      return { changes };
     },
   });
 }

@@ -1,16 +1,28 @@
 import type { EntityQuery, EntityTypeInfo, PendingAction } from "@ledgerline/contract";
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { useListControls } from "../../components/data-table/use-list-controls.ts";
+import { type ChangeSetRef, changeSetQuery, changeSetValue, sameChangeSet } from "./change-sets.ts";
+import { usePendingChangeSets } from "./use-change-sets.ts";
 
 /**
- * What the user set up for the pending changes of one type: the change-type filter, filters,
- * sorting and paging, and the EntityQuery that follows from them (SPEC.md section 7: pending
- * lists ask with includeDeleted and requirePending).
+ * What the user set up for the pending changes of one type: the change set, the change-type
+ * filter, filters, sorting and paging, and the EntityQuery that follows from them (SPEC.md
+ * section 7: pending lists ask with includeDeleted and requirePending).
  */
 export function usePendingView(context: string, type: EntityTypeInfo) {
   const [changeType, setChangeType] = useState<PendingAction | "">("");
-  const controls = useListControls(type.attributes, changeType);
+  const [changeSet, setChangeSet] = useState<ChangeSetRef | null>(null);
+  const changeSets = usePendingChangeSets(context, type.name);
+  const setKey = changeSet ? changeSetValue(changeSet) : "";
+  const controls = useListControls(type.attributes, `${changeType}|${setKey}`);
   const { listParams, page, pageSize } = controls;
+
+  // A change set whose last pending change was decided (here or by someone else) is gone.
+  const { data: sets, isFetching } = changeSets;
+  useEffect(() => {
+    if (changeSet && sets && !isFetching && !sets.some((s) => sameChangeSet(s, changeSet)))
+      setChangeSet(null);
+  }, [changeSet, sets, isFetching]);
 
   /** The list without paging: shared by the page and by 'all'. */
   const baseQuery = useMemo(
@@ -20,9 +32,10 @@ export function usePendingView(context: string, type: EntityTypeInfo) {
       includeDeleted: true,
       requirePending: true,
       ...(changeType ? { pendingActions: [changeType] } : {}),
+      ...changeSetQuery(changeSet),
       ...listParams,
     }),
-    [context, type.name, changeType, listParams],
+    [context, type.name, changeType, changeSet, listParams],
   );
 
   const query = useMemo(
@@ -30,7 +43,21 @@ export function usePendingView(context: string, type: EntityTypeInfo) {
     [baseQuery, page, pageSize],
   );
 
-  return { ...controls, changeType, setChangeType, baseQuery, query };
+  /** The upload the list shows whole (no other filter narrows it): 'all' decides on it by id. */
+  const wholeUpload =
+    changeSet?.kind === "upload" && !changeType && !listParams.constraintGroups ? changeSet : null;
+
+  return {
+    ...controls,
+    changeType,
+    setChangeType,
+    changeSet,
+    setChangeSet,
+    changeSets,
+    wholeUpload,
+    baseQuery,
+    query,
+  };
 }
 
 export type PendingView = ReturnType<typeof usePendingView>;
