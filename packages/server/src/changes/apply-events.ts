@@ -3,6 +3,7 @@ import type { Db } from "../db/connection.ts";
 import type { ContextModel, EntityType } from "../model/model.ts";
 import { storedAttributes } from "../model/model.ts";
 import { SQL_TYPES } from "../model/sync/ddl.ts";
+import { withIndexesRebuilt, worthRebuildingIndexes } from "../records/index-rebuild.ts";
 import { adjustTypeCount } from "../records/type-counts.repository.ts";
 import type { PendingEventRef } from "./pending.repository.ts";
 
@@ -78,17 +79,21 @@ export async function applyEvents(
   const fromEvents = (list: PendingEventRef[]) =>
     sql`from app.events e where e.event_id = any(${ids(list)}::bigint[]) and t.entity_key_id = e.entity_key_id`;
 
-  if (creates.length > 0) {
-    await sql`update ${t} t set is_pending_new = false, is_deleted = false, ${assignments(type)}, ${common} ${fromEvents(creates)}`.execute(
-      tx,
-    );
-  }
-  if (changes.length > 0) {
+  const writeValues = async () => {
+    if (creates.length > 0)
+      await sql`update ${t} t set is_pending_new = false, is_deleted = false, ${assignments(type)}, ${common} ${fromEvents(creates)}`.execute(
+        tx,
+      );
     // Approving a change of a discontinued record (it reappeared in an upload) brings it back.
-    await sql`update ${t} t set is_deleted = false, ${assignments(type)}, ${common} ${fromEvents(changes)}`.execute(
-      tx,
-    );
-  }
+    if (changes.length > 0)
+      await sql`update ${t} t set is_deleted = false, ${assignments(type)}, ${common} ${fromEvents(changes)}`.execute(
+        tx,
+      );
+  };
+  const rewritten = creates.length + changes.length;
+  if (await worthRebuildingIndexes(tx, context.schema, type.name, rewritten))
+    await withIndexesRebuilt(tx, context.schema, type.name, writeValues);
+  else await writeValues();
   if (removals.length > 0) {
     await sql`update ${t} t set is_deleted = true, ${common} ${fromEvents(removals)}`.execute(tx);
   }

@@ -2,20 +2,24 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ContextModel, EntityType } from "../model/model.ts";
 import { findContext, findEntityType } from "../model/model.ts";
-import { createTestApp, type TestApp } from "../testing/test-app.ts";
+import { worthRebuildingIndexes } from "../records/index-rebuild.ts";
+import { ADMIN_PASSWORD, createTestApp, type TestApp } from "../testing/test-app.ts";
 import { type IngestRow, ingest } from "./ingest.service.ts";
 
 // Enough rows to take the bulk path (indexes rebuilt after the insert) on the small demo table.
-const BULK = 12_000;
+const BULK = 10_000;
 
 let t: TestApp;
 let context: ContextModel;
 let currency: EntityType;
+/** Demo currencies before the test's own. */
+let seeded: number;
 
 beforeAll(async () => {
   t = await createTestApp();
   context = findContext(t.prepared.model, "reference") as ContextModel;
   currency = findEntityType(context, "currency") as EntityType;
+  seeded = (await typeCount()).actual;
 });
 afterAll(() => t.close());
 
@@ -57,6 +61,15 @@ async function indexDefinitions(): Promise<string[]> {
   return rows.map((r) => r.definition);
 }
 
+async function typeCount(): Promise<{ counted: number; actual: number }> {
+  const { rows } = await sql<{ counted: number; actual: number }>`
+    select (select row_count from app.type_counts where context = 'reference' and entity_type = 'currency')::int as counted,
+           (select count(*) from ctx_reference.currency where not is_deleted and not is_pending_new)::int as actual`.execute(
+    t.database.db,
+  );
+  return rows[0];
+}
+
 async function stored(prefix: string) {
   const { rows } = await sql<{
     n: number;
@@ -89,12 +102,7 @@ describe("the ingest engine on a large batch of new records", () => {
       approved: BULK,
       pending: 0,
     });
-    const { rows: counts } = await sql<{ counted: number; actual: number }>`
-      select (select row_count from app.type_counts where context = 'reference' and entity_type = 'currency')::int as counted,
-             (select count(*) from ctx_reference.currency where not is_deleted and not is_pending_new)::int as actual`.execute(
-      t.database.db,
-    );
-    expect(counts[0].counted).toBe(counts[0].actual);
+    expect(await typeCount()).toEqual({ counted: BULK + seeded, actual: BULK + seeded });
     // The rebuilt unique index still refuses a second record with the same code.
     await expect(
       sql`insert into ctx_reference.currency (code, name, created_by, updated_by) values ('Z000001', 'twin', 'x', 'x')`.execute(
@@ -119,5 +127,41 @@ describe("the ingest engine on a large batch of new records", () => {
       t.database.db,
     );
     expect(rows[0].n).toBe(BULK * 2);
+  });
+
+  it("approves the proposals in one call, making every one visible and counted", async () => {
+    const { rows } = await sql<{ id: number }>`
+      select event_id::int as id from app.events
+      where context = 'reference' and entity_type = 'currency' and status = 'pending'`.execute(
+      t.database.db,
+    );
+    const admin = await t.login("admin", ADMIN_PASSWORD);
+    const res = await t.post(
+      "/api/approve",
+      { context: "reference", entityType: "currency", entityEventIds: rows.map((r) => r.id) },
+      admin,
+    );
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ count: BULK * 2, conflicts: [] });
+    expect(await stored("Z02")).toEqual({
+      n: 10_000,
+      visible: 10_000,
+      linked: 10_000,
+      approved: 10_000,
+      pending: 0,
+    });
+    expect(await typeCount()).toEqual({ counted: BULK * 3 + seeded, actual: BULK * 3 + seeded });
+  });
+});
+
+describe("worthRebuildingIndexes", () => {
+  it("rebuilds only for a write of at least 10,000 rows that is as large as the table", async () => {
+    await sql`analyze ctx_reference.currency`.execute(t.database.db);
+    const rows = await typeCount();
+    const worth = (n: number) =>
+      worthRebuildingIndexes(t.database.db, context.schema, "currency", n);
+    expect(await worth(9_999)).toBe(false);
+    expect(await worth(rows.actual - 1)).toBe(false);
+    expect(await worth(rows.actual)).toBe(true);
   });
 });

@@ -1,25 +1,26 @@
 import { sql } from "kysely";
 import type { Db } from "../db/connection.ts";
 
-/** Fewer new rows than this are always inserted with the indexes in place. */
+/** Fewer rows than this are always written with the indexes in place. */
 const MIN_BULK_ROWS = 10_000;
 
 /**
- * Whether inserting `newRows` into the table is cheaper with its secondary indexes built afresh
- * afterwards: when the insert at least doubles the table, one sorted build per index beats
- * maintaining a dozen btree and trigram indexes row by row (3-5x in this product's tables).
+ * Whether writing `rows` rows (inserts, or updates of indexed values) is cheaper with the table's
+ * secondary indexes built afresh afterwards: when they are at least as many as the rows already
+ * there, one sorted build per index beats maintaining a dozen btree and trigram indexes row by
+ * row (3-5x in this product's tables).
  */
 export async function worthRebuildingIndexes(
   db: Db,
   schema: string,
   table: string,
-  newRows: number,
+  rows: number,
 ): Promise<boolean> {
-  if (newRows < MIN_BULK_ROWS) return false;
-  const { rows } = await sql<{ n: number }>`
+  if (rows < MIN_BULK_ROWS) return false;
+  const { rows: size } = await sql<{ n: number }>`
     select greatest(c.reltuples, 0)::float8 as n from pg_class c
     where c.oid = ${`${schema}.${table}`}::regclass`.execute(db);
-  return newRows >= (rows[0]?.n ?? 0);
+  return rows >= (size[0]?.n ?? 0);
 }
 
 /**
