@@ -60,7 +60,8 @@ export interface PendingChangeSetRow {
 /**
  * The uploads (and, given the metadata source type, the metadata sources whose imports) with
  * pending events of one type, newest first, counted per kind in one grouped pass over the pending
- * events. An import change set is dated and signed by its newest pending event.
+ * events. An import change set is dated and signed by its newest pending event (looked up by id:
+ * an ordered aggregate would sort every pending event).
  */
 export async function pendingChangeSets(
   db: Db,
@@ -80,21 +81,22 @@ export async function pendingChangeSets(
   const { rows } = await sql<PendingChangeSetRow>`
     with per_action as (
       select source, action, count(*)::int as n, max(created_at) as last_at,
-        (array_agg(created_by order by event_id desc))[1] as last_by
+        max(event_id) as last_event
       from app.events
       where context = ${context.name} and entity_type = ${entityType} and status = 'pending'
         and ${sources}
       group by source, action
     ), s as (
-      select split_part(source, ':', 1) as kind, split_part(source, ':', 2)::bigint as id,
+      select source, split_part(source, ':', 1) as kind, split_part(source, ':', 2)::bigint as id,
         sum(n)::int as pending, jsonb_object_agg(action, n) as counts, max(last_at) as last_at,
-        (array_agg(last_by order by last_at desc))[1] as last_by
+        max(last_event) as last_event
       from per_action
       group by source
     )
     select s.kind, s.id, coalesce(u.file_name, ${importName}) as name,
-      coalesce(u.created_by, s.last_by) as created_by, coalesce(u.created_at, s.last_at) as created_at,
-      s.pending, s.counts
+      coalesce(u.created_by, (select e.created_by from app.events e where e.event_id = s.last_event))
+        as created_by,
+      coalesce(u.created_at, s.last_at) as created_at, s.pending, s.counts
     from s
     left join app.uploads u on s.kind = 'upload' and u.upload_id = s.id
     ${importJoin}
