@@ -392,7 +392,9 @@ test.describe("metadata sources", () => {
       const list = await response.json();
       for (const record of list.data) {
         const stored = record.requested.attrValues.importfrequency;
-        if (record.entityKeyID === fixture.sourceId && stored) stored.value = invalid;
+        if (record.entityKeyID !== fixture.sourceId || !stored) continue;
+        stored.value = invalid;
+        if (stored.label !== undefined) stored.label = invalid;
       }
       await route.fulfill({ response, json: list });
     });

@@ -5,7 +5,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import type { App } from "./http/types.ts";
-import { listRecords } from "./testing/records-client.ts";
+import { keyByName, listRecords } from "./testing/records-client.ts";
 import { startServerProcess } from "./testing/server-process.ts";
 import { createSourceDatabase } from "./testing/source-database.ts";
 import { ADMIN_PASSWORD, createTestApp, REPO_ROOT, type TestApp } from "./testing/test-app.ts";
@@ -118,14 +118,8 @@ describe.skipIf(testDatabaseKind() !== "postgres")("several instances on one dat
         path.join(connectionsDir, "src.conf"),
         `[source]\nhost=${source.host}\nport=${source.port}\ndbname=${source.name}\nuser=${source.user}\n`,
       );
-      const keyOf = async (entityType: string, name: string) =>
-        (
-          await listRecords(a, cookie, {
-            context: DD,
-            entityType,
-            rowConstraints: [{ attribute: "name", operator: "=", values: [name] }],
-          })
-        ).data[0].entityKeyID;
+      const keyOf = (entityType: string, name: string) =>
+        keyByName(a, cookie, { context: DD, entityType }, name);
       const save = async (entityType: string, record: object) => {
         const res = await a.post("/api/save", { context: DD, entityType, record }, cookie);
         expect(res.statusCode, res.body).toBe(200);

@@ -5,7 +5,7 @@ import type { FastifyBaseLogger } from "fastify";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { schemaNameOf } from "../model/model.ts";
-import { listRecords, messageOf } from "../testing/records-client.ts";
+import { keyByName, messageOf } from "../testing/records-client.ts";
 import { ADMIN_PASSWORD, createTestApp, REPO_ROOT, type TestApp } from "../testing/test-app.ts";
 import { upload, workbookOf } from "../testing/xlsx-files.ts";
 import { dictionaryContext } from "./dictionary-model.ts";
@@ -82,14 +82,8 @@ beforeAll(async () => {
     admin,
   );
   expect(env.statusCode, env.body).toBe(200);
-  const keys = async (entityType: string, name: string) =>
-    (
-      await listRecords(t, admin, {
-        context: DD,
-        entityType,
-        rowConstraints: [{ attribute: "name", operator: "=", values: [name] }],
-      })
-    ).data[0].entityKeyID;
+  const keys = (entityType: string, name: string) =>
+    keyByName(t, admin, { context: DD, entityType }, name);
   const created = await save(
     {
       application: await keys("application", "Demo"),
@@ -176,13 +170,12 @@ describe("the import frequency must be a valid cron string", () => {
   });
 
   it("the scheduler skips a source whose stored cron is invalid, warns once and runs the others", async () => {
-    const weekly = (
-      await listRecords(t, admin, {
-        context: DD,
-        entityType: "metadatasource",
-        rowConstraints: [{ attribute: "name", operator: "=", values: ["Weekly"] }],
-      })
-    ).data[0].entityKeyID;
+    const weekly = await keyByName(
+      t,
+      admin,
+      { context: DD, entityType: "metadatasource" },
+      "Weekly",
+    );
     for (const key of [sourceKey, weekly]) {
       const enabled = await save(
         { entityKeyID: key, enableschedule: true, importfrequency: "* * * * *" },

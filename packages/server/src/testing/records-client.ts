@@ -14,6 +14,20 @@ export async function listRecords(
   return res.json() as EntityList;
 }
 
+/** The key of the record whose `name` is the given one. */
+export async function keyByName(
+  t: TestApp,
+  cookie: string,
+  where: { context: string; entityType: string },
+  name: string,
+): Promise<number> {
+  const list = await listRecords(t, cookie, {
+    ...where,
+    rowConstraints: [{ attribute: "name", operator: "=", values: [name] }],
+  });
+  return list.data[0].entityKeyID;
+}
+
 /** The values of one attribute across a list, in order. */
 export function valuesOf(list: EntityList, attribute: string): unknown[] {
   return list.data.map((r) => r.requested.attrValues[attribute]?.value);

@@ -1,36 +1,33 @@
 import type { FormEvent, ReactNode } from "react";
 import Alert from "react-bootstrap/Alert";
 import Breadcrumb from "react-bootstrap/Breadcrumb";
-import Button from "react-bootstrap/Button";
 import Card from "react-bootstrap/Card";
 import Form from "react-bootstrap/Form";
 import Spinner from "react-bootstrap/Spinner";
-import { Link, useNavigate } from "react-router";
+import { Link } from "react-router";
 import { LIST_PATH } from "../dictionary-texts.ts";
+import { type Deletion, FormFooter } from "./form-footer.tsx";
+import type { RecordForm } from "./use-record-form.ts";
 import "../dictionary.css";
 
 export interface FormFrameProps {
   title: string;
   icon: string;
+  form: RecordForm;
   /** Save is enabled only when the form is valid and nothing is running. */
-  canSave: boolean;
-  saving: boolean;
-  /** The latest failure (save or delete), shown above the buttons. */
-  error?: string;
+  valid: boolean;
   onSave: () => void;
-  /** The delete button of an edit form, left of Cancel and Save. */
-  deleteButton?: ReactNode;
+  deletion: Deletion;
   children: ReactNode;
   testId: string;
 }
 
 /** The card of a system environment or metadata source form: fields, error, Delete / Cancel / Save. */
 export function FormFrame(props: FormFrameProps) {
-  const { title, icon, canSave, saving, error, onSave, deleteButton, children, testId } = props;
-  const navigate = useNavigate();
+  const { title, icon, form, valid, onSave, deletion, children, testId } = props;
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (canSave && !saving) onSave();
+    if (valid && form.ready && !form.saving) onSave();
   };
 
   return (
@@ -49,32 +46,13 @@ export function FormFrame(props: FormFrameProps) {
         <Form noValidate onSubmit={submit}>
           <Card.Body className="pt-4">
             {children}
-            {error && (
+            {form.error && (
               <Alert variant="danger" className="mb-0 mt-3" data-testid="form-error">
-                {error}
+                {form.error}
               </Alert>
             )}
           </Card.Body>
-          <Card.Footer className="d-flex flex-wrap gap-2 bg-body py-3">
-            {deleteButton}
-            <Button
-              variant="outline-secondary"
-              className="ms-auto"
-              onClick={() => void navigate(LIST_PATH)}
-              disabled={saving}
-              data-testid="form-cancel"
-            >
-              Cancel
-            </Button>
-            <Button type="submit" disabled={!canSave || saving} data-testid="form-save">
-              {saving ? (
-                <Spinner size="sm" className="me-2" aria-hidden="true" />
-              ) : (
-                <i className="bi bi-check2 me-2" aria-hidden="true" />
-              )}
-              Save
-            </Button>
-          </Card.Footer>
+          <FormFooter form={form} valid={valid} deletion={deletion} />
         </Form>
       </Card>
     </div>

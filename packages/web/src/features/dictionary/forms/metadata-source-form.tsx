@@ -1,16 +1,11 @@
 import type { EntityRecord, ScalarValue } from "@ledgerline/contract";
 import { useState } from "react";
 import Form from "react-bootstrap/Form";
-import { useNavigate } from "react-router";
 import { AutoGrowTextarea } from "../../../components/auto-grow-textarea.tsx";
-import { LIST_PATH, METADATA_SOURCE, TEXTS } from "../dictionary-texts.ts";
+import { METADATA_SOURCE, TEXTS } from "../dictionary-texts.ts";
 import { storedText, storedValue } from "../record-values.ts";
-import { useDictionaryDelete, useDictionarySave } from "../use-dictionary-mutations.ts";
 import { useCronCheck, useTakenIdentities } from "../use-dictionary-queries.ts";
-import { useFixedExtras } from "../use-fixed-extras.ts";
-import { withNotice } from "../use-navigation-notice.ts";
 import { CronInput } from "./cron-input.tsx";
-import { DeleteRecordButton } from "./delete-record-button.tsx";
 import { FormFrame, FormRow } from "./form-frame.tsx";
 import {
   identityKey,
@@ -20,6 +15,7 @@ import {
   sourceErrors,
 } from "./form-rules.ts";
 import { ReferenceSelect } from "./reference-select.tsx";
+import { useRecordForm } from "./use-record-form.ts";
 
 const REFERENCES = [
   { field: "application", label: "Application" },
@@ -43,7 +39,7 @@ const initialValues = (record?: EntityRecord): SourceValues => {
 
 /** 'New Metadata Source' without a record; 'Edit Metadata Source' (references fixed) with one. */
 export function MetadataSourceForm({ record }: { record?: EntityRecord }) {
-  const navigate = useNavigate();
+  const form = useRecordForm(METADATA_SOURCE, record);
   const editing = record !== undefined;
   const [values, setValues] = useState(() => initialValues(record));
   const [touched, setTouched] = useState<ReadonlySet<SourceField>>(new Set());
@@ -53,9 +49,6 @@ export function MetadataSourceForm({ record }: { record?: EntityRecord }) {
     !editing,
   );
   const cron = useCronCheck(values.importfrequency);
-  const extras = useFixedExtras();
-  const save = useDictionarySave();
-  const remove = useDictionaryDelete();
 
   const takenIdentities = editing
     ? null
@@ -67,7 +60,7 @@ export function MetadataSourceForm({ record }: { record?: EntityRecord }) {
   const errors = sourceErrors(values, takenIdentities, cron.data);
   const shown = (field: SourceField) => (touched.has(field) ? errors[field] : undefined);
   const identityShown = REFERENCES.every((r) => touched.has(r.field)) ? errors.identity : undefined;
-  const canSave = isValid(errors) && extras.extrasFor !== undefined && (editing || taken.isSuccess);
+  const valid = isValid(errors) && (editing || taken.isSuccess);
 
   const change = <K extends keyof SourceValues>(field: K, value: SourceValues[K]) => {
     setValues((v) => ({ ...v, [field]: value }));
@@ -75,7 +68,6 @@ export function MetadataSourceForm({ record }: { record?: EntityRecord }) {
   };
 
   const onSave = () => {
-    if (!extras.extrasFor) return;
     const final: SourceValues = {
       ...values,
       name: values.name.trim(),
@@ -92,53 +84,18 @@ export function MetadataSourceForm({ record }: { record?: EntityRecord }) {
       if (editing && (isReference || value === initial[field])) continue;
       changed[field] = isReference ? Number(value) : value;
     }
-    save
-      .mutateAsync({
-        entityType: METADATA_SOURCE,
-        keyId: record?.entityKeyID,
-        values: changed,
-        extras: extras.extrasFor(record),
-      })
-      .then((answer) =>
-        navigate(LIST_PATH, withNotice({ title: "Saved", body: answer.Msg, variant: "success" })),
-      )
-      // The failure is shown from the mutation's state.
-      .catch(() => {});
-  };
-
-  const onDelete = (done: () => void) => {
-    if (!record) return;
-    // mutateAsync: the answer must lead back to the list even if the form is gone by then.
-    remove
-      .mutateAsync({ entityType: METADATA_SOURCE, entityKeyIds: [record.entityKeyID] })
-      .then((answer) =>
-        navigate(
-          LIST_PATH,
-          withNotice({ title: "Delete response", body: answer.Msg, variant: "info" }),
-        ),
-      )
-      .catch(done);
+    form.save(changed);
   };
 
   return (
     <FormFrame
       title={editing ? "Edit Metadata Source" : "New Metadata Source"}
       icon="bi-database-down"
-      canSave={canSave}
-      saving={save.isPending}
-      error={save.error?.message ?? remove.error?.message ?? extras.problem}
+      form={form}
+      valid={valid}
       onSave={onSave}
       testId="metadata-source-form"
-      deleteButton={
-        editing && (
-          <DeleteRecordButton
-            title="Delete metadata source"
-            confirmation={TEXTS.confirmDeleteSource}
-            busy={remove.isPending}
-            onConfirm={onDelete}
-          />
-        )
-      }
+      deletion={{ title: "Delete metadata source", confirmation: TEXTS.confirmDeleteSource }}
     >
       <fieldset className="mb-2">
         <legend className="visually-hidden">Identifying attributes</legend>
@@ -160,7 +117,7 @@ export function MetadataSourceForm({ record }: { record?: EntityRecord }) {
               value={values[field]}
               onChange={(value) => change(field, value)}
               invalid={shown(field) !== undefined || identityShown !== undefined}
-              disabled={editing || save.isPending}
+              disabled={editing || form.saving}
               currentLabel={record ? storedText(record, field) : undefined}
               testId={`source-${field}`}
             />
@@ -204,7 +161,7 @@ export function MetadataSourceForm({ record }: { record?: EntityRecord }) {
           onChange={(value) => change("importfrequency", value)}
           check={cron.data}
           showInvalid={touched.has("importfrequency") || editing}
-          disabled={save.isPending}
+          disabled={form.saving}
         />
       </FormRow>
       <Form.Group className="row mb-0">
@@ -215,7 +172,7 @@ export function MetadataSourceForm({ record }: { record?: EntityRecord }) {
             label="Enable Schedule"
             checked={values.enableschedule}
             onChange={(e) => change("enableschedule", e.target.checked)}
-            disabled={save.isPending}
+            disabled={form.saving}
             data-testid="source-enableschedule"
           />
           <Form.Text>

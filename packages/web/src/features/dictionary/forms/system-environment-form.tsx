@@ -1,21 +1,17 @@
 import type { EntityRecord, ScalarValue } from "@ledgerline/contract";
 import { useState } from "react";
 import Form from "react-bootstrap/Form";
-import { useNavigate } from "react-router";
 import { AutoGrowTextarea } from "../../../components/auto-grow-textarea.tsx";
-import { LIST_PATH, SYSTEM_ENVIRONMENT, TECHNOLOGIES, TEXTS } from "../dictionary-texts.ts";
+import { SYSTEM_ENVIRONMENT, TECHNOLOGIES, TEXTS } from "../dictionary-texts.ts";
 import { storedText, storedValue } from "../record-values.ts";
-import { useDictionaryDelete, useDictionarySave } from "../use-dictionary-mutations.ts";
 import {
   useConnectionFiles,
   useMetadataSources,
   useTakenIdentities,
 } from "../use-dictionary-queries.ts";
-import { useFixedExtras } from "../use-fixed-extras.ts";
-import { withNotice } from "../use-navigation-notice.ts";
-import { DeleteRecordButton } from "./delete-record-button.tsx";
 import { FormFrame, FormRow } from "./form-frame.tsx";
 import { type EnvironmentValues, environmentErrors, isValid } from "./form-rules.ts";
+import { useRecordForm } from "./use-record-form.ts";
 
 type Field = keyof EnvironmentValues;
 const FIELDS: Field[] = ["name", "description", "technology", "connectionfile"];
@@ -29,23 +25,20 @@ const initialValues = (record?: EntityRecord): EnvironmentValues => ({
 
 /** 'New System Environment' without a record, 'Edit System Environment' with one. */
 export function SystemEnvironmentForm({ record }: { record?: EntityRecord }) {
-  const navigate = useNavigate();
+  const form = useRecordForm(SYSTEM_ENVIRONMENT, record);
   const editing = record !== undefined;
   const [values, setValues] = useState(() => initialValues(record));
   const [touched, setTouched] = useState<ReadonlySet<Field>>(new Set());
   const taken = useTakenIdentities(SYSTEM_ENVIRONMENT, ["name"], !editing);
   const files = useConnectionFiles();
   const sources = useMetadataSources();
-  const extras = useFixedExtras();
-  const save = useDictionarySave();
-  const remove = useDictionaryDelete();
 
   const takenNames = editing
     ? null
     : new Set((taken.data?.data ?? []).map((r) => String(r.keyAttrValues.name ?? "")));
   const errors = environmentErrors(values, takenNames);
   const shown = (field: Field) => (touched.has(field) ? errors[field] : undefined);
-  const canSave = isValid(errors) && extras.extrasFor !== undefined && (editing || taken.isSuccess);
+  const valid = isValid(errors) && (editing || taken.isSuccess);
   const dependants = editing
     ? (sources.data?.data ?? []).filter(
         (s) => storedValue(s, "systemenvironment") === record.entityKeyID,
@@ -58,7 +51,6 @@ export function SystemEnvironmentForm({ record }: { record?: EntityRecord }) {
   };
 
   const onSave = () => {
-    if (!extras.extrasFor) return;
     const trimmed = { ...values, name: values.name.trim(), description: values.description.trim() };
     const changed: Record<string, ScalarValue> = {};
     for (const field of FIELDS) {
@@ -66,32 +58,7 @@ export function SystemEnvironmentForm({ record }: { record?: EntityRecord }) {
       if (!editing || trimmed[field] !== initialValues(record)[field])
         changed[field] = trimmed[field];
     }
-    save
-      .mutateAsync({
-        entityType: SYSTEM_ENVIRONMENT,
-        keyId: record?.entityKeyID,
-        values: changed,
-        extras: extras.extrasFor(record),
-      })
-      .then((answer) =>
-        navigate(LIST_PATH, withNotice({ title: "Saved", body: answer.Msg, variant: "success" })),
-      )
-      // The failure is shown from the mutation's state.
-      .catch(() => {});
-  };
-
-  const onDelete = (done: () => void) => {
-    if (!record) return;
-    // mutateAsync: the answer must lead back to the list even if the form is gone by then.
-    remove
-      .mutateAsync({ entityType: SYSTEM_ENVIRONMENT, entityKeyIds: [record.entityKeyID] })
-      .then((answer) =>
-        navigate(
-          LIST_PATH,
-          withNotice({ title: "Delete response", body: answer.Msg, variant: "info" }),
-        ),
-      )
-      .catch(done);
+    form.save(changed);
   };
 
   const fileOptions = files.data ?? [];
@@ -101,23 +68,16 @@ export function SystemEnvironmentForm({ record }: { record?: EntityRecord }) {
     <FormFrame
       title={editing ? "Edit System Environment" : "New System Environment"}
       icon="bi-hdd-network"
-      canSave={canSave}
-      saving={save.isPending}
-      error={save.error?.message ?? remove.error?.message ?? extras.problem}
+      form={form}
+      valid={valid}
       onSave={onSave}
       testId="system-environment-form"
-      deleteButton={
-        editing && (
-          <DeleteRecordButton
-            title="Delete system environment"
-            confirmation={TEXTS.confirmDeleteEnvironment}
-            blockedHint={dependants > 0 ? TEXTS.environmentHasSources : undefined}
-            disabled={!sources.isSuccess}
-            busy={remove.isPending}
-            onConfirm={onDelete}
-          />
-        )
-      }
+      deletion={{
+        title: "Delete system environment",
+        confirmation: TEXTS.confirmDeleteEnvironment,
+        blockedHint: dependants > 0 ? TEXTS.environmentHasSources : undefined,
+        disabled: !sources.isSuccess,
+      }}
     >
       <FormRow id="environment-name" label="Name" required={!editing} error={shown("name")}>
         <Form.Control
