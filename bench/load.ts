@@ -1,12 +1,14 @@
 // `npm run bench -- load`: a mixed workload of signed-in users (browse, filter, open, history, save,
 // approve, export) on 1,000,000 records: (a) 200 users with 1-3 s between actions, (b) saturation
-// with 50 users and no pause, once with reads only and once with the whole mix.
+// with 50 users and no pause, once with reads only and once with the whole mix, (c) what each
+// action costs alone.
 import type { Kysely } from "kysely";
-import { openBenchDatabase, startApp } from "./support/app.ts";
+import { openBenchDatabase, type RawQuery, startApp } from "./support/app.ts";
 import { type CpuWatch, watchCpu } from "./support/cpu.ts";
 import { benchServerUrl, createThrowawayDatabase, serverVersion } from "./support/database.ts";
 import { envNumber } from "./support/env.ts";
 import {
+  ACTIONS,
   APPROVER_MIX,
   EDITOR_MIX,
   isApprover,
@@ -14,111 +16,85 @@ import {
   loadAccounts,
   loadBenchModel,
   READ_MIX,
-  REQUESTS,
-  type RequestKind,
-  type RequestName,
 } from "./support/load-mix.ts";
+import {
+  costTable,
+  count,
+  type Measured,
+  ofKind,
+  type Phase,
+  p,
+  phaseReport,
+  rps,
+} from "./support/load-report.ts";
 import { BENCH_CONTEXT, BENCH_TYPE } from "./support/model.ts";
 import { loadNote, machine, round, table, writeResult } from "./support/results.ts";
 import { seedItems } from "./support/seed.ts";
-import {
-  runVirtualUsers,
-  type UsersRunOptions,
-  type UsersRunResult,
-} from "./support/virtual-users.ts";
-import { check, createUsers, percentile, writeModelDir } from "./support/workload.ts";
+import { runVirtualUsers, type UsersRunOptions } from "./support/virtual-users.ts";
+import { check, createUsers, writeModelDir } from "./support/workload.ts";
 
-interface Phase {
-  label: string;
-  users: number;
-  result: UsersRunResult;
-  /** CPU ms spent in the measured window by the server's process, PostgreSQL and the load generator. */
-  cpu: { serverMs: number; postgresMs: number; driverMs: number };
-  loadBefore: string;
-  loadAfter: string;
+/** Actions of the cost table per action (exports fewer: 30 a minute per user is the limit). */
+const COST_ACTIONS = 300;
+const COST_EXPORTS = 20;
+/** The approver's actions; the others are a steward's. */
+const APPROVER_ACTIONS = new Set(["summary", "review"]);
+
+function settings() {
+  return {
+    rows: envNumber("BENCH_ROWS", 1_000_000),
+    users: Math.round(envNumber("BENCH_LOAD_USERS", 200)),
+    seconds: envNumber("BENCH_LOAD_SECONDS", 60),
+    warmupSeconds: envNumber("BENCH_LOAD_WARMUP", 10),
+    thinkMs: [
+      envNumber("BENCH_THINK_MIN_MS", 1000),
+      envNumber("BENCH_THINK_MAX_MS", 3000),
+    ] as const,
+    connections: Math.round(envNumber("BENCH_SATURATION_CONNECTIONS", 50)),
+    saturationSeconds: envNumber("BENCH_SATURATION_SECONDS", 30),
+    approverEvery: Math.max(2, Math.round(envNumber("BENCH_APPROVER_EVERY", 10))),
+    seed: Math.round(envNumber("BENCH_SEED", 1)),
+  };
 }
 
-const NAMES = Object.keys(REQUESTS) as RequestName[];
-
-function ofKind(r: UsersRunResult, kind: RequestKind): number[] {
-  return NAMES.filter((n) => REQUESTS[n].kind === kind).flatMap((n) => r.latencies[n]);
-}
-
-const count = (r: UsersRunResult) => NAMES.reduce((sum, n) => sum + r.latencies[n].length, 0);
-const rps = (r: UsersRunResult) => count(r) / r.measuredSeconds;
-const p = (values: readonly number[], q: number) => (values.length ? percentile(values, q) : 0);
-
-/** One line per request, then reads and writes together. */
-function requestTable(r: UsersRunResult): string {
-  const line = (name: string, kind: string, values: number[]) => [
-    name,
-    kind,
-    values.length,
-    values.length / r.measuredSeconds,
-    p(values, 50),
-    p(values, 90),
-    p(values, 99),
-    values.length ? Math.max(...values) : 0,
-  ];
-  return table([
-    ["request", "kind", "count", "req/s", "p50 ms", "p90 ms", "p99 ms", "max ms"],
-    ...NAMES.filter((n) => r.latencies[n].length > 0).map((n) =>
-      line(n, REQUESTS[n].kind, r.latencies[n]),
-    ),
-    line("all reads", "read", ofKind(r, "read")),
-    line("all writes", "write", ofKind(r, "write")),
-  ]);
-}
-
-function phaseReport(phase: Phase): string {
-  const r = phase.result;
-  const seconds = r.perSecond.filter((n) => n > 0);
-  const errors = Object.entries(r.errors)
-    .sort((a, b) => b[1] - a[1])
-    .map(([text, n]) => `    ${n} x ${text}`);
-  const n = Math.max(count(r), 1);
-  const window = r.measuredSeconds * 1000;
-  const { serverMs, postgresMs, driverMs } = phase.cpu;
-  return [
-    `${phase.label}: ${phase.users} users, ${r.measuredSeconds} s measured (${phase.loadBefore} -> ${phase.loadAfter})`,
-    requestTable(r),
-    `  ${count(r)} requests, ${rps(r).toFixed(1)} req/s (best second ${Math.max(0, ...seconds)}, worst ${Math.min(...seconds)}); ` +
-      `${r.errorCount} errors; sign-in p99 ${p(r.loginMs, 99).toFixed(0)} ms; ` +
-      `load generator busy ${(r.driverBusy * 100).toFixed(0)}%; ` +
-      `${r.savedEvents.length} changes proposed, ${r.approved} approved, ${r.conflicts} conflicts`,
-    `  CPU per request: server ${(serverMs / n).toFixed(2)} ms, PostgreSQL ${(postgresMs / n).toFixed(2)} ms, ` +
-      `load generator ${(driverMs / n).toFixed(2)} ms (CPUs busy: ${(serverMs / window).toFixed(2)}, ` +
-      `${(postgresMs / window).toFixed(2)}, ${(driverMs / window).toFixed(2)} of 2)`,
-    ...(errors.length ? ["  errors:", ...errors] : []),
-  ].join("\n");
+/** Runs users and follows the CPU of the server, PostgreSQL and the load generator in the measured window. */
+async function measure(
+  raw: RawQuery,
+  databaseName: string,
+  options: UsersRunOptions,
+): Promise<Measured> {
+  let watch: Promise<CpuWatch> | undefined;
+  let used: Promise<{ processMs: number; postgresMs: number }> | undefined;
+  const result = await runVirtualUsers(options, (edge) => {
+    if (edge === "start") watch = watchCpu(raw, databaseName);
+    else used = watch?.then((w) => w.stop());
+  });
+  const { processMs, postgresMs } = (await used) ?? { processMs: 0, postgresMs: 0 };
+  const driverMs = result.driverCpuMs;
+  return { result, cpu: { serverMs: processMs - driverMs, postgresMs, driverMs } };
 }
 
 export async function benchLoad(): Promise<void> {
-  const rows = envNumber("BENCH_ROWS", 1_000_000);
-  const users = Math.round(envNumber("BENCH_LOAD_USERS", 200));
-  const seconds = envNumber("BENCH_LOAD_SECONDS", 60);
-  const warmupSeconds = envNumber("BENCH_LOAD_WARMUP", 10);
-  const thinkMs = [
-    envNumber("BENCH_THINK_MIN_MS", 1000),
-    envNumber("BENCH_THINK_MAX_MS", 3000),
-  ] as const;
-  const connections = Math.round(envNumber("BENCH_SATURATION_CONNECTIONS", 50));
-  const saturationSeconds = envNumber("BENCH_SATURATION_SECONDS", 30);
-  const approverEvery = Math.round(envNumber("BENCH_APPROVER_EVERY", 10));
-  const seed = Math.round(envNumber("BENCH_SEED", 1));
+  const s = settings();
   const serverUrl = benchServerUrl();
   const version = await serverVersion(serverUrl);
   if (!version) throw new Error(`PostgreSQL is not reachable at ${new URL(serverUrl).host}`);
   console.log(`load benchmark on ${machine()}; PostgreSQL ${version}; ${loadNote()}`);
 
-  const accounts = loadAccounts(Math.max(users, connections), BENCH_CONTEXT, approverEvery);
-  const mixed = (n: number) =>
-    accounts.slice(0, n).map((a, i) => ({
-      username: a.username,
-      password: LOAD_PASSWORD,
-      mix: isApprover(i, approverEvery) ? APPROVER_MIX : EDITOR_MIX,
-    }));
+  // The runs share the first accounts; the cost table gets a steward and an approver of its own,
+  // whose export limit no earlier run has used up.
+  const shared = Math.max(s.users, s.connections);
+  const accounts = loadAccounts(shared + s.approverEvery, BENCH_CONTEXT, s.approverEvery);
+  const userOf = (i: number, mix = isApprover(i, s.approverEvery) ? APPROVER_MIX : EDITOR_MIX) => ({
+    username: accounts[i].username,
+    password: LOAD_PASSWORD,
+    mix,
+  });
+  const extra = accounts.slice(shared).map((_, k) => shared + k);
+  const costApprover = extra.find((i) => isApprover(i, s.approverEvery)) as number;
+  const costSteward = extra.find((i) => !isApprover(i, s.approverEvery)) as number;
+  const mixed = (n: number) => accounts.slice(0, n).map((_, i) => userOf(i));
   const phases: Phase[] = [];
+  const costs: { action: (typeof ACTIONS)[number]; run: Measured }[] = [];
   let consistency = "";
   const model = await writeModelDir({ "bench.yaml": loadBenchModel() });
   const database = await createThrowawayDatabase(serverUrl, "load");
@@ -127,53 +103,54 @@ export async function benchLoad(): Promise<void> {
     try {
       const app = await startApp(bench.database, model.dir);
       try {
-        console.log(`seeding ${rows.toLocaleString("en")} records...`);
-        const seeded = await seedItems(bench.database.db as unknown as Kysely<unknown>, rows);
+        console.log(`seeding ${s.rows.toLocaleString("en")} records...`);
+        const seeded = await seedItems(bench.database.db as unknown as Kysely<unknown>, s.rows);
         console.log(`seeded in ${seeded.toFixed(1)} s; creating ${accounts.length} users`);
         await createUsers(bench.database, accounts);
-        const base = { url: app.url, context: BENCH_CONTEXT, entityType: BENCH_TYPE, rows, seed };
-        const runPhase = async (label: string, run: Omit<UsersRunOptions, keyof typeof base>) => {
-          const loadBefore = loadNote();
-          console.log(`${label}: ${run.users.length} users signing in (${loadBefore})...`);
-          let watch: Promise<CpuWatch> | undefined;
-          let used: Promise<{ processMs: number; postgresMs: number }> | undefined;
+        const base = { url: app.url, context: BENCH_CONTEXT, entityType: BENCH_TYPE, rows: s.rows };
+        const run = (seed: number, options: Omit<UsersRunOptions, keyof typeof base | "seed">) =>
           // Each run draws its own choices: a repeat of an earlier run's edit would change nothing.
-          const options = { ...base, ...run, seed: seed * 10 + phases.length };
-          const result = await runVirtualUsers(options, (edge) => {
-            if (edge === "start") watch = watchCpu(bench.raw, database.name);
-            else used = watch?.then((w) => w.stop());
+          measure(bench.raw, database.name, { ...base, ...options, seed: s.seed * 100 + seed });
+        const phase = async (label: string, options: Parameters<typeof run>[1]) => {
+          const loadBefore = loadNote();
+          console.log(`${label}: ${options.users.length} users signing in (${loadBefore})...`);
+          const measured = await run(phases.length, options);
+          const users = options.users.length;
+          phases.push({ label, users, ...measured, loadBefore, loadAfter: loadNote() });
+          console.log(`${phaseReport(phases[phases.length - 1])}\n`);
+        };
+
+        await phase(`(a) ${s.users} users, ${s.thinkMs[0]}-${s.thinkMs[1]} ms between actions`, {
+          users: mixed(s.users),
+          warmupSeconds: s.warmupSeconds,
+          seconds: s.seconds,
+          thinkMs: s.thinkMs,
+        });
+        const flat = { warmupSeconds: 5, seconds: s.saturationSeconds, thinkMs: [0, 0] as const };
+        await phase(`(b) saturation, ${s.connections} users without pause, reads only`, {
+          ...flat,
+          users: mixed(s.connections).map((u) => ({ ...u, mix: READ_MIX })),
+        });
+        await phase(`(b) saturation, ${s.connections} users without pause, whole mix`, {
+          ...flat,
+          users: mixed(s.connections),
+        });
+
+        console.log(`(c) each action alone, one user, one request at a time (${loadNote()})...`);
+        for (const action of ACTIONS) {
+          const who = APPROVER_ACTIONS.has(action) ? costApprover : costSteward;
+          const measured = await run(10 + costs.length, {
+            users: [userOf(who, { [action]: 1 })],
+            warmupSeconds: 0,
+            seconds: 60,
+            thinkMs: [0, 0],
+            maxActions: action === "export" ? COST_EXPORTS : COST_ACTIONS,
           });
-          const { processMs, postgresMs } = (await used) ?? { processMs: 0, postgresMs: 0 };
-          const cpu = {
-            serverMs: processMs - result.driverCpuMs,
-            postgresMs,
-            driverMs: result.driverCpuMs,
-          };
-          const loadAfter = loadNote();
-          const phase = { label, users: run.users.length, result, cpu, loadBefore, loadAfter };
-          phases.push(phase);
-          console.log(`${phaseReport(phase)}\n`);
-        };
-        await runPhase(`(a) ${users} users, ${thinkMs[0]}-${thinkMs[1]} ms between actions`, {
-          users: mixed(users),
-          warmupSeconds,
-          seconds,
-          thinkMs,
-        });
-        const saturation = {
-          warmupSeconds: 5,
-          seconds: saturationSeconds,
-          thinkMs: [0, 0] as const,
-        };
-        await runPhase(`(b) saturation, ${connections} users without pause, reads only`, {
-          ...saturation,
-          users: mixed(connections).map((u) => ({ ...u, mix: READ_MIX })),
-        });
-        await runPhase(`(b) saturation, ${connections} users without pause, whole mix`, {
-          ...saturation,
-          users: mixed(connections),
-        });
-        consistency = await checkConsistency(bench.raw, phases);
+          costs.push({ action, run: measured });
+          if (measured.result.errorCount > 0)
+            throw new Error(`${action} alone: ${JSON.stringify(measured.result.errors)}`);
+        }
+        consistency = await checkConsistency(bench.raw, [...phases, ...costs.map((c) => c.run)]);
       } finally {
         await app.close();
       }
@@ -184,7 +161,15 @@ export async function benchLoad(): Promise<void> {
     await database.drop();
     await model.remove();
   }
+  await report(phases, costs, consistency, s.connections);
+}
 
+async function report(
+  phases: readonly Phase[],
+  costs: Parameters<typeof costTable>[0],
+  consistency: string,
+  connections: number,
+): Promise<void> {
   const [browsing, reads, whole] = phases.map((ph) => ph.result);
   const readP99 = p(ofKind(browsing, "read"), 99);
   const writeP99 = p(ofKind(browsing, "write"), 99);
@@ -200,6 +185,7 @@ export async function benchLoad(): Promise<void> {
   });
   console.log(`Finished with ${loadNote()}. ${consistency}\n`);
   for (const phase of phases) console.log(`${phaseReport(phase)}\n`);
+  console.log(`(c) each action alone, one user, one request at a time\n${costTable(costs)}\n`);
   console.log(
     table([
       ["target", "value", "status"],
@@ -222,12 +208,9 @@ export async function benchLoad(): Promise<void> {
  * The database must hold what the users were told: one pending or approved web event per distinct
  * event a save answered, and as many approvals by the load users as /api/approve counted.
  */
-async function checkConsistency(
-  raw: (text: string, params: readonly unknown[]) => Promise<unknown[]>,
-  phases: readonly Phase[],
-): Promise<string> {
-  const saved = new Set(phases.flatMap((ph) => ph.result.savedEvents)).size;
-  const approved = phases.reduce((sum, ph) => sum + ph.result.approved, 0);
+async function checkConsistency(raw: RawQuery, runs: readonly Measured[]): Promise<string> {
+  const saved = new Set(runs.flatMap((r) => r.result.savedEvents)).size;
+  const approved = runs.reduce((sum, r) => sum + r.result.approved, 0);
   const [row] = (await raw(
     `select count(*) filter (where source = 'web')::int as saved,
        count(*) filter (where status = 'approved' and decided_by like 'load%' and source = 'web')::int as approved

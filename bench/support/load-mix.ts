@@ -4,6 +4,7 @@ import type { BenchUser } from "./workload.ts";
 
 /** One thing a user does in the web client; some take two requests (open then save, list then approve). */
 export const ACTIONS = [
+  "ping",
   "types",
   "page",
   "filter",
@@ -21,6 +22,7 @@ export type Mix = Partial<Record<ActionName, number>>;
 
 /** The requests the actions send, each timed on its own. */
 export const REQUESTS = {
+  ping: { kind: "read", what: "POST /api/ping: the session check alone (cost table only)" },
   types: { kind: "read", what: "POST /api/entitytype (the explorer's columns and rights)" },
   page: { kind: "read", what: "explorer page 1-10 of 20, sorted by name, code or not at all" },
   filter: { kind: "read", what: "name StartsWith a random 2-character prefix + exact count" },

@@ -48,6 +48,7 @@ const errors: Record<string, number> = {};
 let errorCount = 0;
 const savedEvents = new Set<number>();
 let approved = 0;
+let actionsDone = 0;
 let conflicts = 0;
 
 let measureFrom = Number.POSITIVE_INFINITY;
@@ -129,6 +130,7 @@ async function list(u: User, name: RequestName, query: Record<string, unknown>) 
 }
 
 const ACT: Record<ActionName, (u: User) => Promise<unknown>> = {
+  ping: (u) => timed("ping", () => u.session.postJson("/api/ping", {})),
   types: (u) =>
     timed("types", () => u.session.postJson("/api/entitytype", { context, entityType })),
   page: async (u) => {
@@ -263,8 +265,11 @@ async function act(u: User): Promise<void> {
   const [min, max] = options.thinkMs;
   // Users arrive spread over one think time rather than all in the same millisecond.
   if (max > 0) await sleep(u.next() * max);
-  while (performance.now() < measureTo) {
+  for (let done = 0; done < (options.maxActions ?? Number.POSITIVE_INFINITY); done++) {
+    const began = performance.now();
+    if (began >= measureTo) return;
     await ACT[draw(u)](u).catch((error: Error) => recordError(`${error.message}`));
+    if (began >= measureFrom) actionsDone++;
     if (max > 0) await sleep(min + u.next() * (max - min));
   }
 }
@@ -284,19 +289,28 @@ async function run(): Promise<UsersRunResult> {
   let cpuFrom = 0;
   let driverBusy = 0;
   let driverCpuMs = 0;
-  const atStart = setTimeout(() => {
+  let ended = false;
+  const begin = () => {
     busyFrom = performance.eventLoopUtilization();
     cpuFrom = threadCpuMs();
     windowEdge("start");
-  }, measureFrom - start);
-  const atEnd = setTimeout(() => {
+  };
+  // The window ends when its time is up, or earlier when every user has done its maxActions.
+  const finish = () => {
+    if (ended) return;
+    ended = true;
+    measureTo = Math.min(measureTo, performance.now());
     driverBusy = performance.eventLoopUtilization(busyFrom).utilization;
     driverCpuMs = threadCpuMs() - cpuFrom;
     windowEdge("end");
-  }, measureTo - start);
+  };
+  const atStart = options.warmupSeconds > 0 ? setTimeout(begin, measureFrom - start) : undefined;
+  if (!atStart) begin();
+  const atEnd = setTimeout(finish, measureTo - start);
   await Promise.all(users.map(act));
   clearTimeout(atStart);
   clearTimeout(atEnd);
+  finish();
   for (const u of users) {
     const answer = await u.session.logout().catch((error: Error) => ({
       status: 0,
@@ -309,10 +323,11 @@ async function run(): Promise<UsersRunResult> {
     errors,
     errorCount,
     perSecond,
-    measuredSeconds: options.seconds,
+    measuredSeconds: (measureTo - measureFrom) / 1000,
     loginMs,
     driverBusy,
     driverCpuMs,
+    actionsDone,
     savedEvents: [...savedEvents],
     approved,
     conflicts,

@@ -20,6 +20,8 @@ export interface UsersRunOptions {
   seconds: number;
   /** Pause between two actions of a user, drawn uniformly from [min, max] ms; [0, 0] for none. */
   thinkMs: readonly [number, number];
+  /** Each user stops after this many actions (the window then ends when the last one stops). */
+  maxActions?: number;
   /** Seeds each user's random choices, so two runs make the same choices. */
   seed: number;
 }
@@ -39,6 +41,8 @@ export interface UsersRunResult {
   driverBusy: number;
   /** CPU ms the load generator's thread used in the measured window (10 ms resolution). */
   driverCpuMs: number;
+  /** Actions begun within the measured window. */
+  actionsDone: number;
   /** Distinct pending events the saves made or amended. */
   savedEvents: number[];
   approved: number;
