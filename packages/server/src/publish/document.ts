@@ -8,7 +8,10 @@ export type Block =
   | { kind: "table"; header: string[]; rows: Inline[][][] }
   | { kind: "diagram"; mermaid: string };
 
-/** One wiki page: a stable id (used in links), its title and content. */
+/**
+ * One wiki page: a stable id (used in links and as the file name or title; letters, digits, '.',
+ * '-' and single inner underscores, which every wiki keeps as they are), its title and content.
+ */
 export interface PageDoc {
   id: string;
   title: string;
