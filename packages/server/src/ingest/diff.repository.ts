@@ -77,26 +77,25 @@ export async function classifyStage(
 ): Promise<void> {
   const s = stageTable(stage);
   const t = entityTable(context, type);
-  // Without these, the key match and the Missing anti-join scan the stage once per stored record.
+  // Without it, the key match and the Missing anti-join scan the stage once per stored record.
   const keyColumns = sql.join(identityAttributes(type).map((a) => sql.id(a.name)));
   await sql`create index on ${s} (${keyColumns})`.execute(db);
   await sql`analyze ${s}`.execute(db);
+  // Rows start as Add; one pass over the matches classifies the rest.
   await sql`update ${s} s set _key_id = t.entity_key_id, _base_version = t.version, _was_deleted = t.is_deleted,
-      _proposal = t.is_pending_new
+      _proposal = t.is_pending_new,
+      _kind = case when t.is_pending_new then 'Add'
+                   when t.is_deleted or (${changedValues(stage, "s")}) <> '{}'::jsonb then 'Change'
+                   else 'Unchanged' end,
+      _old_values = case when not t.is_pending_new then ${changedValues(stage, "t")} end,
+      _new_values = case when not t.is_pending_new then ${changedValues(stage, "s")} end
     from ${t} t where ${identityMatch(type, "s", "t")}`.execute(db);
-  await sql`update ${s} set _kind = 'Add' where _key_id is null or _proposal`.execute(db);
-  await sql`create index on ${s} (_key_id)`.execute(db);
-  await sql`update ${s} s set
-      _kind = case when t.is_deleted or (${changedValues(stage, "s")}) <> '{}'::jsonb then 'Change' else 'Unchanged' end,
-      _old_values = ${changedValues(stage, "t")},
-      _new_values = ${changedValues(stage, "s")}
-    from ${t} t where t.entity_key_id = s._key_id and not s._proposal`.execute(db);
   if (!missing.deleteMissing) return;
   const hidden = sql.raw(`array[${SYSTEM_COLUMNS.map((c) => `'${c}'`).join(",")}]`);
   await sql`insert into ${s} (_row_no, _key_id, _kind, _base_version, _old_values)
     select 0, t.entity_key_id, 'Missing', t.version, to_jsonb(t) - ${hidden}
     from ${t} t where ${comparable(missing.scope)}
-      and not exists (select 1 from ${s} s where s._key_id = t.entity_key_id)`.execute(db);
+      and not exists (select 1 from ${s} s where ${identityMatch(type, "s", "t")})`.execute(db);
 }
 
 /** Counts the classification, and the comparable records before the ingest. */

@@ -34,7 +34,7 @@ export async function createStage(db: Db, attributes: Attribute[]): Promise<Stag
   await sql`create unlogged table ${table(stage)} (
     _row_no integer not null,
     _key_id bigint,
-    _kind text,
+    _kind text not null default 'Add',
     _event_id bigint,
     _base_version integer,
     _was_deleted boolean not null default false,

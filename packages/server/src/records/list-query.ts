@@ -120,17 +120,25 @@ export function buildListQuery(
     where ${where} ${after}
     order by ${orderBy}
     ${limit}`;
-  const counted = Boolean(
-    q.rowConstraints?.length ||
-      q.constraintGroups?.length ||
-      q.includeDeleted ||
-      q.requirePending ||
-      q.entityKeyID,
-  );
-  const count = counted
-    ? sql<{ n: number }>`select count(*)::int as n from ${view(context, type)} as v where ${where}`
-    : null;
+  const count = countSql(context, type, q, where);
   return { page, count, columns, requested };
+}
+
+/** The count of a list, or null when the exact per-type counter answers it (no filter at all). */
+function countSql(
+  context: ContextModel,
+  type: EntityType,
+  q: EntityQuery,
+  where: RawBuilder<boolean>,
+): RawBuilder<{ n: number }> | null {
+  const narrowed = Boolean(
+    q.rowConstraints?.length || q.constraintGroups?.length || q.entityKeyID !== undefined,
+  );
+  // A record has at most one pending event, so an otherwise unfiltered pending list counts events alone.
+  if (q.requirePending && !narrowed)
+    return sql`select count(*)::int as n from app.events e where ${pendingEventsSql(context, type, q)}`;
+  if (!narrowed && !q.includeDeleted && !q.requirePending) return null;
+  return sql`select count(*)::int as n from ${view(context, type)} as v where ${where}`;
 }
 
 function constraintsSql(
@@ -149,22 +157,30 @@ function constraintsSql(
   return sql<boolean>`(${sql.join(parts, sql` and `)})`;
 }
 
+/** The pending events `e` a pending list asks for: of the type, of the chosen kinds and change set. */
+function pendingEventsSql(
+  context: ContextModel,
+  type: EntityType,
+  q: EntityQuery,
+): RawBuilder<boolean> {
+  const actions = q.pendingActions?.length
+    ? sql`and e.action in (${sql.join(q.pendingActions)})`
+    : sql``;
+  // Events name their change set in `source`: `upload:<upload id>`, `import:<metadata source>`.
+  const sources = [
+    q.pendingUploadId !== undefined && `upload:${q.pendingUploadId}`,
+    q.pendingImportSourceId !== undefined && `import:${q.pendingImportSourceId}`,
+  ].flatMap((source) => (source ? [sql`and e.source = ${source}`] : []));
+  return sql<boolean>`e.context = ${context.name} and e.entity_type = ${type.name} and e.status = 'pending'
+    ${actions} ${sql.join(sources, sql` `)}`;
+}
+
 function whereSql(context: ContextModel, type: EntityType, q: EntityQuery): RawBuilder<boolean> {
   const parts: RawBuilder<boolean>[] = [];
   if (q.requirePending) {
-    const actions = q.pendingActions?.length
-      ? sql`and e.action in (${sql.join(q.pendingActions)})`
-      : sql``;
-    // Events name their change set in `source`: `upload:<upload id>`, `import:<metadata source>`.
-    const sources = [
-      q.pendingUploadId !== undefined && `upload:${q.pendingUploadId}`,
-      q.pendingImportSourceId !== undefined && `import:${q.pendingImportSourceId}`,
-    ].flatMap((source) => (source ? [sql`and e.source = ${source}`] : []));
     parts.push(sql<boolean>`exists (
-      select 1 from app.events e
-      where e.context = ${context.name} and e.entity_type = ${type.name}
-        and e.entity_key_id = v.entity_key_id and e.status = 'pending' ${actions}
-        ${sql.join(sources, sql` `)})`);
+      select 1 from app.events e where ${pendingEventsSql(context, type, q)}
+        and e.entity_key_id = v.entity_key_id)`);
   } else {
     // A record proposed but not yet approved is only visible in the pending lists.
     parts.push(sql<boolean>`not v.is_pending_new`);
