@@ -411,6 +411,32 @@ describe("custom actions", () => {
   });
 });
 
+describe("pending reads", () => {
+  it("names a proposed reference by the referenced record's label", async () => {
+    const chf = (
+      await listRecords(t, approver, {
+        entityType: "currency",
+        rowConstraints: [{ attribute: "code", operator: "=", values: ["CHF"] }],
+        includeLabels: true,
+      })
+    ).data[0];
+    const saved = (
+      await post(
+        "/api/save",
+        {
+          entityType: "country",
+          record: { iso2: "XL", name: "Labelland", currency: chf.entityKeyID },
+        },
+        steward,
+      )
+    ).json();
+    const pending = (await pendingOf("country")).data.flatMap((r) => r.pending ?? []);
+    const change = pending.find((p) => p.entityEventID === saved.entityEventID);
+    expect(change?.attrValues.currency).toEqual({ value: chf.entityKeyID, label: chf.label });
+    expect(change?.attrValues.name).toEqual({ value: "Labelland" });
+  });
+});
+
 describe("pending summary", () => {
   it("counts pending changes per readable type and kind", async () => {
     const res = await post("/api/getpendingsummary", {}, approver);

@@ -1,6 +1,6 @@
 import type { ScalarValue } from "@ledgerline/contract";
 import type { Attribute } from "../model/model.ts";
-import { isIsoDate } from "../records/values.ts";
+import { formatProblem, isIsoDate } from "../records/values.ts";
 import { type CellValue, serialToDate } from "./xlsx-reader.ts";
 
 /** A reference given as the referenced record's identity or label text, resolved later in bulk. */
@@ -31,9 +31,12 @@ export function convertCell(attr: Attribute, cell: CellValue | undefined): CellR
     reason: `${describe(cell)} is not ${what}`,
   });
   switch (attr.dataType) {
-    case "String":
-      if (typeof cell === "object") return { ok: true, value: cell.date };
-      return { ok: true, value: typeof cell === "string" ? cell : String(cell) };
+    case "String": {
+      const value =
+        typeof cell === "object" ? cell.date : typeof cell === "string" ? cell : String(cell);
+      const problem = formatProblem(attr, value);
+      return problem ? { ok: false, reason: problem } : { ok: true, value };
+    }
     case "Number": {
       if (typeof cell === "number") return { ok: true, value: cell };
       const n = text !== undefined ? Number(text) : Number.NaN;

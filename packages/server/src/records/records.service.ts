@@ -15,6 +15,7 @@ import { NotFoundError } from "../errors.ts";
 import type { ContextModel, EntityType, Model } from "../model/model.ts";
 import { GENERATORS } from "./generators.ts";
 import { buildListQuery, type ListQuery, type ListQueryOptions } from "./list-query.ts";
+import { pendingReferenceLabels, type ReferenceLabels } from "./pending-labels.ts";
 import { typeCount } from "./type-counts.repository.ts";
 
 function typeInfo(context: ContextModel, type: EntityType, rights: ContextRights): EntityTypeInfo {
@@ -112,11 +113,12 @@ export async function runListQuery(
         rows.map((r) => Number(r.entity_key_id)),
       )
     : [];
+  const labels = await pendingReferenceLabels(db, context, type, pending);
   const pages = rows.map((row) => valuesOf(query, row));
   await addGenerated(db, context, type, pages);
   return {
     data: pages.map((page) =>
-      toRecord(context, type, query, page, pending, q.includeLabels === true),
+      toRecord(context, type, query, page, { events: pending, labels }, q.includeLabels === true),
     ),
     querySize,
   };
@@ -162,7 +164,7 @@ function toRecord(
   type: EntityType,
   query: ListQuery,
   { row, values, labels }: RowValues,
-  pending: readonly EventRow[],
+  pending: { events: readonly EventRow[]; labels: ReferenceLabels },
   includeLabels: boolean,
 ): EntityRecord {
   const attrValues: Record<string, AttrValue> = {};
@@ -184,20 +186,24 @@ function toRecord(
     version: Number(row.version),
   };
   if (includeLabels) record.label = String(row.record_label ?? "");
-  const mine = pending.filter((e) => e.entity_key_id === keyId);
-  if (mine.length > 0) record.pending = mine.map(toPendingChange);
+  const mine = pending.events.filter((e) => e.entity_key_id === keyId);
+  if (mine.length > 0) record.pending = mine.map((e) => toPendingChange(e, pending.labels));
   return record;
 }
 
-function toPendingChange(e: EventRow): PendingChange {
+function toPendingChange(e: EventRow, labels: ReferenceLabels): PendingChange {
   const values = (e.new_values ?? {}) as Record<string, ScalarValue>;
+  const attrValue = (name: string, value: ScalarValue): AttrValue => {
+    const label = typeof value === "number" ? labels.get(name)?.get(value) : undefined;
+    return label === undefined ? { value } : { value, label };
+  };
   return {
     action: e.action,
     entityEventID: e.event_id,
     effectiveFrom: e.effective_from.toISOString(),
     createDate: e.created_at.toISOString(),
     createdBy: e.created_by,
-    attrValues: Object.fromEntries(Object.entries(values).map(([k, v]) => [k, { value: v }])),
+    attrValues: Object.fromEntries(Object.entries(values).map(([k, v]) => [k, attrValue(k, v)])),
   };
 }
 

@@ -1,41 +1,9 @@
-import type { AttributeInfo, AttrValue } from "@ledgerline/contract";
+import type { AttributeInfo } from "@ledgerline/contract";
 import type { ReactNode } from "react";
 import { cellText } from "../../components/records/cell-text.ts";
-import { usePickList } from "../../components/records/use-pick-list.ts";
 import { cellChange, type PendingRow } from "./pending-rows.ts";
 
-interface ValueProps {
-  context: string;
-  attr: AttributeInfo;
-  value: AttrValue | undefined;
-}
-
-function ReferenceLabel({
-  context,
-  attr,
-  keyId,
-}: {
-  context: string;
-  attr: AttributeInfo;
-  keyId: number;
-}) {
-  const { data: options } = usePickList(context, attr.referencedEntityType);
-  return <>{options?.find((o) => o.id === keyId)?.label ?? `#${keyId}`}</>;
-}
-
-/** A value as the explorer shows it; a proposed reference is named from the pick list. */
-function ValueText({ context, attr, value }: ValueProps) {
-  if (
-    attr.dataType === "Reference" &&
-    value?.label === undefined &&
-    typeof value?.value === "number"
-  )
-    return <ReferenceLabel context={context} attr={attr} keyId={value.value} />;
-  return <>{cellText(attr, value)}</>;
-}
-
 interface PendingCellProps {
-  context: string;
   attr: AttributeInfo;
   row: PendingRow;
 }
@@ -46,7 +14,7 @@ interface PendingCellProps {
  * one struck through in red, an unchanged one plain, and a change between two empty values
  * flagged 'Warning: both empty'.
  */
-export function PendingCell({ context, attr, row }: PendingCellProps) {
+export function PendingCell({ attr, row }: PendingCellProps) {
   const cell = cellChange(attr, row);
   const align = attr.dataType === "Number" ? "text-end" : "";
   // Only free text wraps: codes, numbers, dates, flags and references stay on one line.
@@ -59,16 +27,16 @@ export function PendingCell({ context, attr, row }: PendingCellProps) {
   switch (cell.kind) {
     case "unchanged":
     case "new":
-      return td("", <ValueText context={context} attr={attr} value={cell.value} />);
+      return td("", cellText(attr, cell.value));
     case "changed":
       return td(
         "",
         <>
           <del className="pending-old" data-testid="old-value">
-            <ValueText context={context} attr={attr} value={cell.old} />
+            {cellText(attr, cell.old)}
           </del>{" "}
           <span className="pending-new" data-testid="new-value">
-            <ValueText context={context} attr={attr} value={cell.value} />
+            {cellText(attr, cell.value)}
           </span>
         </>,
       );
@@ -76,7 +44,7 @@ export function PendingCell({ context, attr, row }: PendingCellProps) {
       return td(
         "",
         <del className="pending-removed" data-testid="old-value">
-          <ValueText context={context} attr={attr} value={cell.old} />
+          {cellText(attr, cell.old)}
         </del>,
       );
     case "both-empty":

@@ -17,7 +17,6 @@ import type { PendingRow } from "./pending-rows.ts";
 import type { ClickKeys } from "./selection.ts";
 
 interface PendingTableProps {
-  context: string;
   /** The attribute columns, after 'Change type' and 'Change date'. */
   attributes: readonly AttributeInfo[];
   rows: PendingRow[];
@@ -61,7 +60,7 @@ const keysOf = (event: MouseEvent | KeyboardEvent): ClickKeys => ({
  * removes one, shift-click selects a range; space toggles the focused row, ctrl/cmd+A the page.
  */
 export function PendingTable(props: PendingTableProps) {
-  const { context, attributes, rows, selected, onRowClick, onSelectPage } = props;
+  const { attributes, rows, selected, onRowClick, onSelectPage } = props;
   const columns = useMemo(() => pendingColumns(attributes), [attributes]);
   const table = useReactTable({
     data: rows,
@@ -99,7 +98,7 @@ export function PendingTable(props: PendingTableProps) {
   const renderCell = (cell: Cell<PendingRow, unknown>) => {
     const row = cell.row.original;
     const attr = cell.column.columnDef.meta?.attr;
-    if (attr) return <PendingCell context={context} attr={attr} row={row} />;
+    if (attr) return <PendingCell attr={attr} row={row} />;
     if (cell.column.id === "changeType")
       return (
         <td className="text-nowrap">

@@ -178,7 +178,6 @@ export function PendingView({ context, type, counts, showToast, onBack }: Pendin
         </div>
       </Collapse>
       <PendingTable
-        context={context}
         attributes={attributes}
         rows={rows}
         loading={records.isFetching}
