@@ -42,16 +42,16 @@ export async function publishDictionary(
   if (runId === undefined)
     return { message: BUSY_MESSAGE, error: true, written: 0, unchanged: 0, removed: 0 };
   await notifyPublishState(db, true);
+  let beat = performance.now();
+  const keepAlive = async () => {
+    if (performance.now() - beat < HEARTBEAT_MS) return;
+    await heartbeat(db, runId);
+    beat = performance.now();
+  };
   try {
     const pages = buildPages(await loadSnapshot(db, context));
     const render = (p: (typeof pages)[number]) =>
       target.format === "markdown" ? renderMarkdown(p) : renderWikitext(options.wikiRoot, p);
-    let beat = performance.now();
-    const keepAlive = async () => {
-      if (performance.now() - beat < HEARTBEAT_MS) return;
-      await heartbeat(db, runId);
-      beat = performance.now();
-    };
     const existing = await target.listPages();
     let written = 0;
     let unchanged = 0;
