@@ -190,7 +190,16 @@ describe.skipIf(!reachable)("Data Dictionary metadata sources", () => {
     expect(res.json().Msg).toBe(
       "metadata imported: 6 data objects (6 added, 0 changed, 0 missing, 0 unchanged); 17 data elements (17 added, 0 changed, 0 missing, 0 unchanged)",
     );
-    expect(await pendingEvents("dataobject")).toHaveLength(6);
+    const objectEvents = await pendingEvents("dataobject");
+    const elementEvents = await pendingEvents("dataelement");
+    expect(objectEvents).toHaveLength(6);
+    // Importing the unchanged source again keeps its pending changes rather than proposing twins.
+    const again = await dd("/data-dictionary/import-metadata-from-source", {
+      EntityKeyID: sourceKey,
+    });
+    expect(again.json().Msg).toBe(res.json().Msg);
+    expect(await pendingEvents("dataobject")).toEqual(objectEvents);
+    expect(await pendingEvents("dataelement")).toEqual(elementEvents);
     await approveAll();
     const objects = await listRecords(t, admin, {
       context: DD,

@@ -131,8 +131,9 @@ export interface WriteOptions {
 /**
  * Writes the classified rows as events, set-based. Every new record gets its event id as it is
  * inserted, the other rows get theirs next, so applied records point at their event without a
- * second pass. Pending: new records are stored as hidden proposals and nothing else changes.
- * Applied: records are written straight from the stage.
+ * second pass. Pending: new records are stored as hidden proposals and nothing else changes; a
+ * change its own source already proposed, unchanged, stays as it is. Applied: records are written
+ * straight from the stage.
  */
 export async function writeEvents(
   db: Db,
@@ -148,6 +149,18 @@ export async function writeEvents(
   const fromStage = sql.join(cols.map((c) => sql`${c} = s.${c}`));
   const fullValues = sql`jsonb_build_object(${sql.join(stage.attributes.map((a) => sql`${a.name}::text, s.${sql.id(a.name)}`))})`;
   const nextEventId = sql`nextval('app.events_event_id_seq')`;
+  const proposed = sql`case s._kind when 'Add' then ${fullValues} when 'Change' then s._new_values end`;
+  const baseVersion = sql`case when s._kind = 'Add' then null else s._base_version end`;
+
+  // The same source proposing the same change again (a scheduled import of an unchanged source)
+  // keeps the pending event instead of superseding it with a twin.
+  if (!apply)
+    await sql`update ${s} s set _kept = true, _event_id = e.event_id
+      from app.events e
+      where e.context = ${context.name} and e.entity_type = ${type.name} and e.status = 'pending'
+        and e.entity_key_id = s._key_id and e.source = ${source} and e.action = s._kind
+        and e.base_version is not distinct from ${baseVersion}
+        and e.new_values is not distinct from ${proposed}`.execute(db);
 
   // New records; pending ones stay hidden as proposals until approved. A _proposal of the same key is reused.
   const insertNew = () =>
@@ -169,12 +182,16 @@ export async function writeEvents(
     ? sql`, is_pending_new = false, version = t.version + 1, last_event_id = s._event_id`
     : sql``;
   await sql`update ${t} t set ${fromStage}, is_deleted = false, updated_at = now(), updated_by = ${user} ${approved}
-    from ${s} s where s._kind = 'Add' and s._proposal and t.entity_key_id = s._key_id`.execute(db);
+    from ${s} s where s._kind = 'Add' and s._proposal and not s._kept and t.entity_key_id = s._key_id`.execute(
+    db,
+  );
 
   // A new _proposal for a record replaces the one waiting for it.
   await sql`update app.events set status = 'superseded', decided_by = ${user}, decided_at = now()
     where context = ${context.name} and entity_type = ${type.name} and status = 'pending'
-      and entity_key_id in (select _key_id from ${s} where _event_id is not null)`.execute(db);
+      and entity_key_id in (select _key_id from ${s} where _event_id is not null and not _kept)`.execute(
+    db,
+  );
 
   const decided = apply ? sql`'approved', ${user}, now()` : sql`'pending', null, null`;
   await sql`
@@ -182,10 +199,9 @@ export async function writeEvents(
       old_values, new_values, base_version, source, created_by)
     overriding system value
     select s._event_id, ${context.name}, ${type.name}, s._key_id, s._kind, ${decided},
-           case when s._kind = 'Add' then null else s._old_values end,
-           case s._kind when 'Add' then ${fullValues} when 'Change' then s._new_values end,
-           case when s._kind = 'Add' then null else s._base_version end, ${source}, ${user}
-    from ${s} s where s._event_id is not null order by s._event_id`.execute(db);
+           case when s._kind = 'Add' then null else s._old_values end, ${proposed}, ${baseVersion},
+           ${source}, ${user}
+    from ${s} s where s._event_id is not null and not s._kept order by s._event_id`.execute(db);
   if (apply) await applyStage(db, context, type, stage, user);
 }
 

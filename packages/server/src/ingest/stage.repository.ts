@@ -39,6 +39,7 @@ export async function createStage(db: Db, attributes: Attribute[]): Promise<Stag
     _base_version integer,
     _was_deleted boolean not null default false,
     _proposal boolean not null default false,
+    _kept boolean not null default false,
     _old_values jsonb,
     _new_values jsonb,
     ${sql.join(columns)}
