@@ -2,6 +2,7 @@
 // approve, export) on 1,000,000 records: (a) 200 users with 1-3 s between actions, (b) saturation
 // with 50 users and no pause, once with reads only and once with the whole mix, (c) what each
 // action costs alone.
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import type { Kysely } from "kysely";
 import { openBenchDatabase, type RawQuery, startApp } from "./support/app.ts";
 import { type CpuWatch, watchCpu } from "./support/cpu.ts";
@@ -64,13 +65,24 @@ async function measure(
 ): Promise<Measured> {
   let watch: Promise<CpuWatch> | undefined;
   let used: Promise<{ processMs: number; postgresMs: number }> | undefined;
+  // The server's thread is this one: how late its timers fire says how long requests queue for it.
+  const delay = monitorEventLoopDelay({ resolution: 10 });
   const result = await runVirtualUsers(options, (edge) => {
-    if (edge === "start") watch = watchCpu(raw, databaseName);
-    else used = watch?.then((w) => w.stop());
+    if (edge === "start") {
+      watch = watchCpu(raw, databaseName);
+      delay.enable();
+    } else {
+      delay.disable();
+      used = watch?.then((w) => w.stop());
+    }
   });
   const { processMs, postgresMs } = (await used) ?? { processMs: 0, postgresMs: 0 };
   const driverMs = result.driverCpuMs;
-  return { result, cpu: { serverMs: processMs - driverMs, postgresMs, driverMs } };
+  return {
+    result,
+    cpu: { serverMs: processMs - driverMs, postgresMs, driverMs },
+    serverDelayMs: { p99: delay.percentile(99) / 1e6, max: delay.max / 1e6 },
+  };
 }
 
 export async function benchLoad(): Promise<void> {

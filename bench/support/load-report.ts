@@ -9,6 +9,8 @@ export interface Measured {
   result: UsersRunResult;
   /** CPU ms of the measured window: the server's process (load generator excluded), PostgreSQL, load generator. */
   cpu: { serverMs: number; postgresMs: number; driverMs: number };
+  /** The server's event-loop delay in the measured window (10 ms resolution). */
+  serverDelayMs: { p99: number; max: number };
 }
 
 export interface Phase extends Measured {
@@ -70,7 +72,8 @@ export function phaseReport(phase: Phase): string {
       `${r.savedEvents.length} changes proposed, ${r.approved} approved, ${r.conflicts} conflicts`,
     `  CPU per request: server ${(serverMs / n).toFixed(2)} ms, PostgreSQL ${(postgresMs / n).toFixed(2)} ms, ` +
       `load generator ${(driverMs / n).toFixed(2)} ms (CPUs busy: ${(serverMs / window).toFixed(2)}, ` +
-      `${(postgresMs / window).toFixed(2)}, ${(driverMs / window).toFixed(2)} of 2)`,
+      `${(postgresMs / window).toFixed(2)}, ${(driverMs / window).toFixed(2)} of 2); ` +
+      `server event-loop delay p99 ${phase.serverDelayMs.p99.toFixed(0)} ms, max ${phase.serverDelayMs.max.toFixed(0)} ms`,
     ...(errors.length ? ["  errors:", ...errors] : []),
   ].join("\n");
 }
