@@ -144,10 +144,17 @@ async function stageRows(db: Db, input: IngestInput, stage: Stage): Promise<numb
   const problems: string[] = [];
   let chunk: IngestRow[] = [];
   let count = 0;
+  // One chunk is written while the next is read and converted.
+  let writing: Promise<void> = Promise.resolve();
   const flush = async () => {
     const resolved = await resolveChunk(db, input, chunk, problems);
-    if (problems.length === 0) await insertStageRows(db, stage, resolved);
     chunk = [];
+    await writing;
+    if (problems.length === 0) {
+      writing = insertStageRows(db, stage, resolved);
+      // Handled when awaited; this keeps a failure while reading on from going unhandled.
+      writing.catch(() => undefined);
+    }
   };
   for await (const row of input.rows) {
     count += 1;
@@ -163,6 +170,7 @@ async function stageRows(db: Db, input: IngestInput, stage: Stage): Promise<numb
     if (chunk.length >= CHUNK) await flush();
   }
   if (problems.length < MAX_PROBLEMS) await flush();
+  await writing;
   if (problems.length > 0)
     throw new IngestRejected(422, problemText(problems, problems.length >= MAX_PROBLEMS));
   return count;

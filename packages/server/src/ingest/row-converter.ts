@@ -16,8 +16,10 @@ const TRUE = new Set(["true", "yes", "y", "1", "x"]);
 const FALSE = new Set(["false", "no", "n", "0"]);
 const MAX_SERIAL = 2_958_465; // 9999-12-31
 
-function describe(cell: CellValue): string {
-  return typeof cell === "object" && cell !== null ? cell.date : JSON.stringify(cell);
+// A module-level function, not a closure per cell: this runs for every cell of a large file.
+function notA(cell: CellValue, what: string): CellResult {
+  const shown = typeof cell === "object" && cell !== null ? cell.date : JSON.stringify(cell);
+  return { ok: false, reason: `${shown} is not ${what}` };
 }
 
 /** Converts one spreadsheet cell to an attribute's type (usual spellings of booleans, Excel and ISO dates). */
@@ -26,10 +28,6 @@ export function convertCell(attr: Attribute, cell: CellValue | undefined): CellR
   if (cell === undefined || cell === null || text === "") {
     return attr.nullable ? { ok: true, value: null } : { ok: false, reason: "a value is required" };
   }
-  const fail = (what: string): CellResult => ({
-    ok: false,
-    reason: `${describe(cell)} is not ${what}`,
-  });
   switch (attr.dataType) {
     case "String": {
       const value =
@@ -40,14 +38,14 @@ export function convertCell(attr: Attribute, cell: CellValue | undefined): CellR
     case "Number": {
       if (typeof cell === "number") return { ok: true, value: cell };
       const n = text !== undefined ? Number(text) : Number.NaN;
-      return Number.isFinite(n) ? { ok: true, value: n } : fail("a number");
+      return Number.isFinite(n) ? { ok: true, value: n } : notA(cell, "a number");
     }
     case "Boolean": {
       if (typeof cell === "boolean") return { ok: true, value: cell };
       const word = typeof cell === "number" ? String(cell) : (text ?? "").toLowerCase();
       if (TRUE.has(word)) return { ok: true, value: true };
       if (FALSE.has(word)) return { ok: true, value: false };
-      return fail("true or false");
+      return notA(cell, "true or false");
     }
     case "Date": {
       if (typeof cell === "object") return { ok: true, value: cell.date };
@@ -59,7 +57,7 @@ export function convertCell(attr: Attribute, cell: CellValue | undefined): CellR
         (text.length === 10 || text[10] === "T" || text[10] === " ")
       )
         return { ok: true, value: text.slice(0, 10) };
-      return fail("a date (YYYY-MM-DD or an Excel date)");
+      return notA(cell, "a date (YYYY-MM-DD or an Excel date)");
     }
     case "Reference":
       if (typeof cell === "object") return { ok: true, value: { ref: cell.date } };
