@@ -60,7 +60,7 @@ export async function insertStageRows(
     (a) => sql`${sql.id(a.name)} ${sql.raw(SQL_TYPES[a.dataType])}`,
   );
   await sql`insert into ${table(stage)} (_row_no, ${sql.join(names)})
-    select _row_no, ${sql.join(names)} from jsonb_to_recordset(${JSON.stringify(payload)}::jsonb)
+    select _row_no, ${sql.join(names)} from json_to_recordset(${JSON.stringify(payload)}::json)
       as x(_row_no integer, ${sql.join(recordset)})`.execute(db);
 }
 
