@@ -4,9 +4,9 @@
 // action costs alone.
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import type { Kysely } from "kysely";
-import { openBenchDatabase, type RawQuery, startApp } from "./support/app.ts";
+import type { RawQuery } from "./support/app.ts";
 import { type CpuWatch, watchCpu } from "./support/cpu.ts";
-import { benchServerUrl, createThrowawayDatabase, serverVersion } from "./support/database.ts";
+import { benchServerUrl, serverVersion } from "./support/database.ts";
 import { envNumber } from "./support/env.ts";
 import {
   ACTIONS,
@@ -32,7 +32,7 @@ import { BENCH_CONTEXT, BENCH_TYPE } from "./support/model.ts";
 import { loadNote, machine, round, table, writeResult } from "./support/results.ts";
 import { seedItems } from "./support/seed.ts";
 import { runVirtualUsers, type UsersRunOptions } from "./support/virtual-users.ts";
-import { check, createUsers, writeModelDir } from "./support/workload.ts";
+import { type BenchSetup, check, createUsers, withBenchApp } from "./support/workload.ts";
 
 /** Actions of the cost table per action (exports fewer: 30 a minute per user is the limit). */
 const COST_ACTIONS = 300;
@@ -85,16 +85,14 @@ async function measure(
   };
 }
 
-export async function benchLoad(): Promise<void> {
-  const s = settings();
-  const serverUrl = benchServerUrl();
-  const version = await serverVersion(serverUrl);
-  if (!version) throw new Error(`PostgreSQL is not reachable at ${new URL(serverUrl).host}`);
-  console.log(`load benchmark on ${machine()}; PostgreSQL ${version}; ${loadNote()}`);
+type Settings = ReturnType<typeof settings>;
+type Cost = Parameters<typeof costTable>[0][number];
 
-  // The runs share the first accounts; the cost table gets a steward and an approver of its own,
-  // whose export limit no earlier run has used up.
+/** The accounts and who plays what: the runs share the first ones, the cost table has its own. */
+function cast(s: Settings) {
   const shared = Math.max(s.users, s.connections);
+  // The cost table's steward and approver come after the shared ones: no earlier run has used up
+  // their export limit.
   const accounts = loadAccounts(shared + s.approverEvery, BENCH_CONTEXT, s.approverEvery);
   const userOf = (i: number, mix = isApprover(i, s.approverEvery) ? APPROVER_MIX : EDITOR_MIX) => ({
     username: accounts[i].username,
@@ -102,83 +100,86 @@ export async function benchLoad(): Promise<void> {
     mix,
   });
   const extra = accounts.slice(shared).map((_, k) => shared + k);
-  const costApprover = extra.find((i) => isApprover(i, s.approverEvery)) as number;
-  const costSteward = extra.find((i) => !isApprover(i, s.approverEvery)) as number;
-  const mixed = (n: number) => accounts.slice(0, n).map((_, i) => userOf(i));
+  return {
+    accounts,
+    userOf,
+    mixed: (n: number) => accounts.slice(0, n).map((_, i) => userOf(i)),
+    costApprover: extra.find((i) => isApprover(i, s.approverEvery)) as number,
+    costSteward: extra.find((i) => !isApprover(i, s.approverEvery)) as number,
+  };
+}
+
+/** Seeds, creates the users, then (a), (b) and (c). */
+async function runAll({ app, bench, database }: BenchSetup, s: Settings) {
+  const who = cast(s);
+  console.log(`seeding ${s.rows.toLocaleString("en")} records...`);
+  const seeded = await seedItems(bench.database.db as unknown as Kysely<unknown>, s.rows);
+  console.log(`seeded in ${seeded.toFixed(1)} s; creating ${who.accounts.length} users`);
+  await createUsers(bench.database, who.accounts);
+  const base = { url: app.url, context: BENCH_CONTEXT, entityType: BENCH_TYPE, rows: s.rows };
+  const run = (seed: number, options: Omit<UsersRunOptions, keyof typeof base | "seed">) =>
+    // Each run draws its own choices: a repeat of an earlier run's edit would change nothing.
+    measure(bench.raw, database.name, { ...base, ...options, seed: s.seed * 100 + seed });
   const phases: Phase[] = [];
-  const costs: { action: (typeof ACTIONS)[number]; run: Measured }[] = [];
-  let consistency = "";
-  const model = await writeModelDir({ "bench.yaml": loadBenchModel() });
-  const database = await createThrowawayDatabase(serverUrl, "load");
-  try {
-    const bench = await openBenchDatabase({ url: database.url });
-    try {
-      const app = await startApp(bench.database, model.dir);
-      try {
-        console.log(`seeding ${s.rows.toLocaleString("en")} records...`);
-        const seeded = await seedItems(bench.database.db as unknown as Kysely<unknown>, s.rows);
-        console.log(`seeded in ${seeded.toFixed(1)} s; creating ${accounts.length} users`);
-        await createUsers(bench.database, accounts);
-        const base = { url: app.url, context: BENCH_CONTEXT, entityType: BENCH_TYPE, rows: s.rows };
-        const run = (seed: number, options: Omit<UsersRunOptions, keyof typeof base | "seed">) =>
-          // Each run draws its own choices: a repeat of an earlier run's edit would change nothing.
-          measure(bench.raw, database.name, { ...base, ...options, seed: s.seed * 100 + seed });
-        const phase = async (label: string, options: Parameters<typeof run>[1]) => {
-          const loadBefore = loadNote();
-          console.log(`${label}: ${options.users.length} users signing in (${loadBefore})...`);
-          const measured = await run(phases.length, options);
-          const users = options.users.length;
-          phases.push({ label, users, ...measured, loadBefore, loadAfter: loadNote() });
-          console.log(`${phaseReport(phases[phases.length - 1])}\n`);
-        };
+  const phase = async (label: string, options: Parameters<typeof run>[1]) => {
+    const loadBefore = loadNote();
+    console.log(`${label}: ${options.users.length} users signing in (${loadBefore})...`);
+    const measured = await run(phases.length, options);
+    const users = options.users.length;
+    phases.push({ label, users, ...measured, loadBefore, loadAfter: loadNote() });
+    console.log(`${phaseReport(phases[phases.length - 1])}\n`);
+  };
 
-        await phase(`(a) ${s.users} users, ${s.thinkMs[0]}-${s.thinkMs[1]} ms between actions`, {
-          users: mixed(s.users),
-          warmupSeconds: s.warmupSeconds,
-          seconds: s.seconds,
-          thinkMs: s.thinkMs,
-        });
-        const flat = { warmupSeconds: 5, seconds: s.saturationSeconds, thinkMs: [0, 0] as const };
-        await phase(`(b) saturation, ${s.connections} users without pause, reads only`, {
-          ...flat,
-          users: mixed(s.connections).map((u) => ({ ...u, mix: READ_MIX })),
-        });
-        await phase(`(b) saturation, ${s.connections} users without pause, whole mix`, {
-          ...flat,
-          users: mixed(s.connections),
-        });
+  await phase(`(a) ${s.users} users, ${s.thinkMs[0]}-${s.thinkMs[1]} ms between actions`, {
+    users: who.mixed(s.users),
+    warmupSeconds: s.warmupSeconds,
+    seconds: s.seconds,
+    thinkMs: s.thinkMs,
+  });
+  const flat = { warmupSeconds: 5, seconds: s.saturationSeconds, thinkMs: [0, 0] as const };
+  await phase(`(b) saturation, ${s.connections} users without pause, reads only`, {
+    ...flat,
+    users: who.mixed(s.connections).map((u) => ({ ...u, mix: READ_MIX })),
+  });
+  await phase(`(b) saturation, ${s.connections} users without pause, whole mix`, {
+    ...flat,
+    users: who.mixed(s.connections),
+  });
 
-        console.log(`(c) each action alone, one user, one request at a time (${loadNote()})...`);
-        for (const action of ACTIONS) {
-          const who = APPROVER_ACTIONS.has(action) ? costApprover : costSteward;
-          const measured = await run(10 + costs.length, {
-            users: [userOf(who, { [action]: 1 })],
-            warmupSeconds: 0,
-            seconds: 60,
-            thinkMs: [0, 0],
-            maxActions: action === "export" ? COST_EXPORTS : COST_ACTIONS,
-          });
-          costs.push({ action, run: measured });
-          if (measured.result.errorCount > 0)
-            throw new Error(`${action} alone: ${JSON.stringify(measured.result.errors)}`);
-        }
-        consistency = await checkConsistency(bench.raw, [...phases, ...costs.map((c) => c.run)]);
-      } finally {
-        await app.close();
-      }
-    } finally {
-      await bench.close();
-    }
-  } finally {
-    await database.drop();
-    await model.remove();
+  console.log(`(c) each action alone, one user, one request at a time (${loadNote()})...`);
+  const costs: Cost[] = [];
+  for (const action of ACTIONS) {
+    const user = APPROVER_ACTIONS.has(action) ? who.costApprover : who.costSteward;
+    const measured = await run(10 + costs.length, {
+      users: [who.userOf(user, { [action]: 1 })],
+      warmupSeconds: 0,
+      seconds: 60,
+      thinkMs: [0, 0],
+      maxActions: action === "export" ? COST_EXPORTS : COST_ACTIONS,
+    });
+    costs.push({ action, run: measured });
+    if (measured.result.errorCount > 0)
+      throw new Error(`${action} alone: ${JSON.stringify(measured.result.errors)}`);
   }
-  await report(phases, costs, consistency, s.connections);
+  const consistency = await checkConsistency(bench.raw, [...phases, ...costs.map((c) => c.run)]);
+  return { phases, costs, consistency };
+}
+
+export async function benchLoad(): Promise<void> {
+  const s = settings();
+  const serverUrl = benchServerUrl();
+  const version = await serverVersion(serverUrl);
+  if (!version) throw new Error(`PostgreSQL is not reachable at ${new URL(serverUrl).host}`);
+  console.log(`load benchmark on ${machine()}; PostgreSQL ${version}; ${loadNote()}`);
+  const done = await withBenchApp("load", { "bench.yaml": loadBenchModel() }, (setup) =>
+    runAll(setup, s),
+  );
+  await report(done.phases, done.costs, done.consistency, s.connections);
 }
 
 async function report(
   phases: readonly Phase[],
-  costs: Parameters<typeof costTable>[0],
+  costs: readonly Cost[],
   consistency: string,
   connections: number,
 ): Promise<void> {

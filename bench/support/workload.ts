@@ -8,7 +8,14 @@ import { grantRoles } from "../../packages/server/src/admin/roles.repository.ts"
 import { insertUser } from "../../packages/server/src/admin/users.repository.ts";
 import { hashPassword } from "../../packages/server/src/auth/password.ts";
 import type { Database } from "../../packages/server/src/db/connection.ts";
-import { ADMIN_USERNAME, type RunningApp } from "./app.ts";
+import {
+  ADMIN_USERNAME,
+  type BenchDatabase,
+  openBenchDatabase,
+  type RunningApp,
+  startApp,
+} from "./app.ts";
+import { benchServerUrl, createThrowawayDatabase, type ThrowawayDatabase } from "./database.ts";
 import { BENCH_MODEL_YAML, BENCH_TYPE } from "./model.ts";
 
 export const ITEM_LAYOUT = "items";
@@ -55,6 +62,46 @@ export async function writeModelDir(
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), "ledgerline-bench-model-"));
   for (const [name, text] of Object.entries(files)) await fs.writeFile(path.join(dir, name), text);
   return { dir, remove: () => fs.rm(dir, { recursive: true, force: true }) };
+}
+
+export interface BenchSetup {
+  app: RunningApp;
+  bench: BenchDatabase;
+  database: ThrowawayDatabase;
+}
+
+/**
+ * Runs `fn` against the real app on a throwaway database of the bench server, with the model of
+ * `model` (a MODEL_DIR, or files written to a temporary one); everything is removed afterwards,
+ * also when `fn` fails.
+ */
+export async function withBenchApp<T>(
+  label: string,
+  model: string | Record<string, string>,
+  fn: (setup: BenchSetup) => Promise<T>,
+  env: Record<string, string> = {},
+): Promise<T> {
+  const written = typeof model === "string" ? undefined : await writeModelDir(model);
+  try {
+    const database = await createThrowawayDatabase(benchServerUrl(), label);
+    try {
+      const bench = await openBenchDatabase({ url: database.url });
+      try {
+        const app = await startApp(bench.database, written?.dir ?? (model as string), env);
+        try {
+          return await fn({ app, bench, database });
+        } finally {
+          await app.close();
+        }
+      } finally {
+        await bench.close();
+      }
+    } finally {
+      await database.drop();
+    }
+  } finally {
+    await written?.remove();
+  }
 }
 
 /** What ingest, approve, dictionary and publish call the app of app.ts (its DATA_DIR included). */
