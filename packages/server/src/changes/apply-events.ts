@@ -3,7 +3,7 @@ import type { Db } from "../db/connection.ts";
 import type { ContextModel, EntityType } from "../model/model.ts";
 import { storedAttributes } from "../model/model.ts";
 import { SQL_TYPES } from "../model/sync/ddl.ts";
-import { withIndexesRebuilt, worthRebuildingIndexes } from "../records/index-rebuild.ts";
+import { writeWithIndexRebuild } from "../records/index-rebuild.ts";
 import { adjustTypeCount } from "../records/type-counts.repository.ts";
 import type { PendingEventRef } from "./pending.repository.ts";
 
@@ -91,9 +91,7 @@ export async function applyEvents(
       );
   };
   const rewritten = creates.length + changes.length;
-  if (await worthRebuildingIndexes(tx, context.schema, type.name, rewritten))
-    await withIndexesRebuilt(tx, context.schema, type.name, writeValues);
-  else await writeValues();
+  await writeWithIndexRebuild(tx, context.schema, type.name, rewritten, writeValues);
   if (removals.length > 0) {
     await sql`update ${t} t set is_deleted = true, ${common} ${fromEvents(removals)}`.execute(tx);
   }

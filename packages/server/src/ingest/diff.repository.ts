@@ -2,7 +2,7 @@ import { type RawBuilder, sql } from "kysely";
 import type { Db } from "../db/connection.ts";
 import type { ContextModel, EntityType } from "../model/model.ts";
 import { identityAttributes, SYSTEM_COLUMNS } from "../model/model.ts";
-import { withIndexesRebuilt, worthRebuildingIndexes } from "../records/index-rebuild.ts";
+import { writeWithIndexRebuild } from "../records/index-rebuild.ts";
 import { adjustTypeCount } from "../records/type-counts.repository.ts";
 import { type Stage, stageTable } from "./stage.repository.ts";
 
@@ -124,16 +124,15 @@ export interface WriteOptions {
   user: string;
   /** Apply the changes now and keep their events as approved history, instead of leaving them pending. */
   apply: boolean;
-  /** Rows classified Add: many of them into a small table are inserted with its indexes rebuilt after. */
-  added: number;
 }
 
 /**
  * Writes the classified rows as events, set-based. Every new record gets its event id as it is
- * inserted, the other rows get theirs next, so applied records point at their event without a
- * second pass. Pending: new records are stored as hidden proposals and nothing else changes; a
- * change its own source already proposed, unchanged, stays as it is. Applied: records are written
- * straight from the stage.
+ * inserted, the other rows get theirs next, so records point at their event without a second
+ * pass. Pending: new records are stored as hidden proposals and nothing else changes; a change the
+ * same source already proposed, unchanged, keeps its pending event, and one it proposed and was
+ * refused is not proposed again. Applied: records are written straight from the stage. Answers
+ * the number of events that stand for the rows (new, or kept pending).
  */
 export async function writeEvents(
   db: Db,
@@ -141,29 +140,35 @@ export async function writeEvents(
   type: EntityType,
   stage: Stage,
   options: WriteOptions,
-): Promise<void> {
+): Promise<number> {
   const s = stageTable(stage);
   const t = entityTable(context, type);
   const { source, user, apply } = options;
   const cols = stage.attributes.map((a) => sql.id(a.name));
   const fromStage = sql.join(cols.map((c) => sql`${c} = s.${c}`));
   const fullValues = sql`jsonb_build_object(${sql.join(stage.attributes.map((a) => sql`${a.name}::text, s.${sql.id(a.name)}`))})`;
-  const nextEventId = sql`nextval('app.events_event_id_seq')`;
+  const nextEventId = sql`nextval(pg_get_serial_sequence('app.events', 'event_id'))`;
   const proposed = sql`case s._kind when 'Add' then ${fullValues} when 'Change' then s._new_values end`;
   const baseVersion = sql`case when s._kind = 'Add' then null else s._base_version end`;
 
-  // The same source proposing the same change again (a scheduled import of an unchanged source)
-  // keeps the pending event instead of superseding it with a twin.
-  if (!apply)
-    await sql`update ${s} s set _kept = true, _event_id = e.event_id
-      from app.events e
-      where e.context = ${context.name} and e.entity_type = ${type.name} and e.status = 'pending'
+  if (!apply) {
+    // A scheduled import of an unchanged source must not supersede its own pending changes with
+    // twins, nor bring back what a steward refused.
+    const sameAs = (status: string) => sql`from app.events e
+      where e.context = ${context.name} and e.entity_type = ${type.name} and e.status = ${status}
         and e.entity_key_id = s._key_id and e.source = ${source} and e.action = s._kind
         and e.base_version is not distinct from ${baseVersion}
-        and e.new_values is not distinct from ${proposed}`.execute(db);
+        and e.new_values is not distinct from ${proposed} and not s._kept`;
+    await sql`update ${s} s set _kept = true, _event_id = e.event_id ${sameAs("pending")}`.execute(
+      db,
+    );
+    await sql`update ${s} s set _kept = true ${sameAs("rejected")}`.execute(db);
+  }
 
   // New records; pending ones stay hidden as proposals until approved. A _proposal of the same key is reused.
-  const insertNew = () =>
+  const { rows: fresh } = await sql<{ n: number }>`
+    select count(*)::int as n from ${s} where _kind = 'Add' and _key_id is null`.execute(db);
+  await writeWithIndexRebuild(db, context.schema, type.name, fresh[0].n, () =>
     sql`with ins as (
       insert into ${t} (${sql.join(cols)}, is_pending_new, created_by, updated_by, last_event_id)
       select ${sql.join(cols.map((c) => sql`s.${c}`))}, ${!apply}, ${user}, ${user}, ${nextEventId}
@@ -171,19 +176,17 @@ export async function writeEvents(
       returning entity_key_id, last_event_id, ${sql.join(identityAttributes(type).map((a) => sql.id(a.name)))}
     )
     update ${s} s set _key_id = ins.entity_key_id, _event_id = ins.last_event_id
-    from ins where ${identityMatch(type, "s", "ins")} and s._kind = 'Add'`.execute(db);
-  if (await worthRebuildingIndexes(db, context.schema, type.name, options.added))
-    await withIndexesRebuilt(db, context.schema, type.name, insertNew);
-  else await insertNew();
-  await sql`update ${s} set _event_id = ${nextEventId} where _event_id is null and _kind <> 'Unchanged'`.execute(
-    db,
+    from ins where ${identityMatch(type, "s", "ins")} and s._kind = 'Add'`.execute(db),
   );
-  const approved = apply
-    ? sql`, is_pending_new = false, version = t.version + 1, last_event_id = s._event_id`
-    : sql``;
-  await sql`update ${t} t set ${fromStage}, is_deleted = false, updated_at = now(), updated_by = ${user} ${approved}
-    from ${s} s where s._kind = 'Add' and s._proposal and not s._kept and t.entity_key_id = s._key_id`.execute(
-    db,
+  await sql`update ${s} set _event_id = ${nextEventId}
+    where _event_id is null and not _kept and _kind <> 'Unchanged'`.execute(db);
+
+  const approved = apply ? sql`, is_pending_new = false, version = t.version + 1` : sql``;
+  const reused = await affected(
+    sql`update ${t} t set ${fromStage}, is_deleted = false, updated_at = now(), updated_by = ${user},
+        last_event_id = s._event_id ${approved}
+      from ${s} s where s._kind = 'Add' and s._proposal and not s._kept and t.entity_key_id = s._key_id
+        and t.is_pending_new`.execute(db),
   );
 
   // A new _proposal for a record replaces the one waiting for it.
@@ -202,7 +205,10 @@ export async function writeEvents(
            case when s._kind = 'Add' then null else s._old_values end, ${proposed}, ${baseVersion},
            ${source}, ${user}
     from ${s} s where s._event_id is not null and not s._kept order by s._event_id`.execute(db);
-  if (apply) await applyStage(db, context, type, stage, user);
+  if (apply) await applyStage(db, context, type, stage, user, reused);
+  const { rows } = await sql<{ n: number }>`
+    select count(*)::int as n from ${s} where _event_id is not null`.execute(db);
+  return rows[0].n;
 }
 
 /**
@@ -216,12 +222,20 @@ async function applyStage(
   type: EntityType,
   stage: Stage,
   user: string,
+  proposalsApplied: number,
 ): Promise<void> {
   const s = stageTable(stage);
   const t = entityTable(context, type);
   const cols = stage.attributes.map((a) => sql.id(a.name));
-  const { rows } = await sql<{ added: number; changed: number; revived: number; missing: number }>`
+  const { rows } = await sql<{
+    added: number;
+    proposals: number;
+    changed: number;
+    revived: number;
+    missing: number;
+  }>`
     select count(*) filter (where _kind = 'Add')::int as added,
+           count(*) filter (where _kind = 'Add' and _proposal)::int as proposals,
            count(*) filter (where _kind = 'Change')::int as changed,
            count(*) filter (where _kind = 'Change' and _was_deleted)::int as revived,
            count(*) filter (where _kind = 'Missing')::int as missing
@@ -237,9 +251,11 @@ async function applyStage(
     sql`update ${t} t set is_deleted = true, ${common}
       from ${s} s where s._kind = 'Missing' and ${current}`.execute(db),
   );
-  if (changed !== expected.changed || removed !== expected.missing)
+  const overtaken =
+    expected.proposals - proposalsApplied + expected.changed - changed + expected.missing - removed;
+  if (overtaken > 0)
     throw new ConcurrentChangeError(
-      `${expected.changed + expected.missing - changed - removed} records were changed by someone else while the file was processed`,
+      `${overtaken === 1 ? "A record was" : `${overtaken} records were`} changed by someone else while the file was processed`,
     );
   await adjustTypeCount(
     db,

@@ -103,14 +103,14 @@ export async function ingest(db: Db, input: IngestInput): Promise<IngestResult> 
       checkMassMissing(input, counts);
       const { existing: _existing, ...result } = counts;
       if (input.dryRun) return { ...result, rows, pending: 0, applied: 0 };
-      const events = result.added + result.changed + result.missing;
-      if (events > 0)
-        await writeEvents(tx, input.context, input.type, stage, {
-          source: input.source,
-          user: input.user,
-          apply: input.apply,
-          added: result.added,
-        });
+      const events =
+        result.added + result.changed + result.missing === 0
+          ? 0
+          : await writeEvents(tx, input.context, input.type, stage, {
+              source: input.source,
+              user: input.user,
+              apply: input.apply,
+            });
       return input.apply
         ? { ...result, rows, pending: 0, applied: events }
         : { ...result, rows, pending: events, applied: 0 };

@@ -1,10 +1,12 @@
 import { sql } from "kysely";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ContextModel, EntityType } from "../model/model.ts";
 import { findContext, findEntityType } from "../model/model.ts";
-import { worthRebuildingIndexes } from "../records/index-rebuild.ts";
+import { writeWithIndexRebuild } from "../records/index-rebuild.ts";
 import { ADMIN_PASSWORD, createTestApp, type TestApp } from "../testing/test-app.ts";
-import { type IngestRow, ingest } from "./ingest.service.ts";
+import { testDatabaseKind } from "../testing/test-database.ts";
+import { IngestRejected, type IngestRow, ingest } from "./ingest.service.ts";
 
 // Enough rows to take the bulk path (indexes rebuilt after the insert) on the small demo table.
 const BULK = 10_000;
@@ -23,16 +25,21 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function* currencyRows(from: number, count: number): AsyncGenerator<IngestRow> {
+async function* currencyRows(from: number, count: number, name: string): AsyncGenerator<IngestRow> {
   for (let i = from; i < from + count; i++)
     yield {
       rowNumber: i - from + 2,
-      values: { code: `Z${String(i).padStart(6, "0")}`, name: `Currency ${i}`, minor_units: i % 4 },
+      values: { code: `Z${String(i).padStart(6, "0")}`, name: `${name} ${i}`, minor_units: i % 4 },
       problems: [],
     };
 }
 
-function ingestCurrencies(from: number, count: number, apply: boolean) {
+function ingestCurrencies(
+  from: number,
+  count: number,
+  apply: boolean,
+  { name = "Currency", source = "test" } = {},
+) {
   return ingest(t.database.db, {
     context,
     type: currency,
@@ -40,25 +47,37 @@ function ingestCurrencies(from: number, count: number, apply: boolean) {
       (name) =>
         currency.attributes.find((a) => a.name === name) as EntityType["attributes"][number],
     ),
-    rows: currencyRows(from, count),
+    rows: currencyRows(from, count, name),
     columnName: (name) => name,
     deleteMissing: false,
     apply,
     dryRun: false,
     confirmMassMissing: false,
-    source: "test",
+    source,
     user: "admin",
     maxRows: 1_000_000,
   });
 }
 
-async function indexDefinitions(): Promise<string[]> {
-  const { rows } = await sql<{ definition: string }>`
-    select indexdef as definition from pg_indexes
-    where schemaname = ${context.schema} and tablename = 'currency' order by indexname`.execute(
+/** The currency table's indexes: name, definition and object id (a rebuilt index gets a new one). */
+async function indexes(): Promise<{ name: string; definition: string; oid: number }[]> {
+  const { rows } = await sql<{ name: string; definition: string; oid: number }>`
+    select c.relname as name, pg_get_indexdef(i.indexrelid) as definition, i.indexrelid::int as oid
+    from pg_index i join pg_class c on c.oid = i.indexrelid
+    where i.indrelid = 'ctx_reference.currency'::regclass order by c.relname`.execute(
     t.database.db,
   );
-  return rows.map((r) => r.definition);
+  return rows;
+}
+
+const withoutOids = (list: { name: string; definition: string }[]) =>
+  list.map(({ name, definition }) => ({ name, definition }));
+
+async function eventCount(): Promise<number> {
+  const { rows } = await sql<{ n: number }>`select count(*)::int as n from app.events`.execute(
+    t.database.db,
+  );
+  return rows[0].n;
 }
 
 async function typeCount(): Promise<{ counted: number; actual: number }> {
@@ -91,10 +110,14 @@ async function stored(prefix: string) {
 
 describe("the ingest engine on a large batch of new records", () => {
   it("applies them with the indexes built again afterwards, each record pointing at its approved event", async () => {
-    const before = await indexDefinitions();
+    const before = await indexes();
     const result = await ingestCurrencies(0, BULK, true);
     expect(result).toMatchObject({ rows: BULK, added: BULK, applied: BULK, pending: 0 });
-    expect(await indexDefinitions()).toEqual(before);
+    const after = await indexes();
+    expect(withoutOids(after)).toEqual(withoutOids(before));
+    // Every secondary index was built again; the primary key stayed.
+    const kept = after.filter((a) => before.some((b) => b.oid === a.oid)).map((a) => a.name);
+    expect(kept).toEqual(["currency_pkey"]);
     expect(await stored("Z0")).toEqual({
       n: BULK,
       visible: BULK,
@@ -154,14 +177,125 @@ describe("the ingest engine on a large batch of new records", () => {
   });
 });
 
-describe("worthRebuildingIndexes", () => {
-  it("rebuilds only for a write of at least 10,000 rows that is as large as the table", async () => {
-    await sql`analyze ctx_reference.currency`.execute(t.database.db);
-    const rows = await typeCount();
-    const worth = (n: number) =>
-      worthRebuildingIndexes(t.database.db, context.schema, "currency", n);
-    expect(await worth(9_999)).toBe(false);
-    expect(await worth(rows.actual - 1)).toBe(false);
-    expect(await worth(rows.actual)).toBe(true);
+describe("writeWithIndexRebuild", () => {
+  const touchAll = (n: number) => async (tx: typeof t.database.db) =>
+    writeWithIndexRebuild(tx, context.schema, "currency", n, async () => {
+      await sql`update ctx_reference.currency set name = name`.execute(tx);
+      return "written";
+    });
+
+  it("rebuilds for a write of at least 10,000 rows as large as the table, else keeps the indexes", async () => {
+    const { actual } = await typeCount();
+    const before = await indexes();
+    const small = await t.database.db.transaction().execute(touchAll(9_999));
+    expect(small).toBe("written");
+    expect(await indexes()).toEqual(before);
+    await t.database.db.transaction().execute(touchAll(actual - 1));
+    expect(await indexes()).toEqual(before);
+    await t.database.db.transaction().execute(touchAll(actual));
+    const after = await indexes();
+    expect(withoutOids(after)).toEqual(withoutOids(before));
+    expect(after.filter((a) => before.some((b) => b.oid === a.oid))).toHaveLength(1);
+  });
+
+  it.skipIf(testDatabaseKind() !== "postgres")(
+    "keeps the indexes when another session holds the table",
+    async () => {
+      const { actual } = await typeCount();
+      const other = new pg.Client({ connectionString: t.database.url });
+      await other.connect();
+      try {
+        await other.query("begin");
+        await other.query("select count(*) from ctx_reference.currency");
+        const before = await indexes();
+        const started = Date.now();
+        await t.database.db.transaction().execute(touchAll(actual));
+        expect(Date.now() - started).toBeGreaterThanOrEqual(1_900);
+        expect(await indexes()).toEqual(before);
+      } finally {
+        await other.query("rollback");
+        await other.end();
+      }
+    },
+  );
+});
+
+describe("what the same source proposes again", () => {
+  it("keeps its own identical pending changes and does not bring back refused ones", async () => {
+    const first = await ingestCurrencies(0, 3, false, { name: "Renamed", source: "import:1" });
+    expect(first).toMatchObject({ changed: 3, pending: 3 });
+    const pending = async () =>
+      (
+        await sql<{ id: number; status: string }>`
+          select event_id::int as id, status from app.events
+          where source = 'import:1' order by event_id`.execute(t.database.db)
+      ).rows;
+    const proposed = await pending();
+    const events = await eventCount();
+    const again = await ingestCurrencies(0, 3, false, { name: "Renamed", source: "import:1" });
+    expect(again).toMatchObject({ changed: 3, pending: 3 });
+    expect(await eventCount()).toBe(events);
+    expect(await pending()).toEqual(proposed);
+
+    const admin = await t.login("admin", ADMIN_PASSWORD);
+    const res = await t.post(
+      "/api/reject",
+      { context: "reference", entityType: "currency", entityEventIds: [proposed[0].id] },
+      admin,
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    const third = await ingestCurrencies(0, 3, false, { name: "Renamed", source: "import:1" });
+    expect(third).toMatchObject({ changed: 3, pending: 2 });
+    expect(await eventCount()).toBe(events);
+
+    // Another source proposing the same thing supersedes, as a new upload does.
+    const other = await ingestCurrencies(0, 3, false, { name: "Renamed", source: "upload:99" });
+    expect(other).toMatchObject({ changed: 3, pending: 3 });
+    expect((await pending()).map((e) => e.status)).toEqual([
+      "rejected",
+      "superseded",
+      "superseded",
+    ]);
+  });
+});
+
+describe.skipIf(testDatabaseKind() !== "postgres")("an applied ingest racing a web edit", () => {
+  it("fails with 409 and writes nothing when a record changed after the diff read it", async () => {
+    const other = new pg.Client({ connectionString: t.database.url });
+    await other.connect();
+    try {
+      await other.query("begin");
+      await other.query(
+        "update ctx_reference.currency set name = 'Raced', version = version + 1 where code = 'Z000005'",
+      );
+      const events = await eventCount();
+      const running = ingestCurrencies(5, 1, true, { name: "Uploaded" });
+      running.catch(() => undefined);
+      // Commit the edit once the ingest waits for the record it read.
+      for (let i = 0; i < 100; i++) {
+        const { rows } = await other.query(
+          "select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()",
+        );
+        if (rows[0].n > 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      await other.query("commit");
+      const error = await running.then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(IngestRejected);
+      expect((error as IngestRejected).status).toBe(409);
+      expect((error as IngestRejected).message).toMatch(
+        /changed by someone else.*nothing was changed/,
+      );
+      expect(await eventCount()).toBe(events);
+      const { rows } = await other.query(
+        "select name from ctx_reference.currency where code = 'Z000005'",
+      );
+      expect(rows[0].name).toBe("Raced");
+    } finally {
+      await other.end();
+    }
   });
 });

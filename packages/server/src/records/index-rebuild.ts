@@ -3,48 +3,67 @@ import type { Db } from "../db/connection.ts";
 
 /** Fewer rows than this are always written with the indexes in place. */
 const MIN_BULK_ROWS = 10_000;
+/** lock_not_available (the wait timed out) and deadlock_detected. */
+const LOCK_FAILURES = new Set(["55P03", "40P01"]);
+/** How long a bulk write waits for readers to leave the table before it keeps the indexes instead. */
+const LOCK_WAIT = "2s";
 
 /**
- * Whether writing `rows` rows (inserts, or updates of indexed values) is cheaper with the table's
- * secondary indexes built afresh afterwards: when they are at least as many as the rows already
- * there, one sorted build per index beats maintaining a dozen btree and trigram indexes row by
- * row (3-5x in this product's tables).
+ * Runs `write`, a set-based write of about `rows` rows of a type table (inserts, or updates of
+ * indexed values), inside the caller's transaction. When those rows are at least 10,000 and at
+ * least as many as the table holds, the table's secondary indexes are dropped for the write and
+ * built again afterwards from their own definitions: one sorted build per index is 3-5 times
+ * cheaper than maintaining a dozen btree and trigram indexes row by row. That needs the table to
+ * itself until the transaction commits; if other sessions hold it for more than a moment (or a
+ * deadlock looms), the write runs with the indexes in place instead. A rebuild that fails (a
+ * duplicate in a unique index) fails the transaction.
  */
-export async function worthRebuildingIndexes(
-  db: Db,
-  schema: string,
-  table: string,
-  rows: number,
-): Promise<boolean> {
-  if (rows < MIN_BULK_ROWS) return false;
-  const { rows: size } = await sql<{ n: number }>`
-    select greatest(c.reltuples, 0)::float8 as n from pg_class c
-    where c.oid = ${`${schema}.${table}`}::regclass`.execute(db);
-  return rows >= (size[0]?.n ?? 0);
-}
-
-/**
- * Runs `work` with the table's secondary indexes (those not backing a constraint) dropped, then
- * builds them again from their own definitions. Must run inside a transaction: the table is
- * locked against readers until it commits, and a failed rebuild (a duplicate in a unique index)
- * rolls everything back.
- */
-export async function withIndexesRebuilt<T>(
+export async function writeWithIndexRebuild<T>(
   tx: Db,
   schema: string,
   table: string,
-  work: () => Promise<T>,
+  rows: number,
+  write: () => Promise<T>,
 ): Promise<T> {
+  const target = sql.table(`${schema}.${table}`);
+  if (rows < MIN_BULK_ROWS || !(await atMost(tx, target, rows)) || !(await lockAlone(tx, target)))
+    return write();
+  // Indexes backing a constraint (the primary key) stay: foreign keys of other tables need them.
   const { rows: indexes } = await sql<{ name: string; definition: string }>`
-    select i.indexname as name, i.indexdef as definition from pg_indexes i
-    where i.schemaname = ${schema} and i.tablename = ${table}
-      and i.indexname not in (
-        select c.conname from pg_constraint c where c.conrelid = ${`${schema}.${table}`}::regclass)`.execute(
-    tx,
-  );
+    select c.relname as name, pg_get_indexdef(i.indexrelid) as definition
+    from pg_index i join pg_class c on c.oid = i.indexrelid
+    where i.indrelid = ${`${schema}.${table}`}::regclass
+      and not exists (select 1 from pg_constraint k where k.conindid = i.indexrelid)`.execute(tx);
   for (const index of indexes) await sql`drop index ${sql.id(schema, index.name)}`.execute(tx);
-  const result = await work();
+  const result = await write();
   await sql`set local maintenance_work_mem = '256MB'`.execute(tx);
   for (const index of indexes) await sql.raw(index.definition).execute(tx);
   return result;
+}
+
+/** Whether the table holds at most `rows` rows; reads no more than that many. */
+async function atMost(tx: Db, target: ReturnType<typeof sql.table>, rows: number) {
+  const { rows: found } = await sql<{ n: number }>`
+    select count(*)::int as n from (select 1 from ${target} limit ${rows + 1}) t`.execute(tx);
+  return found[0].n <= rows;
+}
+
+/** Takes the table exclusively if that is possible within LOCK_WAIT; answers whether it did. */
+async function lockAlone(tx: Db, target: ReturnType<typeof sql.table>): Promise<boolean> {
+  const { rows } = await sql<{
+    wait: string;
+  }>`select current_setting('lock_timeout') as wait`.execute(tx);
+  await sql`savepoint index_rebuild`.execute(tx);
+  try {
+    await sql`select set_config('lock_timeout', ${LOCK_WAIT}, true)`.execute(tx);
+    await sql`lock table ${target} in access exclusive mode`.execute(tx);
+    await sql`release savepoint index_rebuild`.execute(tx);
+    await sql`select set_config('lock_timeout', ${rows[0].wait}, true)`.execute(tx);
+    return true;
+  } catch (error) {
+    if (!LOCK_FAILURES.has((error as { code?: string }).code ?? "")) throw error;
+    // Undoes the failed lock request and the timeout with it; the transaction goes on.
+    await sql`rollback to savepoint index_rebuild`.execute(tx);
+    return false;
+  }
 }
