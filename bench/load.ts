@@ -17,6 +17,7 @@ import {
   loadAccounts,
   loadBenchModel,
   READ_MIX,
+  REQUESTS,
 } from "./support/load-mix.ts";
 import {
   costTable,
@@ -171,6 +172,11 @@ export async function benchLoad(): Promise<void> {
   const version = await serverVersion(serverUrl);
   if (!version) throw new Error(`PostgreSQL is not reachable at ${new URL(serverUrl).host}`);
   console.log(`load benchmark on ${machine()}; PostgreSQL ${version}; ${loadNote()}`);
+  console.log(
+    `Requests:\n${Object.entries(REQUESTS)
+      .map(([name, r]) => `  ${name} (${r.kind}): ${r.what}`)
+      .join("\n")}`,
+  );
   const done = await withBenchApp("load", { "bench.yaml": loadBenchModel() }, (setup) =>
     runAll(setup, s),
   );

@@ -110,45 +110,42 @@ interface ListAnswer {
   querySize: number;
 }
 
-async function openRecord(u: User, key: number) {
-  const answer = await timed("open", () =>
-    u.session.postJson("/api/entity", {
-      context,
-      entityType,
-      entityKeyID: key,
-      includeLabels: true,
-    }),
+/** POST /api/entity for the bench type, timed as `name`; the answer when `valid` holds. */
+async function entities(
+  u: User,
+  name: RequestName,
+  query: Record<string, unknown>,
+  valid: (v: ListAnswer) => boolean = (v) => Array.isArray(v.data),
+) {
+  const answer = await timed(name, () =>
+    u.session.postJson("/api/entity", { context, entityType, ...query }),
   );
-  return parsed<ListAnswer>("open", answer, (v) => v.data[0]?.entityKeyID === key)?.data[0];
+  return parsed<ListAnswer>(name, answer, valid);
 }
 
-async function list(u: User, name: RequestName, query: Record<string, unknown>) {
-  const answer = await timed(name, () =>
-    u.session.postJson("/api/entity", { context, entityType, pageSize: PAGE_SIZE, ...query }),
-  );
-  return parsed<ListAnswer>(name, answer, (v) => Array.isArray(v.data));
+async function openRecord(u: User, key: number) {
+  const query = { entityKeyID: key, includeLabels: true };
+  return (await entities(u, "open", query, (v) => v.data[0]?.entityKeyID === key))?.data[0];
 }
 
 const ACT: Record<ActionName, (u: User) => Promise<unknown>> = {
   ping: (u) => timed("ping", () => u.session.postJson("/api/ping", {})),
   types: (u) =>
     timed("types", () => u.session.postJson("/api/entitytype", { context, entityType })),
-  page: async (u) => {
+  page: (u) => {
     const pageNum = between(u, 1, 10);
     const full = pageNum * PAGE_SIZE <= options.rows;
-    const answer = await timed("page", () =>
-      u.session.postJson("/api/entity", {
-        context,
-        entityType,
-        pageSize: PAGE_SIZE,
-        pageNum,
-        rowOrders: ORDERS[between(u, 0, ORDERS.length - 1)],
-      }),
+    const rowOrders = ORDERS[between(u, 0, ORDERS.length - 1)];
+    return entities(
+      u,
+      "page",
+      { pageSize: PAGE_SIZE, pageNum, rowOrders },
+      (v) => !full || v.data.length === PAGE_SIZE,
     );
-    return parsed<ListAnswer>("page", answer, (v) => !full || v.data.length === PAGE_SIZE);
   },
   filter: (u) =>
-    list(u, "filter", {
+    entities(u, "filter", {
+      pageSize: PAGE_SIZE,
       pageNum: 1,
       rowConstraints: [{ attribute: "name", operator: "StartsWith", values: [prefix(u, 2)] }],
     }),
@@ -197,7 +194,8 @@ const ACT: Record<ActionName, (u: User) => Promise<unknown>> = {
   },
   summary: (u) => timed("summary", () => u.session.postJson("/api/getpendingsummary", { context })),
   review: async (u) => {
-    const page = await list(u, "pending", {
+    const page = await entities(u, "pending", {
+      pageSize: PAGE_SIZE,
       pageNum: 1,
       includeDeleted: true,
       requirePending: true,
