@@ -106,17 +106,28 @@ export async function countDiff(
   stage: Stage,
   scope: MissingScope | undefined,
 ): Promise<DiffCounts> {
-  const { rows } = await sql<Omit<DiffCounts, "existing">>`
-    select count(*) filter (where _kind = 'Add')::int as added,
-           count(*) filter (where _kind = 'Change')::int as changed,
-           count(*) filter (where _kind = 'Unchanged')::int as unchanged,
-           count(*) filter (where _kind = 'Missing')::int as missing
-    from ${stageTable(stage)}`.execute(db);
+  const { proposals: _p, revived: _r, ...counts } = await stageCounts(db, stage);
   const { rows: existing } = await sql<{ n: number }>`
     select count(*)::int as n from ${entityTable(context, type)} t where ${comparable(scope)}`.execute(
     db,
   );
-  return { ...rows[0], existing: existing[0].n };
+  return { ...counts, existing: existing[0].n };
+}
+
+/** The stage's rows per kind, with the Adds that reuse a proposal and the Changes that revive a record. */
+async function stageCounts(
+  db: Db,
+  stage: Stage,
+): Promise<Omit<DiffCounts, "existing"> & { proposals: number; revived: number }> {
+  const { rows } = await sql<Omit<DiffCounts, "existing"> & { proposals: number; revived: number }>`
+    select count(*) filter (where _kind = 'Add')::int as added,
+           count(*) filter (where _kind = 'Add' and _proposal)::int as proposals,
+           count(*) filter (where _kind = 'Change')::int as changed,
+           count(*) filter (where _kind = 'Change' and _was_deleted)::int as revived,
+           count(*) filter (where _kind = 'Unchanged')::int as unchanged,
+           count(*) filter (where _kind = 'Missing')::int as missing
+    from ${stageTable(stage)}`.execute(db);
+  return rows[0];
 }
 
 export interface WriteOptions {
@@ -227,20 +238,7 @@ async function applyStage(
   const s = stageTable(stage);
   const t = entityTable(context, type);
   const cols = stage.attributes.map((a) => sql.id(a.name));
-  const { rows } = await sql<{
-    added: number;
-    proposals: number;
-    changed: number;
-    revived: number;
-    missing: number;
-  }>`
-    select count(*) filter (where _kind = 'Add')::int as added,
-           count(*) filter (where _kind = 'Add' and _proposal)::int as proposals,
-           count(*) filter (where _kind = 'Change')::int as changed,
-           count(*) filter (where _kind = 'Change' and _was_deleted)::int as revived,
-           count(*) filter (where _kind = 'Missing')::int as missing
-    from ${s}`.execute(db);
-  const expected = rows[0];
+  const expected = await stageCounts(db, stage);
   const common = sql`version = t.version + 1, updated_at = now(), updated_by = ${user}, last_event_id = s._event_id`;
   const current = sql`t.entity_key_id = s._key_id and t.version = s._base_version`;
   const changed = await affected(
