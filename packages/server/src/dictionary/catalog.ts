@@ -61,18 +61,23 @@ const ELEMENTS = `
     left join pg_class fc on fc.oid = con.confrelid
     left join pg_namespace fn on fn.oid = fc.relnamespace
     left join pg_attribute fa on fa.attrelid = con.confrelid and fa.attnum = k.fattnum
-    where con.contype in ('p', 'f'))
+    where con.contype in ('p', 'f')),
+  -- One row per keyed column, joined by hash: a lookup into keys per column would scan it 40,000 times.
+  column_keys as (
+    select conrelid, attnum, bool_or(contype = 'p') as primarykey,
+           min(target) filter (where contype = 'f') as foreignkey
+    from keys group by conrelid, attnum)
   select r.schema, r.name as object, a.attname as name, a.attnum as position,
          format_type(a.atttypid, a.atttypmod) as datatype, not a.attnotnull as nullable,
          case when a.attidentity in ('a', 'd') then 'generated ' || case a.attidentity when 'a' then 'always' else 'by default' end || ' as identity'
               when a.attgenerated = 's' then 'generated always as (' || pg_get_expr(ad.adbin, ad.adrelid) || ') stored'
               else pg_get_expr(ad.adbin, ad.adrelid) end as defaultvalue,
-         exists (select 1 from keys k where k.conrelid = a.attrelid and k.attnum = a.attnum and k.contype = 'p') as primarykey,
-         (select min(k.target) from keys k where k.conrelid = a.attrelid and k.attnum = a.attnum and k.contype = 'f') as foreignkey,
+         coalesce(ck.primarykey, false) as primarykey, ck.foreignkey,
          col_description(a.attrelid, a.attnum) as description
   from rels r
   join pg_attribute a on a.attrelid = r.oid and a.attnum > 0 and not a.attisdropped
   left join pg_attrdef ad on ad.adrelid = a.attrelid and ad.adnum = a.attnum
+  left join column_keys ck on ck.conrelid = a.attrelid and ck.attnum = a.attnum
   order by 1, 2, a.attnum`;
 
 /** Reads the documented objects and their columns in one consistent, read-only snapshot: two set-based queries. */
