@@ -1,22 +1,23 @@
 // `npm run bench -- dictionary`: Data Dictionary import of a source database of 2,000 tables and
 // 40,000 columns, then the re-import after 5% of the tables changed.
 import fsp from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { ADMIN_PASSWORD, ADMIN_USERNAME, openBenchDatabase } from "./support/app.ts";
-import { benchServerUrl, createThrowawayDatabase, serverVersion } from "./support/database.ts";
+import { login } from "./support/app.ts";
+import { type ThrowawayDatabase, withThrowawayDatabase } from "./support/database.ts";
 import { envNumber } from "./support/env.ts";
-import { loadNote, machine, round, table, writeResult } from "./support/results.ts";
+import { loadNote, round, table, writeResult } from "./support/results.ts";
 import {
+  type AppSetup,
+  announceBench,
   check,
   createSecondUser,
-  loginAs,
   postJson,
   SECOND_PASSWORD,
   SECOND_USER,
-  startAppWith,
   timed,
+  withBenchApp,
+  withTempDir,
 } from "./support/workload.ts";
 
 const DD = "Data Dictionary";
@@ -74,18 +75,42 @@ async function count(raw: (t: string, p: readonly unknown[]) => Promise<unknown[
   return rows[0].n;
 }
 
-async function runDictionary(): Promise<DictionaryRun> {
-  const tables = envNumber("BENCH_DD_TABLES", 2_000);
-  const perTable = envNumber("BENCH_DD_COLUMNS_PER_TABLE", 20);
-  const serverUrl = benchServerUrl();
-  const version = await serverVersion(serverUrl);
-  if (!version) throw new Error(`PostgreSQL is not reachable at ${new URL(serverUrl).host}`);
-  console.log(`dictionary benchmark on ${machine()}; PostgreSQL ${version}; ${loadNote()}`);
-  const tmp = await fsp.mkdtemp(path.join(os.tmpdir(), "ledgerline-bench-dd-"));
-  const connectionsDir = path.join(tmp, "connections");
-  await fsp.mkdir(connectionsDir);
-  const source = await createThrowawayDatabase(serverUrl, "ddsource");
-  const database = await createThrowawayDatabase(serverUrl, "dictionary");
+/** Fills the source database, and writes its connection file and .pgpass to `connectionsDir`. */
+async function createSource(
+  source: ThrowawayDatabase,
+  connectionsDir: string,
+  tables: number,
+  perTable: number,
+): Promise<void> {
+  console.log(`creating the source database: ${tables} tables x ${perTable} columns...`);
+  const created = await timed(() =>
+    onDatabase(
+      source.url,
+      // 100 tables per statement: one statement for all would exhaust the lock table.
+      Array.from({ length: Math.ceil(tables / 100) }, (_, b) =>
+        sourceSql(b * 100 + 1, Math.min(tables, b * 100 + 100), perTable),
+      ),
+    ),
+  );
+  console.log(`source created in ${created.seconds.toFixed(1)} s`);
+  const src = new URL(source.url);
+  await fsp.writeFile(
+    path.join(connectionsDir, "bench.conf"),
+    `# bench source\n[source]\nhost=${src.hostname}\nport=${src.port || 5432}\ndbname=${source.name}\nuser=${decodeURIComponent(src.username) || "postgres"}\n`,
+  );
+  await fsp.writeFile(
+    path.join(connectionsDir, ".pgpass"),
+    `${src.hostname}:${src.port || 5432}:*:${decodeURIComponent(src.username) || "postgres"}:${decodeURIComponent(src.password) || "unused"}\n`,
+    { mode: 0o600 },
+  );
+}
+
+/** Imports the source, approves what it proposed, changes 5% of its tables and imports again. */
+async function measureImports(
+  { app, bench }: AppSetup,
+  source: ThrowawayDatabase,
+  tables: number,
+): Promise<DictionaryRun> {
   const run: DictionaryRun = {
     tables,
     importFirst: 0,
@@ -94,132 +119,112 @@ async function runDictionary(): Promise<DictionaryRun> {
     columns: 0,
     messages: [],
   };
-  try {
-    console.log(`creating the source database: ${tables} tables x ${perTable} columns...`);
-    const created = await timed(() =>
-      onDatabase(
-        source.url,
-        // 100 tables per statement: one statement for all would exhaust the lock table.
-        Array.from({ length: Math.ceil(tables / 100) }, (_, b) =>
-          sourceSql(b * 100 + 1, Math.min(tables, b * 100 + 100), perTable),
-        ),
+  const admin = await login(app.url);
+  const keyOf = async (entityType: string, value: string) => {
+    const list = await postJson<{ data: { entityKeyID: number }[] }>(
+      `${app.url}/api/entity`,
+      {
+        context: DD,
+        entityType,
+        rowConstraints: [{ attribute: "name", operator: "=", values: [value] }],
+      },
+      admin,
+    );
+    if (!list.data[0]) throw new Error(`no ${entityType} named '${value}'`);
+    return list.data[0].entityKeyID;
+  };
+  const save = (entityType: string, record: object) =>
+    postJson<{ entityKeyID: number }>(
+      `${app.url}/api/save`,
+      { context: DD, entityType, record, action: "create" },
+      admin,
+    );
+  const env = await save("systemenvironment", {
+    name: "Bench DB",
+    description: "The bench source database",
+    technology: "postgres",
+    connectionfile: "bench.conf",
+    edition: await keyOf("edition", "import"),
+    uisequence: 1,
+  });
+  const meta = await save("metadatasource", {
+    application: await keyOf("application", "Demo"),
+    applicationaspect: await keyOf("applicationaspect", "Operational"),
+    systemenvironment: env.entityKeyID,
+    name: "Bench",
+    description: "Bench tables",
+    importfrequency: "0 3 * * *",
+    enableschedule: false,
+  });
+  await createSecondUser(bench.database, [{ context: DD, role: "dictionary_editor" }]);
+  const approver = await login(app.url, SECOND_USER, SECOND_PASSWORD);
+  const approveAll = async () => {
+    const approved = await timed(async () => {
+      for (const type of ["dataobject", "dataelement"]) {
+        const ids = (
+          (await bench.raw(
+            `select event_id::int as id from app.events
+             where context = $1 and entity_type = $2 and status = 'pending' order by event_id`,
+            [DD, type],
+          )) as { id: number }[]
+        ).map((r) => r.id);
+        if (ids.length > 0)
+          await postJson(
+            `${app.url}/api/approve`,
+            { context: DD, entityType: type, entityEventIds: ids },
+            approver,
+          );
+      }
+    });
+    console.log(`approved the pending dictionary changes in ${approved.seconds.toFixed(1)} s`);
+  };
+  const importOnce = async () => {
+    const r = await timed(() =>
+      postJson<{ Msg: string }>(
+        `${app.url}/data-dictionary/import-metadata-from-source`,
+        { EntityKeyID: meta.entityKeyID },
+        admin,
       ),
     );
-    console.log(`source created in ${created.seconds.toFixed(1)} s`);
-    const src = new URL(source.url);
-    await fsp.writeFile(
-      path.join(connectionsDir, "bench.conf"),
-      `# bench source\n[source]\nhost=${src.hostname}\nport=${src.port || 5432}\ndbname=${source.name}\nuser=${decodeURIComponent(src.username) || "postgres"}\n`,
-    );
-    await fsp.writeFile(
-      path.join(connectionsDir, ".pgpass"),
-      `${src.hostname}:${src.port || 5432}:*:${decodeURIComponent(src.username) || "postgres"}:${decodeURIComponent(src.password) || "unused"}\n`,
-      { mode: 0o600 },
-    );
-    const bench = await openBenchDatabase({ url: database.url });
-    try {
-      const app = await startAppWith(bench.database, MODEL_DIR, {
-        CONNECTIONS_DIR: connectionsDir,
-      });
-      try {
-        const admin = await loginAs(app.url, ADMIN_USERNAME, ADMIN_PASSWORD);
-        const keyOf = async (entityType: string, value: string) => {
-          const list = await postJson<{ data: { entityKeyID: number }[] }>(
-            `${app.url}/api/entity`,
-            {
-              context: DD,
-              entityType,
-              rowConstraints: [{ attribute: "name", operator: "=", values: [value] }],
-            },
-            admin,
-          );
-          if (!list.data[0]) throw new Error(`no ${entityType} named '${value}'`);
-          return list.data[0].entityKeyID;
-        };
-        const save = (entityType: string, record: object) =>
-          postJson<{ entityKeyID: number }>(
-            `${app.url}/api/save`,
-            { context: DD, entityType, record, action: "create" },
-            admin,
-          );
-        const env = await save("systemenvironment", {
-          name: "Bench DB",
-          description: "The bench source database",
-          technology: "postgres",
-          connectionfile: "bench.conf",
-          edition: await keyOf("edition", "import"),
-          uisequence: 1,
-        });
-        const meta = await save("metadatasource", {
-          application: await keyOf("application", "Demo"),
-          applicationaspect: await keyOf("applicationaspect", "Operational"),
-          systemenvironment: env.entityKeyID,
-          name: "Bench",
-          description: "Bench tables",
-          importfrequency: "0 3 * * *",
-          enableschedule: false,
-        });
-        await createSecondUser(bench.database, [{ context: DD, role: "dictionary_editor" }]);
-        const approver = await loginAs(app.url, SECOND_USER, SECOND_PASSWORD);
-        const approveAll = async () => {
-          const approved = await timed(async () => {
-            for (const type of ["dataobject", "dataelement"]) {
-              const ids = (
-                (await bench.raw(
-                  `select event_id::int as id from app.events
-                   where context = $1 and entity_type = $2 and status = 'pending' order by event_id`,
-                  [DD, type],
-                )) as { id: number }[]
-              ).map((r) => r.id);
-              if (ids.length > 0)
-                await postJson(
-                  `${app.url}/api/approve`,
-                  { context: DD, entityType: type, entityEventIds: ids },
-                  approver,
-                );
-            }
-          });
-          console.log(
-            `approved the pending dictionary changes in ${approved.seconds.toFixed(1)} s`,
-          );
-        };
-        const importOnce = async () => {
-          const r = await timed(() =>
-            postJson<{ Msg: string }>(
-              `${app.url}/data-dictionary/import-metadata-from-source`,
-              { EntityKeyID: meta.entityKeyID },
-              admin,
-            ),
-          );
-          run.messages.push(r.value.Msg);
-          console.log(`import: ${r.seconds.toFixed(2)} s: ${r.value.Msg}`);
-          return r.seconds;
-        };
-        run.importFirst = await importOnce();
-        // The re-import compares with the approved dictionary, as after a reviewed first import.
-        await approveAll();
-        run.relations = await count(bench.raw, "dataobject");
-        run.columns = await count(bench.raw, "dataelement");
-        // 5% of the tables change: every 20th table gets a new column and a new comment.
-        const changes: string[] = [];
-        for (let t = 20; t <= tables; t += 20) {
-          changes.push(`alter table app${t % 10}.t${t} add column extra_${t} text`);
-          changes.push(`comment on table app${t % 10}.t${t} is 'Changed table ${t}'`);
-        }
-        await onDatabase(source.url, changes);
-        run.importAgain = await importOnce();
-      } finally {
-        await app.close();
-      }
-    } finally {
-      await bench.close();
-    }
-  } finally {
-    await database.drop();
-    await source.drop();
-    await fsp.rm(tmp, { recursive: true, force: true });
+    run.messages.push(r.value.Msg);
+    console.log(`import: ${r.seconds.toFixed(2)} s: ${r.value.Msg}`);
+    return r.seconds;
+  };
+  run.importFirst = await importOnce();
+  // The re-import compares with the approved dictionary, as after a reviewed first import.
+  await approveAll();
+  run.relations = await count(bench.raw, "dataobject");
+  run.columns = await count(bench.raw, "dataelement");
+  // 5% of the tables change: every 20th table gets a new column and a new comment.
+  const changes: string[] = [];
+  for (let t = 20; t <= tables; t += 20) {
+    changes.push(`alter table app${t % 10}.t${t} add column extra_${t} text`);
+    changes.push(`comment on table app${t % 10}.t${t} is 'Changed table ${t}'`);
   }
+  await onDatabase(source.url, changes);
+  run.importAgain = await importOnce();
   return run;
+}
+
+async function runDictionary(): Promise<DictionaryRun> {
+  const tables = envNumber("BENCH_DD_TABLES", 2_000);
+  const perTable = envNumber("BENCH_DD_COLUMNS_PER_TABLE", 20);
+  await announceBench("dictionary");
+  return withTempDir("dd", async (tmp) => {
+    const connectionsDir = path.join(tmp, "connections");
+    await fsp.mkdir(connectionsDir);
+    return withThrowawayDatabase("ddsource", async (source) => {
+      await createSource(source, connectionsDir, tables, perTable);
+      return withBenchApp(
+        "dictionary",
+        MODEL_DIR,
+        (setup) => measureImports(setup, source, tables),
+        {
+          CONNECTIONS_DIR: connectionsDir,
+        },
+      );
+    });
+  });
 }
 
 async function reportDictionary(run: DictionaryRun): Promise<void> {

@@ -2,30 +2,26 @@
 // to the last byte, with the server process's RSS growth sampled while it runs.
 import fs from "node:fs";
 import fsp from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
-import v8 from "node:v8";
-import vm from "node:vm";
 import ExcelJS from "exceljs";
 import type { Kysely } from "kysely";
-import { login, openBenchDatabase, startApp } from "./support/app.ts";
-import { benchServerUrl, createThrowawayDatabase, serverVersion } from "./support/database.ts";
+import { login } from "./support/app.ts";
 import { envNumber } from "./support/env.ts";
-import { BENCH_CONTEXT, BENCH_TYPE, writeBenchModel } from "./support/model.ts";
-import { loadNote, machine, round, table, writeResult } from "./support/results.ts";
+import { BENCH_CONTEXT, BENCH_MODEL_YAML, BENCH_TYPE } from "./support/model.ts";
+import { loadNote, round, table, writeResult } from "./support/results.ts";
 import { NAME_PREFIX, seedItems } from "./support/seed.ts";
+import {
+  type AppSetup,
+  announceBench,
+  watchRss,
+  withBenchApp,
+  withTempDir,
+} from "./support/workload.ts";
 
 const MB = 1024 * 1024;
-
-/** A full collection, when the process allows one (it makes the RSS baseline steady). */
-function collectGarbage(): void {
-  v8.setFlagsFromString("--expose-gc");
-  const gc = vm.runInNewContext("gc") as (() => void) | undefined;
-  gc?.();
-}
 
 interface ExportRun {
   seconds: number;
@@ -41,12 +37,8 @@ async function timedExport(
   body: unknown,
   file: string,
 ): Promise<ExportRun> {
-  collectGarbage();
-  const before = process.memoryUsage.rss();
-  let peak = before;
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage.rss());
-  }, 10);
+  const rss = watchRss();
+  let peak: number;
   const started = performance.now();
   try {
     const res = await fetch(url, {
@@ -61,14 +53,13 @@ async function timedExport(
       fs.createWriteStream(file),
     );
   } finally {
-    clearInterval(sampler);
+    peak = rss.stop();
   }
   const seconds = (performance.now() - started) / 1000;
-  peak = Math.max(peak, process.memoryUsage.rss());
   return {
     seconds,
     bytes: (await fsp.stat(file)).size,
-    rssBeforeMb: before / MB,
+    rssBeforeMb: rss.before / MB,
     rssPeakMb: peak / MB,
   };
 }
@@ -92,55 +83,42 @@ async function checkWorkbook(file: string, rows: number): Promise<void> {
   if (first[0] !== "IT0000001") throw new Error(`unexpected first row: ${JSON.stringify(first)}`);
 }
 
+/** Seeds the records, then times a warm-up export and the measured one, and reads the file back. */
+async function measureExport(
+  { app, bench }: AppSetup,
+  rows: number,
+  tmp: string,
+): Promise<ExportRun> {
+  console.log(`seeding ${rows.toLocaleString("en")} records...`);
+  const seeded = await seedItems(bench.database.db as unknown as Kysely<unknown>, rows);
+  console.log(`seeded in ${seeded.toFixed(1)} s`);
+  const cookie = await login(app.url);
+  const url = `${app.url}/api/query-xlsx`;
+  const query = { context: BENCH_CONTEXT, entityType: BENCH_TYPE };
+  // Warm-up on a small filtered export, so the measured run is not the first.
+  await timedExport(
+    url,
+    cookie,
+    {
+      ...query,
+      rowConstraints: [{ attribute: "name", operator: "StartsWith", values: [NAME_PREFIX] }],
+    },
+    path.join(tmp, "warm-up.xlsx"),
+  );
+  const file = path.join(tmp, "export.xlsx");
+  const run = await timedExport(url, cookie, query, file);
+  await checkWorkbook(file, rows);
+  return run;
+}
+
 export async function benchExport(): Promise<void> {
   const rows = envNumber("BENCH_EXPORT_ROWS", 100_000);
-  const serverUrl = benchServerUrl();
-  const version = await serverVersion(serverUrl);
-  if (!version)
-    throw new Error(
-      `PostgreSQL is not reachable at ${new URL(serverUrl).host}; set BENCH_DATABASE_URL`,
-    );
-  console.log(`export benchmark on ${machine()}; PostgreSQL ${version}; ${loadNote()}`);
-
-  const model = await writeBenchModel();
-  const tmp = await fsp.mkdtemp(path.join(os.tmpdir(), "ledgerline-bench-export-"));
-  const database = await createThrowawayDatabase(serverUrl, "export");
-  let run: ExportRun;
-  try {
-    const bench = await openBenchDatabase({ url: database.url });
-    try {
-      const app = await startApp(bench.database, model.dir);
-      try {
-        console.log(`seeding ${rows.toLocaleString("en")} records...`);
-        const seeded = await seedItems(bench.database.db as unknown as Kysely<unknown>, rows);
-        console.log(`seeded in ${seeded.toFixed(1)} s`);
-        const cookie = await login(app.url);
-        const url = `${app.url}/api/query-xlsx`;
-        const query = { context: BENCH_CONTEXT, entityType: BENCH_TYPE };
-        // Warm-up on a small filtered export, so the measured run is not the first.
-        await timedExport(
-          url,
-          cookie,
-          {
-            ...query,
-            rowConstraints: [{ attribute: "name", operator: "StartsWith", values: [NAME_PREFIX] }],
-          },
-          path.join(tmp, "warm-up.xlsx"),
-        );
-        const file = path.join(tmp, "export.xlsx");
-        run = await timedExport(url, cookie, query, file);
-        await checkWorkbook(file, rows);
-      } finally {
-        await app.close();
-      }
-    } finally {
-      await bench.close();
-    }
-  } finally {
-    await database.drop();
-    await model.remove();
-    await fsp.rm(tmp, { recursive: true, force: true });
-  }
+  await announceBench("export");
+  const run = await withTempDir("export", (tmp) =>
+    withBenchApp("export", { "bench.yaml": BENCH_MODEL_YAML }, (setup) =>
+      measureExport(setup, rows, tmp),
+    ),
+  );
 
   const growth = run.rssPeakMb - run.rssBeforeMb;
   const figures = { export_100k_s: round(run.seconds, 2), export_rss_growth_mb: round(growth, 1) };

@@ -3,33 +3,26 @@
 // same run (yauzl + saxes + insert ... jsonb_to_recordset in chunks).
 import fs from "node:fs";
 import fsp from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
-import v8 from "node:v8";
-import vm from "node:vm";
-import { ADMIN_PASSWORD, ADMIN_USERNAME, openBenchDatabase } from "./support/app.ts";
-import { benchServerUrl, createThrowawayDatabase, serverVersion } from "./support/database.ts";
+import { login } from "./support/app.ts";
 import { envNumber } from "./support/env.ts";
 import { BENCH_CONTEXT, BENCH_SCHEMA, BENCH_TYPE } from "./support/model.ts";
-import { loadNote, machine, round, table, writeResult } from "./support/results.ts";
+import { loadNote, round, table, writeResult } from "./support/results.ts";
 import {
+  type AppSetup,
+  announceBench,
   benchModelWithLayout,
   check,
   ITEM_LAYOUT,
-  loginAs,
-  startAppWith,
   timed,
   watchEventLoop,
-  writeModelDir,
+  watchRss,
+  withBenchApp,
+  withTempDir,
 } from "./support/workload.ts";
 import { itemPlan, readItemsPlain, writeItemsWorkbook } from "./support/xlsx-items.ts";
 
 const MB = 1024 * 1024;
-
-function collectGarbage(): void {
-  v8.setFlagsFromString("--expose-gc");
-  (vm.runInNewContext("gc") as (() => void) | undefined)?.();
-}
 
 async function postUpload(
   baseUrl: string,
@@ -53,135 +46,130 @@ async function postUpload(
   return text;
 }
 
-export async function benchIngest(): Promise<void> {
-  const rows = envNumber("BENCH_INGEST_ROWS", 100_000);
-  const serverUrl = benchServerUrl();
-  const version = await serverVersion(serverUrl);
-  if (!version) throw new Error(`PostgreSQL is not reachable at ${new URL(serverUrl).host}`);
-  console.log(`ingest benchmark on ${machine()}; PostgreSQL ${version}; ${loadNote()}`);
+interface IngestRun {
+  upload: number;
+  reupload: number;
+  baseline: number;
+  rssGrowth: number;
+  stall: number;
+  reuploadStall: number;
+  answers: string[];
+}
 
-  const model = await writeModelDir({ "bench.yaml": benchModelWithLayout() });
-  const tmp = await fsp.mkdtemp(path.join(os.tmpdir(), "ledgerline-bench-ingest-"));
-  const database = await createThrowawayDatabase(serverUrl, "ingest");
-  const first = path.join(tmp, "first.xlsx");
-  const again = path.join(tmp, "again.xlsx");
+/** The plain baseline, then the upload into the empty type and the re-upload, each timed. */
+async function measureIngest(
+  { app, bench }: AppSetup,
+  rows: number,
+  first: string,
+  again: string,
+): Promise<IngestRun> {
   let upload = 0;
   let reupload = 0;
-  let baseline = 0;
-  let rssGrowth = 0;
   let stall = 0;
   let reuploadStall = 0;
-  let answers: string[] = [];
+  const answers: string[] = [];
+  const cookie = await login(app.url);
+  // (c) baseline first, so the app's upload does not warm the disk cache for it unfairly
+  await bench.raw(
+    `create table public.baseline_items (code text primary key, name text, category text,
+      region text, amount numeric, quantity numeric, active boolean, valid_from date,
+      score numeric, description text)`,
+    [],
+  );
+  const base = await timed(() =>
+    readItemsPlain(first, 5_000, async (batch) => {
+      const json = batch.map((r) => ({
+        code: r[0],
+        name: r[1],
+        category: r[2],
+        region: r[3],
+        amount: r[4],
+        quantity: r[5],
+        active: r[6],
+        valid_from: new Date(Date.UTC(1899, 11, 30) + Number(r[7]) * 86_400_000)
+          .toISOString()
+          .slice(0, 10),
+        score: r[8],
+        description: r[9],
+      }));
+      await bench.raw(
+        `insert into public.baseline_items select * from jsonb_to_recordset($1::jsonb) as x(
+          code text, name text, category text, region text, amount numeric, quantity numeric,
+          active boolean, valid_from date, score numeric, description text)`,
+        [JSON.stringify(json)],
+      );
+    }),
+  );
+  const baseline = base.seconds;
+  const [{ n: baseCount }] = (await bench.raw(
+    "select count(*)::int as n from public.baseline_items",
+    [],
+  )) as { n: number }[];
+  if (baseCount !== rows) throw new Error(`baseline loaded ${baseCount} rows, not ${rows}`);
+  console.log(`baseline: ${baseline.toFixed(2)} s`);
+
+  // (a) upload into the empty type
+  const rss = watchRss();
+  let peak: number;
+  const loop = watchEventLoop();
   try {
+    const a = await timed(() => postUpload(app.url, cookie, first, { approveEverything: true }));
+    upload = a.seconds;
+    answers.push(a.value);
+  } finally {
+    peak = rss.stop();
+    stall = loop.stop();
+  }
+  const rssGrowth = (peak - rss.before) / MB;
+  const count = async () =>
+    (
+      (await bench.raw(
+        `select count(*)::int as n from ${BENCH_SCHEMA}.${BENCH_TYPE} where not is_deleted`,
+        [],
+      )) as { n: number }[]
+    )[0].n;
+  if ((await count()) !== rows) throw new Error(`upload stored ${await count()} rows`);
+  console.log(`upload: ${upload.toFixed(2)} s`);
+
+  // (b) re-upload with changes, new and removed rows
+  const loop2 = watchEventLoop();
+  try {
+    const b = await timed(() =>
+      postUpload(app.url, cookie, again, {
+        approveEverything: true,
+        deleteMissing: true,
+        confirmMassMissing: true,
+      }),
+    );
+    reupload = b.seconds;
+    answers.push(b.value);
+  } finally {
+    reuploadStall = loop2.stop();
+  }
+  const expected = rows - Math.floor(rows / 20) + Math.floor(rows / 20);
+  if ((await count()) !== expected)
+    throw new Error(`re-upload left ${await count()} rows, expected ${expected}`);
+  console.log(`re-upload: ${reupload.toFixed(2)} s`);
+  return { upload, reupload, baseline, rssGrowth, stall, reuploadStall, answers };
+}
+
+export async function benchIngest(): Promise<void> {
+  const rows = envNumber("BENCH_INGEST_ROWS", 100_000);
+  await announceBench("ingest");
+  const run = await withTempDir("ingest", async (tmp) => {
+    const first = path.join(tmp, "first.xlsx");
+    const again = path.join(tmp, "again.xlsx");
     console.log(`writing workbooks of ${rows.toLocaleString("en")} rows...`);
     await writeItemsWorkbook(first, itemPlan(rows, false));
     await writeItemsWorkbook(again, itemPlan(rows, true));
     const size = (await fsp.stat(first)).size / MB;
     console.log(`workbook: ${size.toFixed(1)} MB`);
-    const bench = await openBenchDatabase({ url: database.url });
-    try {
-      const app = await startAppWith(bench.database, model.dir);
-      try {
-        const cookie = await loginAs(app.url, ADMIN_USERNAME, ADMIN_PASSWORD);
-        // (c) baseline first, so the app's upload does not warm the disk cache for it unfairly
-        await bench.raw(
-          `create table public.baseline_items (code text primary key, name text, category text,
-            region text, amount numeric, quantity numeric, active boolean, valid_from date,
-            score numeric, description text)`,
-          [],
-        );
-        const base = await timed(() =>
-          readItemsPlain(first, 5_000, async (batch) => {
-            const json = batch.map((r) => ({
-              code: r[0],
-              name: r[1],
-              category: r[2],
-              region: r[3],
-              amount: r[4],
-              quantity: r[5],
-              active: r[6],
-              valid_from: new Date(Date.UTC(1899, 11, 30) + Number(r[7]) * 86_400_000)
-                .toISOString()
-                .slice(0, 10),
-              score: r[8],
-              description: r[9],
-            }));
-            await bench.raw(
-              `insert into public.baseline_items select * from jsonb_to_recordset($1::jsonb) as x(
-                code text, name text, category text, region text, amount numeric, quantity numeric,
-                active boolean, valid_from date, score numeric, description text)`,
-              [JSON.stringify(json)],
-            );
-          }),
-        );
-        baseline = base.seconds;
-        const [{ n: baseCount }] = (await bench.raw(
-          "select count(*)::int as n from public.baseline_items",
-          [],
-        )) as { n: number }[];
-        if (baseCount !== rows) throw new Error(`baseline loaded ${baseCount} rows, not ${rows}`);
-        console.log(`baseline: ${baseline.toFixed(2)} s`);
-
-        // (a) upload into the empty type
-        collectGarbage();
-        const before = process.memoryUsage.rss();
-        let peak = before;
-        const sampler = setInterval(() => {
-          peak = Math.max(peak, process.memoryUsage.rss());
-        }, 10);
-        const loop = watchEventLoop();
-        try {
-          const a = await timed(() =>
-            postUpload(app.url, cookie, first, { approveEverything: true }),
-          );
-          upload = a.seconds;
-          answers.push(a.value);
-        } finally {
-          clearInterval(sampler);
-          stall = loop.stop();
-        }
-        rssGrowth = (Math.max(peak, process.memoryUsage.rss()) - before) / MB;
-        const count = async () =>
-          (
-            (await bench.raw(
-              `select count(*)::int as n from ${BENCH_SCHEMA}.${BENCH_TYPE} where not is_deleted`,
-              [],
-            )) as { n: number }[]
-          )[0].n;
-        if ((await count()) !== rows) throw new Error(`upload stored ${await count()} rows`);
-        console.log(`upload: ${upload.toFixed(2)} s`);
-
-        // (b) re-upload with changes, new and removed rows
-        const loop2 = watchEventLoop();
-        try {
-          const b = await timed(() =>
-            postUpload(app.url, cookie, again, {
-              approveEverything: true,
-              deleteMissing: true,
-              confirmMassMissing: true,
-            }),
-          );
-          reupload = b.seconds;
-          answers.push(b.value);
-        } finally {
-          reuploadStall = loop2.stop();
-        }
-        const expected = rows - Math.floor(rows / 20) + Math.floor(rows / 20);
-        if ((await count()) !== expected)
-          throw new Error(`re-upload left ${await count()} rows, expected ${expected}`);
-        console.log(`re-upload: ${reupload.toFixed(2)} s`);
-      } finally {
-        await app.close();
-      }
-    } finally {
-      await bench.close();
-    }
-  } finally {
-    await database.drop();
-    await model.remove();
-    await fsp.rm(tmp, { recursive: true, force: true });
-  }
-  answers = answers.map((a) => a.replace(/\s+/g, " ").slice(0, 300));
+    return withBenchApp("ingest", { "bench.yaml": benchModelWithLayout() }, (setup) =>
+      measureIngest(setup, rows, first, again),
+    );
+  });
+  const { upload, reupload, baseline, rssGrowth, stall, reuploadStall } = run;
+  const answers = run.answers.map((a) => a.replace(/\s+/g, " ").slice(0, 300));
   const file = await writeResult("ingest", {
     upload_s: round(upload),
     reupload_s: round(reupload),

@@ -6,7 +6,6 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import type { Kysely } from "kysely";
 import type { RawQuery } from "./support/app.ts";
 import { type CpuWatch, watchCpu } from "./support/cpu.ts";
-import { benchServerUrl, serverVersion } from "./support/database.ts";
 import { envNumber } from "./support/env.ts";
 import {
   ACTIONS,
@@ -30,10 +29,16 @@ import {
   rps,
 } from "./support/load-report.ts";
 import { BENCH_CONTEXT, BENCH_TYPE } from "./support/model.ts";
-import { loadNote, machine, round, table, writeResult } from "./support/results.ts";
+import { loadNote, round, table, writeResult } from "./support/results.ts";
 import { seedItems } from "./support/seed.ts";
 import { runVirtualUsers, type UsersRunOptions } from "./support/virtual-users.ts";
-import { type BenchSetup, check, createUsers, withBenchApp } from "./support/workload.ts";
+import {
+  announceBench,
+  type BenchSetup,
+  check,
+  createUsers,
+  withBenchApp,
+} from "./support/workload.ts";
 
 /** Actions of the cost table per action (exports fewer: 30 a minute per user is the limit). */
 const COST_ACTIONS = 300;
@@ -168,10 +173,7 @@ async function runAll({ app, bench, database }: BenchSetup, s: Settings) {
 
 export async function benchLoad(): Promise<void> {
   const s = settings();
-  const serverUrl = benchServerUrl();
-  const version = await serverVersion(serverUrl);
-  if (!version) throw new Error(`PostgreSQL is not reachable at ${new URL(serverUrl).host}`);
-  console.log(`load benchmark on ${machine()}; PostgreSQL ${version}; ${loadNote()}`);
+  await announceBench("load");
   console.log(
     `Requests:\n${Object.entries(REQUESTS)
       .map(([name, r]) => `  ${name} (${r.kind}): ${r.what}`)

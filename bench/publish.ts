@@ -4,19 +4,24 @@
 // The dictionary is seeded set-based inside PostgreSQL, as an approved import would leave it, so
 // the figures are the publish alone.
 import { execFileSync } from "node:child_process";
-import fsp from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
 import { DATA_DICTIONARY_CONTEXT } from "@ledgerline/contract";
 import { sql } from "kysely";
 import type { Db } from "../packages/server/src/db/connection.ts";
 import { SYSTEM_COLUMNS, schemaNameOf } from "../packages/server/src/model/model.ts";
-import { ADMIN_PASSWORD, ADMIN_USERNAME, openBenchDatabase } from "./support/app.ts";
-import { benchServerUrl, createThrowawayDatabase, serverVersion } from "./support/database.ts";
+import { login } from "./support/app.ts";
 import { envNumber } from "./support/env.ts";
-import { loadNote, machine, round, table, writeResult } from "./support/results.ts";
+import { loadNote, round, table, writeResult } from "./support/results.ts";
 import { SEED_USER } from "./support/seed.ts";
-import { check, loginAs, postJson, startAppWith, timed } from "./support/workload.ts";
+import {
+  type AppSetup,
+  announceBench,
+  check,
+  postJson,
+  timed,
+  withBenchApp,
+  withTempDir,
+} from "./support/workload.ts";
 
 const MODEL_DIR = path.resolve(import.meta.dirname, "../model");
 const SCHEMA = schemaNameOf(DATA_DICTIONARY_CONTEXT);
@@ -159,56 +164,51 @@ interface PublishRun {
 const gitIn = (repo: string, ...args: string[]) =>
   execFileSync("git", ["--git-dir", repo, ...args], { encoding: "utf8" }).trim();
 
+/** Seeds the approved dictionary, then times the first publish and the one with no change. */
+async function measurePublish(
+  { app, bench }: AppSetup,
+  bare: string,
+  tables: number,
+  columns: number,
+): Promise<PublishRun> {
+  const seeded = await seedDictionary(bench.database.db, tables, columns);
+  console.log(
+    `seeded ${tables} data objects and ${tables * columns} data elements in ${seeded.toFixed(1)} s`,
+  );
+  // Home, the application, one page per data object.
+  const pages = tables + 2;
+  const admin = await login(app.url);
+  const publish = async (expected: string) => {
+    const r = await timed(() =>
+      postJson<{ Msg: string }>(`${app.url}/api/publishdatadictionary`, undefined, admin),
+    );
+    console.log(`publish: ${r.seconds.toFixed(2)} s: ${r.value.Msg}`);
+    if (!r.value.Msg.endsWith(expected))
+      throw new Error(`the publish answered '${r.value.Msg}', expected '...${expected}'`);
+    return r.seconds;
+  };
+  const first = await publish(`: ${pages} pages written, 0 unchanged, 0 removed`);
+  const noChange = await publish(`: 0 pages written, ${pages} unchanged, 0 removed`);
+  // A fast but wrong publish must not pass: every page in the wiki, one commit.
+  const files = gitIn(bare, "ls-tree", "--name-only", "HEAD").split("\n").length;
+  const commits = Number(gitIn(bare, "rev-list", "--count", "HEAD"));
+  if (files !== pages || commits !== 1)
+    throw new Error(`the wiki holds ${files} files in ${commits} commits`);
+  return { tables, columns: tables * columns, first, noChange, pages };
+}
+
 async function runPublish(tables: number, columns: number): Promise<PublishRun> {
-  const serverUrl = benchServerUrl();
-  const version = await serverVersion(serverUrl);
-  if (!version) throw new Error(`PostgreSQL is not reachable at ${new URL(serverUrl).host}`);
-  console.log(`publish benchmark on ${machine()}; PostgreSQL ${version}; ${loadNote()}`);
-  const tmp = await fsp.mkdtemp(path.join(os.tmpdir(), "ledgerline-bench-publish-"));
-  const bare = path.join(tmp, "wiki.git");
-  execFileSync("git", ["init", "--quiet", "--bare", "-b", "main", bare]);
-  const database = await createThrowawayDatabase(serverUrl, "publish");
-  try {
-    const bench = await openBenchDatabase({ url: database.url });
-    try {
-      const app = await startAppWith(bench.database, MODEL_DIR, {
-        WIKI_TARGET: `git:file://${bare}`,
-      });
-      try {
-        const seeded = await seedDictionary(bench.database.db, tables, columns);
-        console.log(
-          `seeded ${tables} data objects and ${tables * columns} data elements in ${seeded.toFixed(1)} s`,
-        );
-        // Home, the application, one page per data object.
-        const pages = tables + 2;
-        const admin = await loginAs(app.url, ADMIN_USERNAME, ADMIN_PASSWORD);
-        const publish = async (expected: string) => {
-          const r = await timed(() =>
-            postJson<{ Msg: string }>(`${app.url}/api/publishdatadictionary`, undefined, admin),
-          );
-          console.log(`publish: ${r.seconds.toFixed(2)} s: ${r.value.Msg}`);
-          if (!r.value.Msg.endsWith(expected))
-            throw new Error(`the publish answered '${r.value.Msg}', expected '...${expected}'`);
-          return r.seconds;
-        };
-        const first = await publish(`: ${pages} pages written, 0 unchanged, 0 removed`);
-        const noChange = await publish(`: 0 pages written, ${pages} unchanged, 0 removed`);
-        // A fast but wrong publish must not pass: every page in the wiki, one commit.
-        const files = gitIn(bare, "ls-tree", "--name-only", "HEAD").split("\n").length;
-        const commits = Number(gitIn(bare, "rev-list", "--count", "HEAD"));
-        if (files !== pages || commits !== 1)
-          throw new Error(`the wiki holds ${files} files in ${commits} commits`);
-        return { tables, columns: tables * columns, first, noChange, pages };
-      } finally {
-        await app.close();
-      }
-    } finally {
-      await bench.close();
-    }
-  } finally {
-    await database.drop();
-    await fsp.rm(tmp, { recursive: true, force: true });
-  }
+  await announceBench("publish");
+  return withTempDir("publish", (tmp) => {
+    const bare = path.join(tmp, "wiki.git");
+    execFileSync("git", ["init", "--quiet", "--bare", "-b", "main", bare]);
+    return withBenchApp(
+      "publish",
+      MODEL_DIR,
+      (setup) => measurePublish(setup, bare, tables, columns),
+      { WIKI_TARGET: `git:file://${bare}` },
+    );
+  });
 }
 
 export async function benchPublish(): Promise<void> {

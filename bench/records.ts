@@ -1,21 +1,25 @@
 // `npm run bench -- records`: list queries of /api/entity on 1,000,000 records (PostgreSQL) and
 // 100,000 (PGlite), at 1 and 50 connections, beside a raw Fastify + driver route running the same SQL.
-import fs from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
 import type { EntityQuery } from "@ledgerline/contract";
 import type { Kysely } from "kysely";
 import type { Db } from "../packages/server/src/db/connection.ts";
 import type { Model } from "../packages/server/src/model/model.ts";
 import { buildListQuery } from "../packages/server/src/records/list-query.ts";
-import { login, openBenchDatabase, startApp } from "./support/app.ts";
-import { benchServerUrl, createThrowawayDatabase, serverVersion } from "./support/database.ts";
+import { login } from "./support/app.ts";
 import { envFlag, envNumber } from "./support/env.ts";
 import { type LoadResult, load } from "./support/load.ts";
-import { BENCH_CONTEXT, BENCH_TYPE, writeBenchModel } from "./support/model.ts";
+import { BENCH_CONTEXT, BENCH_MODEL_YAML, BENCH_TYPE } from "./support/model.ts";
 import { type RawEndpoint, startRawServer } from "./support/raw-server.ts";
-import { loadNote, machine, round, table, writeResult } from "./support/results.ts";
+import { loadNote, round, table, writeResult } from "./support/results.ts";
 import { NAME_PREFIX, seedItems } from "./support/seed.ts";
+import {
+  type AppSetup,
+  announceBench,
+  withApp,
+  withBenchApp,
+  withTempDir,
+} from "./support/workload.ts";
 
 const PAGE_SIZE = 20;
 const QUERY_NAMES = ["page", "filter", "deep"] as const;
@@ -100,77 +104,65 @@ async function post(url: string, body: unknown, cookie?: string): Promise<Record
   return (await res.json()) as Record<string, unknown>;
 }
 
-/** Seeds, starts the app and the raw baseline on one engine, checks both answer alike, measures. */
+/** Seeds, starts the raw baseline beside the app on one engine, checks both answer alike, measures. */
 async function benchEngine(
-  engine: "postgres" | "pglite",
-  target: { url: string } | { pgliteDir: string },
-  modelDir: string,
+  label: string,
+  { app, bench }: AppSetup,
   rows: number,
   seconds: number,
   rounds: number,
 ): Promise<RunSummary> {
-  const label = engine === "postgres" ? "PostgreSQL" : "PGlite";
-  const bench = await openBenchDatabase(target);
+  console.log(`${label}: seeding ${rows.toLocaleString("en")} records...`);
+  const seedSeconds = await seedItems(bench.database.db as unknown as Kysely<unknown>, rows);
+  console.log(`${label}: seeded in ${seedSeconds.toFixed(1)} s`);
+  const qs = queries(rows);
+  const endpoints = Object.fromEntries(
+    QUERY_NAMES.map((n) => [n, rawEndpoint(bench.database.db, app.prepared.model, qs[n])]),
+  ) as Record<QueryName, RawEndpoint>;
+  const raw = await startRawServer(bench.raw, endpoints);
   try {
-    const app = await startApp(bench.database, modelDir);
-    try {
-      console.log(`${label}: seeding ${rows.toLocaleString("en")} records...`);
-      const seedSeconds = await seedItems(bench.database.db as unknown as Kysely<unknown>, rows);
-      console.log(`${label}: seeded in ${seedSeconds.toFixed(1)} s`);
-      const qs = queries(rows);
-      const endpoints = Object.fromEntries(
-        QUERY_NAMES.map((n) => [n, rawEndpoint(bench.database.db, app.prepared.model, qs[n])]),
-      ) as Record<QueryName, RawEndpoint>;
-      const raw = await startRawServer(bench.raw, endpoints);
-      try {
-        const cookie = await login(app.url);
-        for (const n of QUERY_NAMES) {
-          const ours = await post(`${app.url}/api/entity`, qs[n], cookie);
-          const base = await post(`${raw.url}/raw/${n}`, {});
-          const oursData = ours.data as { entityKeyID: number }[];
-          const rawData = base.data as { entity_key_id: number }[];
-          if (
-            oursData.length !== PAGE_SIZE ||
-            ours.querySize !== base.querySize ||
-            oursData[0].entityKeyID !== Number(rawData[0].entity_key_id)
-          )
-            throw new Error(`${label} ${n}: the app and the raw route answer differently`);
-          if (n !== "filter" && ours.querySize !== rows)
-            throw new Error(`${label} ${n}: querySize ${ours.querySize}, expected ${rows}`);
-        }
-        const run = {} as Run;
-        for (const n of QUERY_NAMES) {
-          run[n] = {} as Run[QueryName];
-          for (const connections of [1, 50] as const) {
-            const ours = { url: `${app.url}/api/entity`, body: qs[n], cookie, connections };
-            const base = { url: `${raw.url}/raw/${n}`, body: {}, connections };
-            const bound = { maxRequests: connections === 1 ? 5_000 : 100_000 };
-            const warm = { seconds: Math.min(2, seconds), maxRequests: 1_000 };
-            await load({ ...ours, ...warm });
-            await load({ ...base, ...warm });
-            // Alternating rounds, so a burst of load from elsewhere on the machine hits both sides.
-            const oursRounds: LoadResult[] = [];
-            const rawRounds: LoadResult[] = [];
-            for (let round = 0; round < rounds; round++) {
-              oursRounds.push(await load({ ...ours, seconds, ...bound }));
-              rawRounds.push(await load({ ...base, seconds, ...bound }));
-            }
-            run[n][connections] = { ours: median(oursRounds), raw: median(rawRounds) };
-            const { ours: o, raw: r } = run[n][connections];
-            console.log(
-              `${label} ${LABELS[n]} at ${connections} connection(s): ours p99 ${o.p99} ms, ${o.rps.toFixed(0)} req/s; raw p99 ${r.p99} ms, ${r.rps.toFixed(0)} req/s`,
-            );
-          }
-        }
-        return { engine: label, rows, seedSeconds, deepPage: qs.deep.pageNum as number, run };
-      } finally {
-        await raw.close();
-      }
-    } finally {
-      await app.close();
+    const cookie = await login(app.url);
+    for (const n of QUERY_NAMES) {
+      const ours = await post(`${app.url}/api/entity`, qs[n], cookie);
+      const base = await post(`${raw.url}/raw/${n}`, {});
+      const oursData = ours.data as { entityKeyID: number }[];
+      const rawData = base.data as { entity_key_id: number }[];
+      if (
+        oursData.length !== PAGE_SIZE ||
+        ours.querySize !== base.querySize ||
+        oursData[0].entityKeyID !== Number(rawData[0].entity_key_id)
+      )
+        throw new Error(`${label} ${n}: the app and the raw route answer differently`);
+      if (n !== "filter" && ours.querySize !== rows)
+        throw new Error(`${label} ${n}: querySize ${ours.querySize}, expected ${rows}`);
     }
+    const run = {} as Run;
+    for (const n of QUERY_NAMES) {
+      run[n] = {} as Run[QueryName];
+      for (const connections of [1, 50] as const) {
+        const ours = { url: `${app.url}/api/entity`, body: qs[n], cookie, connections };
+        const base = { url: `${raw.url}/raw/${n}`, body: {}, connections };
+        const bound = { maxRequests: connections === 1 ? 5_000 : 100_000 };
+        const warm = { seconds: Math.min(2, seconds), maxRequests: 1_000 };
+        await load({ ...ours, ...warm });
+        await load({ ...base, ...warm });
+        // Alternating rounds, so a burst of load from elsewhere on the machine hits both sides.
+        const oursRounds: LoadResult[] = [];
+        const rawRounds: LoadResult[] = [];
+        for (let round = 0; round < rounds; round++) {
+          oursRounds.push(await load({ ...ours, seconds, ...bound }));
+          rawRounds.push(await load({ ...base, seconds, ...bound }));
+        }
+        run[n][connections] = { ours: median(oursRounds), raw: median(rawRounds) };
+        const { ours: o, raw: r } = run[n][connections];
+        console.log(
+          `${label} ${LABELS[n]} at ${connections} connection(s): ours p99 ${o.p99} ms, ${o.rps.toFixed(0)} req/s; raw p99 ${r.p99} ms, ${r.rps.toFixed(0)} req/s`,
+        );
+      }
+    }
+    return { engine: label, rows, seedSeconds, deepPage: qs.deep.pageNum as number, run };
   } finally {
-    await bench.close();
+    await raw.close();
   }
 }
 
@@ -242,45 +234,22 @@ export async function benchRecords(): Promise<void> {
   const pgliteRows = envNumber("BENCH_PGLITE_ROWS", 100_000);
   const seconds = envNumber("BENCH_SECONDS", 5);
   const rounds = Math.round(envNumber("BENCH_ROUNDS", 3));
-  const serverUrl = benchServerUrl();
-  const version = await serverVersion(serverUrl);
-  if (!version)
-    throw new Error(
-      `PostgreSQL is not reachable at ${new URL(serverUrl).host}; set BENCH_DATABASE_URL`,
-    );
-  console.log(`records benchmark on ${machine()}; PostgreSQL ${version}; ${loadNote()}`);
+  await announceBench("records");
 
-  const model = await writeBenchModel();
-  const summaries: RunSummary[] = [];
-  try {
-    const database = await createThrowawayDatabase(serverUrl, "records");
-    try {
-      summaries.push(
-        await benchEngine("postgres", { url: database.url }, model.dir, rows, seconds, rounds),
-      );
-    } finally {
-      await database.drop();
-    }
-    if (envFlag("BENCH_PGLITE", true)) {
-      const dir = await fs.mkdtemp(path.join(os.tmpdir(), "ledgerline-bench-pglite-"));
-      try {
-        summaries.push(
-          await benchEngine(
-            "pglite",
-            { pgliteDir: path.join(dir, "pglite") },
-            model.dir,
-            pgliteRows,
-            seconds,
-            rounds,
-          ),
-        );
-      } finally {
-        await fs.rm(dir, { recursive: true, force: true });
-      }
-    }
-  } finally {
-    await model.remove();
-  }
+  const model = { "bench.yaml": BENCH_MODEL_YAML };
+  const summaries: RunSummary[] = [
+    await withBenchApp("records", model, (setup) =>
+      benchEngine("PostgreSQL", setup, rows, seconds, rounds),
+    ),
+  ];
+  if (envFlag("BENCH_PGLITE", true))
+    summaries.push(
+      await withTempDir("pglite", (dir) =>
+        withApp({ pgliteDir: path.join(dir, "pglite") }, model, (setup) =>
+          benchEngine("PGlite", setup, pgliteRows, seconds, rounds),
+        ),
+      ),
+    );
 
   const pg = summaries[0].run;
   const file = await writeResult("records", {

@@ -63,6 +63,22 @@ export async function createThrowawayDatabase(
   return { url: url.toString(), name, drop };
 }
 
+/**
+ * Runs `fn` with a new, empty database on the bench server, dropped again afterwards (also when
+ * `fn` fails).
+ */
+export async function withThrowawayDatabase<T>(
+  label: string,
+  fn: (database: ThrowawayDatabase) => Promise<T>,
+): Promise<T> {
+  const database = await createThrowawayDatabase(benchServerUrl(), label);
+  try {
+    return await fn(database);
+  } finally {
+    await database.drop();
+  }
+}
+
 /** The server's version, or undefined when it cannot be reached. */
 export async function serverVersion(serverUrl: string): Promise<string | undefined> {
   const client = new pg.Client({ connectionString: serverUrl, connectionTimeoutMillis: 3000 });

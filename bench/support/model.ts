@@ -1,7 +1,3 @@
-import fs from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
-
 export const BENCH_CONTEXT = "Bench";
 export const BENCH_SCHEMA = "ctx_bench";
 export const BENCH_TYPE = "item";
@@ -35,10 +31,3 @@ roles:
     uiname: Steward
     grants: { "*": [read, create, edit, delete] }
 `;
-
-/** A temporary MODEL_DIR holding only the bench model; remove it with the returned function. */
-export async function writeBenchModel(): Promise<{ dir: string; remove(): Promise<void> }> {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), "ledgerline-bench-model-"));
-  await fs.writeFile(path.join(dir, "bench.yaml"), BENCH_MODEL_YAML);
-  return { dir, remove: () => fs.rm(dir, { recursive: true, force: true }) };
-}

@@ -1,9 +1,11 @@
-// Helpers shared by the ingest, approve, dictionary, publish and load benchmarks; builds on app.ts
-// and model.ts.
+// Helpers shared by the benchmarks: the app on a throwaway database, users, requests, timings;
+// builds on app.ts, database.ts and model.ts.
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
+import v8 from "node:v8";
+import vm from "node:vm";
 import { grantRoles } from "../../packages/server/src/admin/roles.repository.ts";
 import { insertUser } from "../../packages/server/src/admin/users.repository.ts";
 import { hashPassword } from "../../packages/server/src/auth/password.ts";
@@ -15,8 +17,14 @@ import {
   type RunningApp,
   startApp,
 } from "./app.ts";
-import { benchServerUrl, createThrowawayDatabase, type ThrowawayDatabase } from "./database.ts";
+import {
+  benchServerUrl,
+  serverVersion,
+  type ThrowawayDatabase,
+  withThrowawayDatabase,
+} from "./database.ts";
 import { BENCH_MODEL_YAML, BENCH_TYPE } from "./model.ts";
+import { loadNote, machine } from "./results.ts";
 
 export const ITEM_LAYOUT = "items";
 export const ITEM_SHEET = "Items";
@@ -55,58 +63,87 @@ ${columns}
   );
 }
 
-/** A temporary MODEL_DIR holding the given model files. */
-export async function writeModelDir(
-  files: Record<string, string>,
-): Promise<{ dir: string; remove(): Promise<void> }> {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), "ledgerline-bench-model-"));
-  for (const [name, text] of Object.entries(files)) await fs.writeFile(path.join(dir, name), text);
-  return { dir, remove: () => fs.rm(dir, { recursive: true, force: true }) };
+/** Checks that the bench server answers, then prints the benchmark's first line. */
+export async function announceBench(name: string): Promise<void> {
+  const serverUrl = benchServerUrl();
+  const version = await serverVersion(serverUrl);
+  if (!version)
+    throw new Error(
+      `PostgreSQL is not reachable at ${new URL(serverUrl).host}; set BENCH_DATABASE_URL`,
+    );
+  console.log(`${name} benchmark on ${machine()}; PostgreSQL ${version}; ${loadNote()}`);
 }
 
-export interface BenchSetup {
+/** Runs `fn` with a new temporary folder, removed afterwards (also when `fn` fails). */
+export async function withTempDir<T>(label: string, fn: (dir: string) => Promise<T>): Promise<T> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), `ledgerline-bench-${label}-`));
+  try {
+    return await fn(dir);
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** A MODEL_DIR, or model files (name to text) written to a temporary one. */
+export type BenchModel = string | Record<string, string>;
+
+async function withModelDir<T>(model: BenchModel, fn: (dir: string) => Promise<T>): Promise<T> {
+  if (typeof model === "string") return fn(model);
+  return withTempDir("model", async (dir) => {
+    for (const [name, text] of Object.entries(model))
+      await fs.writeFile(path.join(dir, name), text);
+    return fn(dir);
+  });
+}
+
+export interface AppSetup {
   app: RunningApp;
   bench: BenchDatabase;
+}
+
+/**
+ * Runs `fn` against the real app on the database of `target` (PostgreSQL or PGlite) with `model`;
+ * the app and the database are closed (and a written model removed) afterwards, also when `fn` fails.
+ */
+export async function withApp<T>(
+  target: { url: string } | { pgliteDir: string },
+  model: BenchModel,
+  fn: (setup: AppSetup) => Promise<T>,
+  env: Record<string, string> = {},
+): Promise<T> {
+  return withModelDir(model, async (modelDir) => {
+    const bench = await openBenchDatabase(target);
+    try {
+      const app = await startApp(bench.database, modelDir, env);
+      try {
+        return await fn({ app, bench });
+      } finally {
+        await app.close();
+      }
+    } finally {
+      await bench.close();
+    }
+  });
+}
+
+export interface BenchSetup extends AppSetup {
   database: ThrowawayDatabase;
 }
 
 /**
- * Runs `fn` against the real app on a throwaway database of the bench server, with the model of
- * `model` (a MODEL_DIR, or files written to a temporary one); everything is removed afterwards,
- * also when `fn` fails.
+ * Runs `fn` against the real app on a throwaway database of the bench server, with `model`;
+ * everything is removed afterwards, also when `fn` fails.
  */
-export async function withBenchApp<T>(
+export function withBenchApp<T>(
   label: string,
-  model: string | Record<string, string>,
+  model: BenchModel,
   fn: (setup: BenchSetup) => Promise<T>,
   env: Record<string, string> = {},
 ): Promise<T> {
-  const written = typeof model === "string" ? undefined : await writeModelDir(model);
-  try {
-    const database = await createThrowawayDatabase(benchServerUrl(), label);
-    try {
-      const bench = await openBenchDatabase({ url: database.url });
-      try {
-        const app = await startApp(bench.database, written?.dir ?? (model as string), env);
-        try {
-          return await fn({ app, bench, database });
-        } finally {
-          await app.close();
-        }
-      } finally {
-        await bench.close();
-      }
-    } finally {
-      await database.drop();
-    }
-  } finally {
-    await written?.remove();
-  }
+  return withThrowawayDatabase(label, (database) =>
+    withApp({ url: database.url }, model, (setup) => fn({ ...setup, database }), env),
+  );
 }
-
-/** What ingest, approve, dictionary and publish call the app of app.ts (its DATA_DIR included). */
-export type RunningAppWithData = RunningApp;
-export { login as loginAs, startApp as startAppWith } from "./app.ts";
 
 export const SECOND_USER = "bench2";
 export const SECOND_PASSWORD = "bench-second-password-1";
@@ -177,6 +214,32 @@ export function watchEventLoop(): { stop(): number } {
     stop: () => {
       histogram.disable();
       return histogram.max / 1e6;
+    },
+  };
+}
+
+/** A full collection, when the process allows one (it makes the RSS baseline steady). */
+function collectGarbage(): void {
+  v8.setFlagsFromString("--expose-gc");
+  (vm.runInNewContext("gc") as (() => void) | undefined)?.();
+}
+
+/**
+ * Collects garbage, then samples this process's RSS every 10 ms: `before` is the RSS at the start,
+ * stop() ends the sampling and answers the peak (in bytes).
+ */
+export function watchRss(): { before: number; stop(): number } {
+  collectGarbage();
+  const before = process.memoryUsage.rss();
+  let peak = before;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage.rss());
+  }, 10);
+  return {
+    before,
+    stop: () => {
+      clearInterval(sampler);
+      return Math.max(peak, process.memoryUsage.rss());
     },
   };
 }
