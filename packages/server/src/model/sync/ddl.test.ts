@@ -34,7 +34,7 @@ describe("DDL builders", () => {
         last_event_id bigint,
         "code" text not null,
         "price" numeric
-      )"
+      ) with (fillfactor = 90)"
     `);
   });
 
