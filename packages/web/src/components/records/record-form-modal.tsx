@@ -5,7 +5,7 @@ import Button from "react-bootstrap/Button";
 import Form from "react-bootstrap/Form";
 import Modal from "react-bootstrap/Modal";
 import Spinner from "react-bootstrap/Spinner";
-import { FieldInput } from "./field-input.tsx";
+import { FieldRow } from "./field-row.tsx";
 import { fieldValue, sameValue, textOf } from "./field-value.ts";
 
 export interface RecordFormModalProps {
@@ -81,32 +81,21 @@ export function RecordFormModal(props: RecordFormModalProps) {
             const id = `record-form-${attr.name}`;
             const showError = !result.ok && touched[attr.name] === true && !locked(attr.name);
             return (
-              <Form.Group key={attr.name} className="row mb-3" controlId={id}>
-                <Form.Label className="col-sm-4 col-form-label fw-semibold">
-                  {attr.uiName}
-                  {!attr.nullable && <span className="text-danger ms-1">*</span>}
-                  {attr.uiDescription && (
-                    <div className="form-text fw-normal mt-0">{attr.uiDescription}</div>
-                  )}
-                </Form.Label>
-                <div className="col-sm-8">
-                  <FieldInput
-                    context={context}
-                    attr={attr}
-                    id={id}
-                    value={texts[attr.name] ?? ""}
-                    disabled={busy || locked(attr.name)}
-                    invalid={showError}
-                    onChange={(text) => {
-                      setTexts((t) => ({ ...t, [attr.name]: text }));
-                      setTouched((t) => ({ ...t, [attr.name]: true }));
-                    }}
-                  />
-                  {!result.ok && (
-                    <Form.Control.Feedback type="invalid">{result.reason}</Form.Control.Feedback>
-                  )}
-                </div>
-              </Form.Group>
+              <FieldRow
+                key={attr.name}
+                context={context}
+                attr={attr}
+                id={id}
+                value={texts[attr.name] ?? ""}
+                required={!attr.nullable}
+                disabled={busy || locked(attr.name)}
+                invalid={showError}
+                problem={result.ok ? undefined : result.reason}
+                onChange={(text) => {
+                  setTexts((t) => ({ ...t, [attr.name]: text }));
+                  setTouched((t) => ({ ...t, [attr.name]: true }));
+                }}
+              />
             );
           })}
           {error && (

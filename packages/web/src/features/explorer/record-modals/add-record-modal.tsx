@@ -10,7 +10,7 @@ import Button from "react-bootstrap/Button";
 import Form from "react-bootstrap/Form";
 import Modal from "react-bootstrap/Modal";
 import Spinner from "react-bootstrap/Spinner";
-import { FieldInput } from "../../../components/records/field-input.tsx";
+import { FieldRow } from "../../../components/records/field-row.tsx";
 import { fieldValue } from "../../../components/records/field-value.ts";
 import { useSaveRecord } from "../use-save-record.ts";
 
@@ -74,35 +74,22 @@ export function AddRecordModal({ context, type, onClose, onSaved }: AddRecordMod
             const id = `add-${attr.name}`;
             const showError = !result.ok && touched[attr.name];
             return (
-              <Form.Group key={attr.name} className="row mb-3" controlId={id}>
-                <Form.Label className="col-sm-4 col-form-label fw-semibold">
-                  {attr.uiName}
-                  {!attr.nullable && !isSystemSet(attr) && (
-                    <span className="text-danger ms-1">*</span>
-                  )}
-                  {attr.uiDescription && (
-                    <div className="form-text fw-normal mt-0">{attr.uiDescription}</div>
-                  )}
-                </Form.Label>
-                <div className="col-sm-8">
-                  <FieldInput
-                    context={context}
-                    attr={attr}
-                    id={id}
-                    value={texts[attr.name] ?? ""}
-                    disabled={isSystemSet(attr) || save.isPending}
-                    invalid={showError}
-                    onChange={(text) => {
-                      setTexts((t) => ({ ...t, [attr.name]: text }));
-                      setTouched((t) => ({ ...t, [attr.name]: true }));
-                    }}
-                  />
-                  {!result.ok && (
-                    <Form.Control.Feedback type="invalid">{result.reason}</Form.Control.Feedback>
-                  )}
-                  {isSystemSet(attr) && <div className="form-text">set by the system</div>}
-                </div>
-              </Form.Group>
+              <FieldRow
+                key={attr.name}
+                context={context}
+                attr={attr}
+                id={id}
+                value={texts[attr.name] ?? ""}
+                required={!attr.nullable && !isSystemSet(attr)}
+                disabled={isSystemSet(attr) || save.isPending}
+                invalid={showError}
+                problem={result.ok ? undefined : result.reason}
+                hint={isSystemSet(attr) ? "set by the system" : undefined}
+                onChange={(text) => {
+                  setTexts((t) => ({ ...t, [attr.name]: text }));
+                  setTouched((t) => ({ ...t, [attr.name]: true }));
+                }}
+              />
             );
           })}
           {save.isError && (
