@@ -1,4 +1,5 @@
 import type { EntityRecord } from "@ledgerline/contract";
+import { useState } from "react";
 import Button from "react-bootstrap/Button";
 import Form from "react-bootstrap/Form";
 import Spinner from "react-bootstrap/Spinner";
@@ -29,14 +30,16 @@ export function MetadataSourceRow({ source, cron, showToast }: MetadataSourceRow
   const save = useDictionarySave();
   const ping = usePingSource();
   const runImport = useImportSource();
-  const scheduled = save.isPending
-    ? save.variables.values.enableschedule === true
-    : storedValue(source, "enableschedule") === true;
+  // The box shows the click at once: a controlled checkbox whose value waited for the mutation's
+  // state would snap back for a moment after the click.
+  const [wanted, setWanted] = useState<boolean>();
+  const scheduled = wanted ?? storedValue(source, "enableschedule") === true;
 
   const fail = (error: Error) => showToast("Error", error.message, "danger");
 
   const toggleSchedule = (enabled: boolean) => {
     if (!extrasFor) return;
+    setWanted(enabled);
     save.mutate(
       {
         entityType: METADATA_SOURCE,
@@ -44,7 +47,8 @@ export function MetadataSourceRow({ source, cron, showToast }: MetadataSourceRow
         values: { enableschedule: enabled },
         extras: extrasFor(source),
       },
-      { onError: fail },
+      // Settles after the list has reloaded, so the stored value takes over without a flicker.
+      { onError: fail, onSettled: () => setWanted(undefined) },
     );
   };
 
@@ -84,46 +88,69 @@ export function MetadataSourceRow({ source, cron, showToast }: MetadataSourceRow
             <i className="bi bi-pencil" aria-hidden="true" />
             <span className="visually-hidden">edit {name}</span>
           </Link>
-          <Button
-            variant="outline-secondary"
-            disabled={ping.isPending}
+          <SourceCallButton
+            call={ping}
+            keyId={keyId}
+            icon="bi-broadcast"
             title="ping: test the connection to the source's database"
-            onClick={() =>
-              ping.mutate(keyId, {
-                onSuccess: (answer) => showToast("Success", answer.Msg, "success"),
-                onError: fail,
-              })
-            }
-            data-testid="ping-source"
-          >
-            {ping.isPending ? (
-              <Spinner size="sm" aria-hidden="true" />
-            ) : (
-              <i className="bi bi-broadcast" aria-hidden="true" />
-            )}
-            <span className="visually-hidden">ping {name}</span>
-          </Button>
-          <Button
-            variant="outline-secondary"
-            disabled={runImport.isPending}
+            label={`ping ${name}`}
+            testId="ping-source"
+            showToast={showToast}
+          />
+          <SourceCallButton
+            call={runImport}
+            keyId={keyId}
+            icon="bi-box-arrow-in-down"
             title="import: read the source's catalog into the data dictionary"
-            onClick={() =>
-              runImport.mutate(keyId, {
-                onSuccess: (answer) => showToast("Success", answer.Msg, "success"),
-                onError: fail,
-              })
-            }
-            data-testid="import-source"
-          >
-            {runImport.isPending ? (
-              <Spinner size="sm" aria-hidden="true" />
-            ) : (
-              <i className="bi bi-box-arrow-in-down" aria-hidden="true" />
-            )}
-            <span className="visually-hidden">import {name}</span>
-          </Button>
+            label={`import ${name}`}
+            testId="import-source"
+            showToast={showToast}
+          />
         </div>
       </td>
     </tr>
+  );
+}
+
+interface SourceCallButtonProps {
+  call: ReturnType<typeof usePingSource>;
+  keyId: number;
+  icon: string;
+  title: string;
+  label: string;
+  testId: string;
+  showToast: MetadataSourceRowProps["showToast"];
+}
+
+/** Ping or import: disabled with a spinner while its own call runs, the answer in a toast. */
+function SourceCallButton({
+  call,
+  keyId,
+  icon,
+  title,
+  label,
+  testId,
+  showToast,
+}: SourceCallButtonProps) {
+  return (
+    <Button
+      variant="outline-secondary"
+      disabled={call.isPending}
+      title={title}
+      onClick={() =>
+        call.mutate(keyId, {
+          onSuccess: (answer) => showToast("Success", answer.Msg, "success"),
+          onError: (error) => showToast("Error", error.message, "danger"),
+        })
+      }
+      data-testid={testId}
+    >
+      {call.isPending ? (
+        <Spinner size="sm" aria-hidden="true" />
+      ) : (
+        <i className={`bi ${icon}`} aria-hidden="true" />
+      )}
+      <span className="visually-hidden">{label}</span>
+    </Button>
   );
 }
