@@ -5,6 +5,7 @@ import { ToastStack, useToasts } from "../../components/toasts.tsx";
 import { TypeSideNav } from "../../components/type-side-nav/type-side-nav.tsx";
 import { useContextOptions, useSelectedContext } from "../../state/session-store.ts";
 import "./explorer.css";
+import { SelectApplicationPrompt } from "../../components/select-application-prompt.tsx";
 import { ExplorerView } from "./explorer-view.tsx";
 
 /** Data explorer (/explorer): the readable types of the application and the chosen type's table. */
@@ -16,12 +17,7 @@ export function ExplorerPage() {
   const { toasts, showToast, dismiss } = useToasts();
 
   if (context === null) {
-    return (
-      <div className="text-center text-body-secondary mt-5" data-testid="explorer-select-prompt">
-        <i className="bi bi-grid-3x3-gap display-5 d-block mb-3" aria-hidden="true" />
-        <p className="lead">Please select an application</p>
-      </div>
-    );
+    return <SelectApplicationPrompt testId="explorer-select-prompt" />;
   }
 
   const uiName = options.find((o) => o.name === context)?.uiName ?? context;

@@ -3,6 +3,7 @@ import Card from "react-bootstrap/Card";
 import Col from "react-bootstrap/Col";
 import Row from "react-bootstrap/Row";
 import { Link } from "react-router";
+import { SelectApplicationPrompt } from "../../components/select-application-prompt.tsx";
 import { useSelectedContext } from "../../state/session-store.ts";
 import { useAwaitingApproval } from "./use-awaiting-approval.ts";
 import { usePing } from "./use-ping.ts";
@@ -49,12 +50,7 @@ export function HomePage() {
   const awaiting = useAwaitingApproval(context);
 
   if (context === null) {
-    return (
-      <div className="text-center text-body-secondary mt-5" data-testid="home-select-prompt">
-        <i className="bi bi-grid-3x3-gap display-5 d-block mb-3" aria-hidden="true" />
-        <p className="lead">Please select an application</p>
-      </div>
-    );
+    return <SelectApplicationPrompt testId="home-select-prompt" />;
   }
 
   return (

@@ -7,6 +7,7 @@ import { ToastStack, useToasts } from "../../components/toasts.tsx";
 import { TypeSideNav } from "../../components/type-side-nav/type-side-nav.tsx";
 import { useContextOptions, useSelectedContext } from "../../state/session-store.ts";
 import "./pending.css";
+import { SelectApplicationPrompt } from "../../components/select-application-prompt.tsx";
 import { PendingOverview } from "./pending-overview.tsx";
 import { PendingView } from "./pending-view.tsx";
 
@@ -23,12 +24,7 @@ export function PendingPage() {
   const { toasts, showToast, dismiss } = useToasts();
 
   if (context === null) {
-    return (
-      <div className="text-center text-body-secondary mt-5" data-testid="pending-select-prompt">
-        <i className="bi bi-grid-3x3-gap display-5 d-block mb-3" aria-hidden="true" />
-        <p className="lead">Please select an application</p>
-      </div>
-    );
+    return <SelectApplicationPrompt testId="pending-select-prompt" />;
   }
 
   const uiName = options.find((o) => o.name === context)?.uiName ?? context;

@@ -1,3 +1,4 @@
+import { SelectApplicationPrompt } from "../../components/select-application-prompt.tsx";
 import { useContextOptions, useSelectedContext } from "../../state/session-store.ts";
 import { UploadPanel } from "./upload-panel.tsx";
 
@@ -7,12 +8,7 @@ export function UploadPage() {
   const options = useContextOptions();
 
   if (context === null) {
-    return (
-      <div className="text-center text-body-secondary mt-5" data-testid="upload-select-prompt">
-        <i className="bi bi-grid-3x3-gap display-5 d-block mb-3" aria-hidden="true" />
-        <p className="lead">Please select an application</p>
-      </div>
-    );
+    return <SelectApplicationPrompt testId="upload-select-prompt" />;
   }
 
   const uiName = options.find((o) => o.name === context)?.uiName ?? context;
