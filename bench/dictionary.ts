@@ -2,7 +2,7 @@
 // 40,000 columns, then the re-import after 5% of the tables changed.
 import fsp from "node:fs/promises";
 import path from "node:path";
-import pg from "pg";
+import { runStatements } from "../packages/server/src/testing/postgres-server.ts";
 import { login } from "./support/app.ts";
 import { type ThrowawayDatabase, withThrowawayDatabase } from "./support/database.ts";
 import { envNumber } from "./support/env.ts";
@@ -22,16 +22,6 @@ import {
 
 const DD = "Data Dictionary";
 const MODEL_DIR = path.resolve(import.meta.dirname, "../model");
-
-async function onDatabase(url: string, statements: string[]): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    for (const s of statements) await client.query(s);
-  } finally {
-    await client.end();
-  }
-}
 
 /** 2,000 tables of 20 columns in 10 schemas; each table has a primary key, comments, and every
  * table but the first of a schema a foreign key to the one before. */
@@ -84,7 +74,7 @@ async function createSource(
 ): Promise<void> {
   console.log(`creating the source database: ${tables} tables x ${perTable} columns...`);
   const created = await timed(() =>
-    onDatabase(
+    runStatements(
       source.url,
       // 100 tables per statement: one statement for all would exhaust the lock table.
       Array.from({ length: Math.ceil(tables / 100) }, (_, b) =>
@@ -201,7 +191,7 @@ async function measureImports(
     changes.push(`alter table app${t % 10}.t${t} add column extra_${t} text`);
     changes.push(`comment on table app${t % 10}.t${t} is 'Changed table ${t}'`);
   }
-  await onDatabase(source.url, changes);
+  await runStatements(source.url, changes);
   run.importAgain = await importOnce();
   return run;
 }

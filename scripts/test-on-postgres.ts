@@ -2,24 +2,11 @@
 // file creates and drops its own throwaway database there. Without a reachable server the run is
 // skipped with a message, except on CI (CI=true), where that is a failure.
 import { spawnSync } from "node:child_process";
-import pg from "pg";
+import { serverVersion } from "../packages/server/src/testing/postgres-server.ts";
 
 const url = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 
-async function reachable(): Promise<string | undefined> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
-  try {
-    await client.connect();
-    const { rows } = await client.query<{ server_version: string }>("show server_version");
-    return rows[0].server_version;
-  } catch {
-    return undefined;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
-const version = await reachable();
+const version = await serverVersion(url);
 if (!version) {
   const message = `PostgreSQL is not reachable at ${new URL(url).host}: the API suite on PostgreSQL did not run.`;
   if (process.env.CI) {

@@ -78,17 +78,3 @@ export async function withThrowawayDatabase<T>(
     await database.drop();
   }
 }
-
-/** The server's version, or undefined when it cannot be reached. */
-export async function serverVersion(serverUrl: string): Promise<string | undefined> {
-  const client = new pg.Client({ connectionString: serverUrl, connectionTimeoutMillis: 3000 });
-  try {
-    await client.connect();
-    const { rows } = await client.query<{ server_version: string }>("show server_version");
-    return rows[0].server_version;
-  } catch {
-    return undefined;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}

@@ -10,6 +10,7 @@ import { grantRoles } from "../../packages/server/src/admin/roles.repository.ts"
 import { insertUser } from "../../packages/server/src/admin/users.repository.ts";
 import { hashPassword } from "../../packages/server/src/auth/password.ts";
 import type { Database } from "../../packages/server/src/db/connection.ts";
+import { serverVersion } from "../../packages/server/src/testing/postgres-server.ts";
 import {
   ADMIN_USERNAME,
   type BenchDatabase,
@@ -17,12 +18,7 @@ import {
   type RunningApp,
   startApp,
 } from "./app.ts";
-import {
-  benchServerUrl,
-  serverVersion,
-  type ThrowawayDatabase,
-  withThrowawayDatabase,
-} from "./database.ts";
+import { benchServerUrl, type ThrowawayDatabase, withThrowawayDatabase } from "./database.ts";
 import { BENCH_MODEL_YAML, BENCH_TYPE } from "./model.ts";
 import { loadNote, machine } from "./results.ts";
 

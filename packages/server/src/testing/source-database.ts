@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import net from "node:net";
-import pg from "pg";
+import { runStatements, serverVersion } from "./postgres-server.ts";
 
 export const SOURCE_SERVER_URL =
   process.env.TEST_SOURCE_URL ??
@@ -9,28 +9,7 @@ export const SOURCE_SERVER_URL =
 
 /** Whether the PostgreSQL server that hosts test source databases answers. */
 export async function sourceServerReachable(): Promise<boolean> {
-  const client = new pg.Client({
-    connectionString: SOURCE_SERVER_URL,
-    connectionTimeoutMillis: 3000,
-  });
-  try {
-    await client.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
-async function run(url: string, statements: string[]): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    for (const s of statements) await client.query(s);
-  } finally {
-    await client.end();
-  }
+  return (await serverVersion(SOURCE_SERVER_URL)) !== undefined;
 }
 
 /** A throwaway database to document, and a way to change and drop it. */
@@ -45,17 +24,17 @@ export interface SourceDatabase {
 
 export async function createSourceDatabase(setup: string[]): Promise<SourceDatabase> {
   const name = `ledgerline_src_${process.pid}_${randomBytes(3).toString("hex")}`;
-  await run(SOURCE_SERVER_URL, [`create database ${name}`]);
+  await runStatements(SOURCE_SERVER_URL, [`create database ${name}`]);
   const url = new URL(SOURCE_SERVER_URL);
   url.pathname = `/${name}`;
-  await run(url.toString(), setup);
+  await runStatements(url.toString(), setup);
   return {
     name,
     host: url.hostname,
     port: Number(url.port || 5432),
     user: decodeURIComponent(url.username || "postgres"),
-    exec: (...statements) => run(url.toString(), statements),
-    drop: () => run(SOURCE_SERVER_URL, [`drop database if exists ${name} with (force)`]),
+    exec: (...statements) => runStatements(url.toString(), statements),
+    drop: () => runStatements(SOURCE_SERVER_URL, [`drop database if exists ${name} with (force)`]),
   };
 }
 
