@@ -280,7 +280,8 @@ export type PendingSummaryRow = z.infer<typeof PendingSummaryRow>;
 
 /**
  * A change set of one type that still has pending changes: one uploaded file, or the metadata
- * imports of one metadata source (each import supersedes the pending changes of the one before).
+ * imports of one metadata source (each import replaces the pending changes of the one before that
+ * it changes, and keeps those it proposes again unchanged).
  */
 export const PendingChangeSet = z.object({
   kind: z.enum(["upload", "import"]),
