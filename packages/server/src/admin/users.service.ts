@@ -8,6 +8,7 @@ import type { CurrentUser } from "../auth/auth.service.ts";
 import { hashPassword, passwordProblem } from "../auth/password.ts";
 import { deleteSessionsOfUser } from "../auth/sessions.repository.ts";
 import type { Db } from "../db/connection.ts";
+import { isUniqueViolation } from "../db/pg-errors.ts";
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from "../errors.ts";
 import { revokeAllRoles } from "./roles.repository.ts";
 import * as users from "./users.repository.ts";
@@ -128,8 +129,4 @@ async function checkedHash(password: string): Promise<string> {
   const problem = passwordProblem(password);
   if (problem) throw new BadRequestError(problem);
   return hashPassword(password);
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  return typeof error === "object" && error !== null && "code" in error && error.code === "23505";
 }

@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
+import { sqlState } from "../db/pg-errors.ts";
 import { AppError, TooManyRequestsError } from "../errors.ts";
 
 interface ValidationIssue {
@@ -28,7 +29,7 @@ const DATA_EXCEPTIONS: Record<string, string> = {
 /** The status and the caller-safe message of an error; never a stack trace or SQL. */
 function describe(error: FastifyError): { status: number; message: string } {
   if (error instanceof AppError) return { status: error.statusCode, message: error.message };
-  const dataException = DATA_EXCEPTIONS[(error as { code?: string }).code ?? ""];
+  const dataException = DATA_EXCEPTIONS[sqlState(error) ?? ""];
   if (dataException) return { status: 400, message: dataException };
   if (error.validation) return { status: 400, message: validationMessage(error) };
   const status = error.statusCode ?? 500;

@@ -4,7 +4,7 @@ import type { ContextModel, EntityType } from "../model/model.ts";
 import { identityAttributes, SYSTEM_COLUMNS } from "../model/model.ts";
 import { writeWithIndexRebuild } from "../records/index-rebuild.ts";
 import { adjustTypeCount } from "../records/type-counts.repository.ts";
-import { type Stage, stageTable } from "./stage.repository.ts";
+import { dropStageKeyIndex, type Stage, stageTable } from "./stage.repository.ts";
 
 /** Limits Missing to the records whose attribute is one of the values, e.g. the data objects of one metadata source. */
 export interface MissingScope {
@@ -41,14 +41,23 @@ function identityMatch(type: EntityType, left: string, right: string): RawBuilde
   )}`;
 }
 
+/** The present non-identity attributes of the staged row `s`, in file order. */
+const compared = (stage: Stage) => stage.attributes.filter((a) => !a.identity);
+
+/** Whether some present attribute of the staged row `s` differs from the stored row `t`. */
+function differs(stage: Stage): RawBuilder<boolean> {
+  const names = compared(stage).map((a) => sql.id(a.name));
+  if (names.length === 0) return sql<boolean>`false`;
+  const row = (alias: string) => sql.join(names.map((n) => sql`${sql.raw(alias)}.${n}`));
+  return sql<boolean>`(${row("s")}) is distinct from (${row("t")})`;
+}
+
 /** The changed attributes of a staged row as {name: value} jsonb, compared with the stored row `t`. */
 function changedValues(stage: Stage, side: "s" | "t"): RawBuilder<unknown> {
-  const parts = stage.attributes
-    .filter((a) => !a.identity)
-    .map(
-      (a) =>
-        sql`case when s.${sql.id(a.name)} is distinct from t.${sql.id(a.name)} then jsonb_build_object(${a.name}::text, ${sql.ref(`${side}.${a.name}`)}) else '{}'::jsonb end`,
-    );
+  const parts = compared(stage).map(
+    (a) =>
+      sql`case when s.${sql.id(a.name)} is distinct from t.${sql.id(a.name)} then jsonb_build_object(${a.name}::text, ${sql.ref(`${side}.${a.name}`)}) else '{}'::jsonb end`,
+  );
   return parts.length === 0 ? sql`'{}'::jsonb` : sql.join(parts, sql` || `);
 }
 
@@ -75,26 +84,36 @@ export async function classifyStage(
   stage: Stage,
   missing: MissingRule,
 ): Promise<void> {
+  // The stage's key index (see indexStageKeys) serves the Missing anti-join; the matching update
+  // is a hash join, and is twice as fast without an index to maintain.
+  if (missing.deleteMissing) await stageMissing(db, context, type, stage, missing.scope);
+  await dropStageKeyIndex(db, stage);
   const s = stageTable(stage);
   const t = entityTable(context, type);
-  // Without it, the key match and the Missing anti-join scan the stage once per stored record.
-  // Building it also gives the planner the stage's size, enough for hash joins: no analyze needed.
-  const keyColumns = sql.join(identityAttributes(type).map((a) => sql.id(a.name)));
-  await sql`create index on ${s} (${keyColumns})`.execute(db);
   // Rows start as Add; one pass over the matches classifies the rest.
+  const change = sql`not t.is_pending_new and (t.is_deleted or ${differs(stage)})`;
   await sql`update ${s} s set _key_id = t.entity_key_id, _base_version = t.version, _was_deleted = t.is_deleted,
       _proposal = t.is_pending_new,
-      _kind = case when t.is_pending_new then 'Add'
-                   when t.is_deleted or (${changedValues(stage, "s")}) <> '{}'::jsonb then 'Change'
-                   else 'Unchanged' end,
-      _old_values = case when not t.is_pending_new then ${changedValues(stage, "t")} end,
-      _new_values = case when not t.is_pending_new then ${changedValues(stage, "s")} end
+      _kind = case when t.is_pending_new then 'Add' when ${change} then 'Change' else 'Unchanged' end,
+      _old_values = case when ${change} then ${changedValues(stage, "t")} end,
+      _new_values = case when ${change} then ${changedValues(stage, "s")} end
     from ${t} t where ${identityMatch(type, "s", "t")}`.execute(db);
-  if (!missing.deleteMissing) return;
+}
+
+/** Adds a Missing row for every comparable record in scope that the file does not carry. */
+async function stageMissing(
+  db: Db,
+  context: ContextModel,
+  type: EntityType,
+  stage: Stage,
+  scope: MissingScope | undefined,
+): Promise<void> {
+  const s = stageTable(stage);
+  const t = entityTable(context, type);
   const hidden = sql.raw(`array[${SYSTEM_COLUMNS.map((c) => `'${c}'`).join(",")}]`);
   await sql`insert into ${s} (_row_no, _key_id, _kind, _base_version, _old_values)
     select 0, t.entity_key_id, 'Missing', t.version, to_jsonb(t) - ${hidden}
-    from ${t} t where ${comparable(missing.scope)}
+    from ${t} t where ${comparable(scope)}
       and not exists (select 1 from ${s} s where ${identityMatch(type, "s", "t")})`.execute(db);
 }
 
@@ -138,9 +157,9 @@ export interface WriteOptions {
 }
 
 /**
- * Writes the classified rows as events, set-based. Every new record gets its event id as it is
- * inserted, the other rows get theirs next, so records point at their event without a second
- * pass. Pending: new records are stored as hidden proposals and nothing else changes; a change the
+ * Writes the classified rows as events, set-based. Every row that becomes an event draws its
+ * event id, and every new record its key, in the stage first, so records and events are written
+ * pointing at each other without matching anything back. Pending: new records are stored as hidden proposals and nothing else changes; a change the
  * same source already proposed, unchanged, keeps its pending event, and one it proposed and was
  * refused is not proposed again. Applied: records are written straight from the stage. Answers
  * the number of events that stand for the rows (new, or kept pending).
@@ -158,7 +177,6 @@ export async function writeEvents(
   const cols = stage.attributes.map((a) => sql.id(a.name));
   const fromStage = sql.join(cols.map((c) => sql`${c} = s.${c}`));
   const fullValues = sql`jsonb_build_object(${sql.join(stage.attributes.map((a) => sql`${a.name}::text, s.${sql.id(a.name)}`))})`;
-  const nextEventId = sql`nextval(pg_get_serial_sequence('app.events', 'event_id'))`;
   const proposed = sql`case s._kind when 'Add' then ${fullValues} when 'Change' then s._new_values end`;
   const baseVersion = sql`case when s._kind = 'Add' then null else s._base_version end`;
 
@@ -176,21 +194,20 @@ export async function writeEvents(
     await sql`update ${s} s set _kept = true ${sameAs("rejected")}`.execute(db);
   }
 
+  const { events, keys } = await sequences(db, context, type);
+  const isNew = sql`s._kind = 'Add' and not s._proposal`;
+  await sql`update ${s} s set _event_id = nextval(${events}),
+      _key_id = case when ${isNew} then nextval(${keys}) else s._key_id end
+    where s._event_id is null and not s._kept and s._kind <> 'Unchanged'`.execute(db);
   // New records; pending ones stay hidden as proposals until approved. A _proposal of the same key is reused.
   const { rows: fresh } = await sql<{ n: number }>`
-    select count(*)::int as n from ${s} where _kind = 'Add' and _key_id is null`.execute(db);
+    select count(*)::int as n from ${s} s where ${isNew}`.execute(db);
   await writeWithIndexRebuild(db, context.schema, type.name, fresh[0].n, () =>
-    sql`with ins as (
-      insert into ${t} (${sql.join(cols)}, is_pending_new, created_by, updated_by, last_event_id)
-      select ${sql.join(cols.map((c) => sql`s.${c}`))}, ${!apply}, ${user}, ${user}, ${nextEventId}
-      from ${s} s where s._kind = 'Add' and s._key_id is null
-      returning entity_key_id, last_event_id, ${sql.join(identityAttributes(type).map((a) => sql.id(a.name)))}
-    )
-    update ${s} s set _key_id = ins.entity_key_id, _event_id = ins.last_event_id
-    from ins where ${identityMatch(type, "s", "ins")} and s._kind = 'Add'`.execute(db),
+    sql`insert into ${t} (entity_key_id, ${sql.join(cols)}, is_pending_new, created_by, updated_by, last_event_id)
+      overriding system value
+      select s._key_id, ${sql.join(cols.map((c) => sql`s.${c}`))}, ${!apply}, ${user}, ${user}, s._event_id
+      from ${s} s where ${isNew}`.execute(db),
   );
-  await sql`update ${s} set _event_id = ${nextEventId}
-    where _event_id is null and not _kept and _kind <> 'Unchanged'`.execute(db);
 
   const approved = apply ? sql`, is_pending_new = false, version = t.version + 1` : sql``;
   const reused = await affected(
@@ -215,7 +232,7 @@ export async function writeEvents(
     select s._event_id, ${context.name}, ${type.name}, s._key_id, s._kind, ${decided},
            case when s._kind = 'Add' then null else s._old_values end, ${proposed}, ${baseVersion},
            ${source}, ${user}
-    from ${s} s where s._event_id is not null and not s._kept order by s._event_id`.execute(db);
+    from ${s} s where s._event_id is not null and not s._kept`.execute(db);
   if (apply) await applyStage(db, context, type, stage, user, reused);
   const { rows } = await sql<{ n: number }>`
     select count(*)::int as n from ${s} where _event_id is not null`.execute(db);
@@ -261,6 +278,22 @@ async function applyStage(
     type.name,
     expected.added + expected.revived - expected.missing,
   );
+}
+
+/**
+ * The sequences of event ids and of the type's keys, as regclass literals: a literal is resolved
+ * once, where a lookup by name inside the statement would run for every row.
+ */
+async function sequences(db: Db, context: ContextModel, type: EntityType) {
+  const { rows } = await sql<{ events: string; keys: string }>`
+    select pg_get_serial_sequence('app.events', 'event_id') as events,
+           pg_get_serial_sequence(format('%I.%I', ${context.schema}::text, ${type.name}::text), 'entity_key_id') as keys`.execute(
+    db,
+  );
+  return {
+    events: sql`${sql.lit(rows[0].events)}::regclass`,
+    keys: sql`${sql.lit(rows[0].keys)}::regclass`,
+  };
 }
 
 async function affected(query: Promise<{ numAffectedRows?: bigint }>): Promise<number> {

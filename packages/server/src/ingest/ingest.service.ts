@@ -17,6 +17,7 @@ import {
   createStage,
   dropStage,
   duplicateKeys,
+  indexStageKeys,
   insertStageRows,
   type Stage,
 } from "./stage.repository.ts";
@@ -86,8 +87,8 @@ export async function ingest(db: Db, input: IngestInput): Promise<IngestResult> 
   try {
     const rows = await stageRows(db, input, stage);
     const identity = identityAttributes(input.type).map((a) => a.name);
-    const duplicates = await duplicateKeys(db, stage, identity, MAX_PROBLEMS);
-    if (duplicates.length > 0) {
+    if (!(await indexStageKeys(db, stage, identity))) {
+      const duplicates = await duplicateKeys(db, stage, identity, MAX_PROBLEMS);
       const lines = duplicates.map(
         (d) => `rows ${d.rows.join(", ")}: the key '${d.key}' appears more than once`,
       );
@@ -97,6 +98,8 @@ export async function ingest(db: Db, input: IngestInput): Promise<IngestResult> 
       await sql`select pg_advisory_xact_lock(hashtext(${lockKey(input.context, input.type)}))`.execute(
         tx,
       );
+      // The diff hash-joins the whole file with the type: let that fit in memory.
+      await sql`set local work_mem = '64MB'`.execute(tx);
       const missing = { deleteMissing: input.deleteMissing, scope: input.missingScope };
       await classifyStage(tx, input.context, input.type, stage, missing);
       const counts = await countDiff(tx, input.context, input.type, stage, input.missingScope);

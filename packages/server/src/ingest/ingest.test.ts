@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Db } from "../db/connection.ts";
 import type { ContextModel, EntityType } from "../model/model.ts";
 import { findContext, findEntityType } from "../model/model.ts";
 import { writeWithIndexRebuild } from "../records/index-rebuild.ts";
@@ -38,16 +39,21 @@ function ingestCurrencies(
   from: number,
   count: number,
   apply: boolean,
-  { name = "Currency", source = "test" } = {},
+  {
+    name = "Currency",
+    source = "test",
+    db = t.database.db,
+    rows = currencyRows(from, count, name),
+  }: { name?: string; source?: string; db?: Db; rows?: AsyncIterable<IngestRow> } = {},
 ) {
-  return ingest(t.database.db, {
+  return ingest(db, {
     context,
     type: currency,
     attributes: ["code", "name", "minor_units"].map(
       (name) =>
         currency.attributes.find((a) => a.name === name) as EntityType["attributes"][number],
     ),
-    rows: currencyRows(from, count, name),
+    rows,
     columnName: (name) => name,
     deleteMissing: false,
     apply,
@@ -297,5 +303,28 @@ describe.skipIf(testDatabaseKind() !== "postgres")("an applied ingest racing a w
     } finally {
       await other.end();
     }
+  });
+});
+
+describe("a file repeating a key", () => {
+  async function* repeated(): AsyncGenerator<IngestRow> {
+    yield* currencyRows(0, 3, "Once");
+    for await (const row of currencyRows(1, 1, "Again")) yield { ...row, rowNumber: 5 };
+  }
+
+  it("is refused inside a caller's transaction, which stays usable", async () => {
+    const before = await eventCount();
+    await t.database.db.transaction().execute(async (tx) => {
+      const refused = await ingestCurrencies(0, 0, true, { db: tx, rows: repeated() }).catch(
+        (e: unknown) => e,
+      );
+      expect(refused).toBeInstanceOf(IngestRejected);
+      expect((refused as IngestRejected).message).toContain(
+        "rows 3, 5: the key 'Z000001' appears more than once",
+      );
+      const { rows } = await sql<{ n: number }>`select 1 as n`.execute(tx);
+      expect(rows).toEqual([{ n: 1 }]);
+    });
+    expect(await eventCount()).toBe(before);
   });
 });

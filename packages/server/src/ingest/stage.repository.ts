@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { ScalarValue } from "@ledgerline/contract";
 import { sql } from "kysely";
 import type { Db } from "../db/connection.ts";
+import { isUniqueViolation } from "../db/pg-errors.ts";
 import type { Attribute } from "../model/model.ts";
 import { SQL_TYPES } from "../model/sync/ddl.ts";
 
@@ -62,6 +63,38 @@ export async function insertStageRows(
   await sql`insert into ${table(stage)} (_row_no, ${sql.join(names)})
     select _row_no, ${sql.join(names)} from json_to_recordset(${JSON.stringify(payload)}::json)
       as x(_row_no integer, ${sql.join(recordset)})`.execute(db);
+}
+
+const keyIndex = (stage: Stage) => `${stage.name}_keys`;
+
+/**
+ * Indexes the stage by natural key, unique: the diff's matches and Missing anti-join need it, and
+ * building it is the check that no key repeats. Answers false, and leaves no index, when one does.
+ */
+export async function indexStageKeys(
+  db: Db,
+  stage: Stage,
+  identity: readonly string[],
+): Promise<boolean> {
+  const create = sql`create unique index ${sql.id(keyIndex(stage))} on ${table(stage)}
+    (${sql.join(identity.map((n) => sql.id(n)))})`;
+  // Inside a caller's transaction a failed statement would abort it: fail within a savepoint.
+  const guarded = db.isTransaction;
+  if (guarded) await sql`savepoint stage_keys`.execute(db);
+  try {
+    await create.execute(db);
+    if (guarded) await sql`release savepoint stage_keys`.execute(db);
+    return true;
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    if (guarded) await sql`rollback to savepoint stage_keys`.execute(db);
+    return false;
+  }
+}
+
+/** Drops the key index once the diff is done: the writes that follow update stage rows, and need no index to maintain. */
+export async function dropStageKeyIndex(db: Db, stage: Stage): Promise<void> {
+  await sql`drop index ${sql.id("app", keyIndex(stage))}`.execute(db);
 }
 
 /** Rows sharing a natural key: the key text and the row numbers, at most `limit` keys. */

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { Db } from "../db/connection.ts";
+import { sqlState } from "../db/pg-errors.ts";
 
 /** Fewer rows than this are always written with the indexes in place. */
 const MIN_BULK_ROWS = 10_000;
@@ -61,7 +62,7 @@ async function lockAlone(tx: Db, target: ReturnType<typeof sql.table>): Promise<
     await sql`select set_config('lock_timeout', ${rows[0].wait}, true)`.execute(tx);
     return true;
   } catch (error) {
-    if (!LOCK_FAILURES.has((error as { code?: string }).code ?? "")) throw error;
+    if (!LOCK_FAILURES.has(sqlState(error) ?? "")) throw error;
     // Undoes the failed lock request and the timeout with it; the transaction goes on.
     await sql`rollback to savepoint index_rebuild`.execute(tx);
     return false;

@@ -8,6 +8,7 @@ import {
   pendingEventsOf,
 } from "../changes/events.repository.ts";
 import type { Db } from "../db/connection.ts";
+import { isUniqueViolation } from "../db/pg-errors.ts";
 import { BadRequestError, ConflictError, NotFoundError } from "../errors.ts";
 import type { Attribute, ContextModel, EntityType, Model } from "../model/model.ts";
 import { findEntityType, identityAttributes, storedAttributes } from "../model/model.ts";
@@ -16,7 +17,6 @@ import { adjustTypeCount } from "./type-counts.repository.ts";
 import { convertValue, sameValue } from "./values.ts";
 
 const KEY_FIELD = "entityKeyID";
-const UNIQUE_VIOLATION = "23505";
 
 /** Creates or updates one record from the web, as an event applied at once or held for approval. */
 export async function saveRecord(
@@ -43,8 +43,7 @@ export async function saveRecord(
           : updateRecord(tx, rights, type, request.record, request.expectedVersion, user),
       );
   } catch (error) {
-    if ((error as { code?: string }).code === UNIQUE_VIOLATION)
-      throw duplicateError(type, request.record);
+    if (isUniqueViolation(error)) throw duplicateError(type, request.record);
     throw error;
   }
 }
