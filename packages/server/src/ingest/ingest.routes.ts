@@ -9,6 +9,7 @@ import { z } from "zod";
 import { BadRequestError, PayloadTooLargeError } from "../errors.ts";
 import { currentUser } from "../http/guard.ts";
 import type { App, AppDeps } from "../http/types.ts";
+import { prepareParser } from "./parse-in-worker.ts";
 import { listFileLayouts, uploadFile } from "./upload.service.ts";
 
 const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
@@ -17,6 +18,7 @@ const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 export async function ingestRoutes(app: App, { database, model, config }: AppDeps): Promise<void> {
   const db = database.db;
   const uploadDir = path.join(config.dataDir, "uploads");
+  app.addHook("onReady", async () => prepareParser(config.upload.parserMemoryMb));
 
   app.post(
     "/api/filelayouts",

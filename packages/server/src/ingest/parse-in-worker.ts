@@ -1,6 +1,6 @@
 import { Worker } from "node:worker_threads";
 import type { ReadOptions, SheetRow } from "./xlsx-reader.ts";
-import type { WorkerMessage } from "./xlsx-worker.ts";
+import type { ParseJob, WorkerMessage } from "./xlsx-worker.ts";
 import { FileFormatError } from "./zip-archive.ts";
 
 export interface WorkerLimits {
@@ -8,6 +8,37 @@ export interface WorkerLimits {
   maxMemoryMb: number;
   /** Longest a parse may take, in milliseconds. */
   maxMilliseconds: number;
+}
+
+const ENTRY = new URL("./xlsx-worker-entry.mjs", import.meta.url);
+
+/** A parsing thread started ahead of need; each thread parses one file and is then stopped. */
+let spare: { worker: Worker; memoryMb: number } | undefined;
+
+/**
+ * Starts a parsing thread ahead of the next upload, which then does not wait the ~0.2 s a thread
+ * takes to load. An idle spare does not keep the process alive.
+ */
+export function prepareParser(maxMemoryMb: number): void {
+  if (spare?.memoryMb === maxMemoryMb) return;
+  if (spare) void spare.worker.terminate();
+  const worker = new Worker(ENTRY, { resourceLimits: { maxOldGenerationSizeMb: maxMemoryMb } });
+  worker.unref();
+  // A spare that fails while idle is dropped; the next parse starts a thread of its own.
+  const drop = () => {
+    if (spare?.worker === worker) spare = undefined;
+  };
+  worker.once("error", drop);
+  worker.once("exit", drop);
+  spare = { worker, memoryMb: maxMemoryMb };
+}
+
+function takeParser(maxMemoryMb: number): Worker {
+  prepareParser(maxMemoryMb);
+  const { worker } = spare as { worker: Worker };
+  spare = undefined;
+  worker.ref();
+  return worker;
 }
 
 /**
@@ -19,10 +50,7 @@ export async function* parseSheetInWorker(
   options: ReadOptions,
   limits: WorkerLimits,
 ): AsyncGenerator<SheetRow> {
-  const worker = new Worker(new URL("./xlsx-worker-entry.mjs", import.meta.url), {
-    workerData: { filePath, options },
-    resourceLimits: { maxOldGenerationSizeMb: limits.maxMemoryMb },
-  });
+  const worker = takeParser(limits.maxMemoryMb);
   const queue: (WorkerMessage | Error)[] = [];
   let wake: (() => void) | undefined;
   const push = (item: WorkerMessage | Error) => {
@@ -47,6 +75,7 @@ export async function* parseSheetInWorker(
     );
     void worker.terminate();
   }, limits.maxMilliseconds);
+  worker.postMessage({ filePath, options } satisfies ParseJob);
   try {
     for (;;) {
       if (queue.length === 0) await new Promise<void>((resolve) => (wake = resolve));
@@ -61,5 +90,6 @@ export async function* parseSheetInWorker(
   } finally {
     clearTimeout(timer);
     await worker.terminate();
+    prepareParser(limits.maxMemoryMb);
   }
 }

@@ -100,19 +100,20 @@ export async function uploadFile(
     dryRun: request.dryRun,
     user: user.username,
   });
+  // Closed whatever happens: a refused file leaves the parser mid-sheet, and its thread must stop.
+  const sheet = parseSheetInWorker(
+    request.filePath,
+    {
+      sheet: layout.sheet,
+      maxDecompressedBytes: config.upload.maxDecompressedBytes,
+      maxCompressionRatio: config.upload.maxCompressionRatio,
+    },
+    {
+      maxMemoryMb: config.upload.parserMemoryMb,
+      maxMilliseconds: config.upload.parserMilliseconds,
+    },
+  );
   try {
-    const sheet = parseSheetInWorker(
-      request.filePath,
-      {
-        sheet: layout.sheet,
-        maxDecompressedBytes: config.upload.maxDecompressedBytes,
-        maxCompressionRatio: config.upload.maxCompressionRatio,
-      },
-      {
-        maxMemoryMb: config.upload.parserMemoryMb,
-        maxMilliseconds: config.upload.parserMilliseconds,
-      },
-    );
     const { columns, rows } = await openLayoutRows(layout, type, sheet);
     const headers = new Map(columns.map((c) => [c.attribute.name, c.header]));
     const result = await ingest(db, {
@@ -141,5 +142,7 @@ export async function uploadFile(
     await finishUpload(db, uploadId, { succeeded: false, message: text });
     if (!known) throw error;
     return { status, text, uploadId };
+  } finally {
+    await sheet.return(undefined);
   }
 }

@@ -124,11 +124,33 @@ function columnIndex(ref: string): number {
   return n - 1;
 }
 
-const EXCEL_EPOCH_MS = Date.UTC(1899, 11, 30);
+/** Days from 0000-03-01 to 1899-12-30, Excel's day 0 (its 1900 leap-year bug is left in). */
+const EXCEL_EPOCH_DAYS = 693_899;
+const pad2 = (n: number) => (n < 10 ? `0${n}` : String(n));
 
-/** The calendar date of an Excel serial day number (the time of day is dropped). */
+/**
+ * The calendar date of an Excel serial day number (the time of day is dropped). Integer
+ * arithmetic on the proleptic Gregorian calendar's 400-year cycles rather than a Date per cell:
+ * a large file has one date cell per row or more.
+ */
 export function serialToDate(serial: number): string {
-  return new Date(EXCEL_EPOCH_MS + Math.floor(serial) * 86_400_000).toISOString().slice(0, 10);
+  const days = Math.floor(serial) + EXCEL_EPOCH_DAYS;
+  const era = Math.floor(days / 146_097);
+  const dayOfEra = days - era * 146_097;
+  const yearOfEra = Math.floor(
+    (dayOfEra -
+      Math.floor(dayOfEra / 1_460) +
+      Math.floor(dayOfEra / 36_524) -
+      Math.floor(dayOfEra / 146_096)) /
+      365,
+  );
+  const dayOfYear =
+    dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const monthFromMarch = Math.floor((5 * dayOfYear + 2) / 153);
+  const day = dayOfYear - Math.floor((153 * monthFromMarch + 2) / 5) + 1;
+  const month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9;
+  const year = era * 400 + yearOfEra + (month <= 2 ? 1 : 0);
+  return `${String(year).padStart(4, "0")}-${pad2(month)}-${pad2(day)}`;
 }
 
 export interface ReadOptions extends ZipLimits {
@@ -149,13 +171,13 @@ async function checkWorkbook(archive: ZipArchive): Promise<void> {
 }
 
 /**
- * Streams the rows of one sheet of an .xlsx file. Formulas are read as their cached values; dates
- * are recognised by the cell's number format.
+ * Streams the rows of one sheet of an .xlsx file, in batches as they are parsed. Formulas are read
+ * as their cached values; dates are recognised by the cell's number format.
  */
 export async function* readSheetRows(
   filePath: string,
   options: ReadOptions,
-): AsyncGenerator<SheetRow> {
+): AsyncGenerator<SheetRow[]> {
   const archive = await ZipArchive.open(filePath, options);
   try {
     await checkWorkbook(archive);
@@ -163,12 +185,16 @@ export async function* readSheetRows(
     const dateStyles = await readDateStyles(archive);
     const shared = await readSharedStrings(archive);
 
-    const ready: SheetRow[] = [];
+    let ready: SheetRow[] = [];
     let row: SheetRow | undefined;
-    let cell: { index: number; type: string; style: number; text: string[] } | undefined;
+    // The cell being read, as plain variables: a large sheet has millions of cells.
+    let inCell = false;
+    let cellIndex = 0;
+    let cellType = "n";
+    let cellStyle = 0;
+    let cellText = "";
     let collect = false;
     let nextRow = 1;
-    let nextColumn = 0;
     const parser = xmlParser(part);
     parser.on("opentag", (tag) => {
       switch (tag.name) {
@@ -176,41 +202,34 @@ export async function* readSheetRows(
           const r = Number(tag.attributes.r);
           row = { rowNumber: Number.isInteger(r) && r > 0 ? r : nextRow, cells: [] };
           nextRow = row.rowNumber + 1;
-          nextColumn = 0;
+          cellIndex = -1;
           break;
         }
         case "c": {
-          const ref = tag.attributes.r ? String(tag.attributes.r) : "";
-          const index = ref ? columnIndex(ref) : nextColumn;
-          nextColumn = index + 1;
-          cell = {
-            index,
-            type: String(tag.attributes.t ?? "n"),
-            style: Number(tag.attributes.s ?? 0),
-            text: [],
-          };
+          const ref = tag.attributes.r;
+          cellIndex = ref ? columnIndex(String(ref)) : cellIndex + 1;
+          cellType = tag.attributes.t ? String(tag.attributes.t) : "n";
+          cellStyle = tag.attributes.s ? Number(tag.attributes.s) : 0;
+          cellText = "";
+          inCell = true;
           break;
         }
         case "v":
         case "t":
-          collect = cell !== undefined;
+          collect = inCell;
           break;
       }
     });
     parser.on("text", (text) => {
-      if (collect && cell) cell.text.push(text);
+      if (collect) cellText += text;
     });
     parser.on("closetag", (tag) => {
       if (tag.name === "v" || tag.name === "t") collect = false;
-      else if (tag.name === "c" && cell && row) {
-        const value = decodeCell(
-          cell.type,
-          cell.text.join(""),
-          dateStyles[cell.style] === true,
-          shared,
-        );
-        if (value !== null) row.cells[cell.index] = value;
-        cell = undefined;
+      else if (tag.name === "c" && inCell) {
+        inCell = false;
+        if (!row) return;
+        const value = decodeCell(cellType, cellText, dateStyles[cellStyle] === true, shared);
+        if (value !== null) row.cells[cellIndex] = value;
       } else if (tag.name === "row" && row) {
         ready.push(row);
         row = undefined;
@@ -219,10 +238,13 @@ export async function* readSheetRows(
     // Decoding as a stream keeps multi-byte characters split across chunks intact.
     for await (const chunk of (await archive.stream(part)).setEncoding("utf8")) {
       parser.write(chunk as string);
-      while (ready.length > 0) yield ready.shift() as SheetRow;
+      if (ready.length > 0) {
+        yield ready;
+        ready = [];
+      }
     }
     parser.close();
-    while (ready.length > 0) yield ready.shift() as SheetRow;
+    if (ready.length > 0) yield ready;
   } finally {
     archive.close();
   }

@@ -1,8 +1,14 @@
-// Runs in a worker thread: parses one sheet and sends its rows to the parent in batches,
-// waiting for the parent to ask for more (backpressure), so memory stays bounded.
-import { parentPort, workerData } from "node:worker_threads";
+// Runs in a worker thread, started ahead of need: waits for one parse job, parses that sheet and
+// sends its rows to the parent in batches. It runs at most AHEAD batches ahead of the parent,
+// which acknowledges each with "more": memory stays bounded, and neither side waits on the other.
+import { parentPort } from "node:worker_threads";
 import { type ReadOptions, readSheetRows, type SheetRow } from "./xlsx-reader.ts";
 import { FileFormatError } from "./zip-archive.ts";
+
+export interface ParseJob {
+  filePath: string;
+  options: ReadOptions;
+}
 
 export type WorkerMessage =
   | { kind: "rows"; rows: SheetRow[] }
@@ -10,33 +16,38 @@ export type WorkerMessage =
   | { kind: "error"; message: string; fileFormat: boolean };
 
 const BATCH = 2_000;
+const AHEAD = 3;
 const port = parentPort;
 if (!port) throw new Error("xlsx-worker must run as a worker thread");
-const { filePath, options } = workerData as { filePath: string; options: ReadOptions };
 
+let unacknowledged = 0;
 let resume: (() => void) | undefined;
-port.on("message", (message: string) => {
-  if (message === "more") resume?.();
+port.on("message", (message: ParseJob | "more") => {
+  if (message !== "more") {
+    void run(message);
+    return;
+  }
+  unacknowledged -= 1;
+  resume?.();
 });
-const more = () => new Promise<void>((resolve) => (resume = resolve));
 
-async function run(): Promise<void> {
+async function send(rows: SheetRow[]): Promise<void> {
+  port?.postMessage({ kind: "rows", rows } satisfies WorkerMessage);
+  unacknowledged += 1;
+  while (unacknowledged >= AHEAD) await new Promise<void>((resolve) => (resume = resolve));
+}
+
+async function run({ filePath, options }: ParseJob): Promise<void> {
   let batch: SheetRow[] = [];
   try {
-    for await (const row of readSheetRows(filePath, options)) {
-      batch.push(row);
+    for await (const rows of readSheetRows(filePath, options)) {
+      for (const row of rows) batch.push(row);
       if (batch.length >= BATCH) {
-        const waiting = more();
-        port?.postMessage({ kind: "rows", rows: batch } satisfies WorkerMessage);
+        await send(batch);
         batch = [];
-        await waiting;
       }
     }
-    if (batch.length > 0) {
-      const waiting = more();
-      port?.postMessage({ kind: "rows", rows: batch } satisfies WorkerMessage);
-      await waiting;
-    }
+    if (batch.length > 0) await send(batch);
     port?.postMessage({ kind: "done" } satisfies WorkerMessage);
   } catch (error) {
     const fileFormat = error instanceof FileFormatError;
@@ -47,5 +58,3 @@ async function run(): Promise<void> {
     } satisfies WorkerMessage);
   }
 }
-
-void run();
