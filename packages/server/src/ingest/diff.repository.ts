@@ -258,13 +258,15 @@ async function applyStage(
   const expected = await stageCounts(db, stage);
   const common = sql`version = t.version + 1, updated_at = now(), updated_by = ${user}, last_event_id = s._event_id`;
   const current = sql`t.entity_key_id = s._key_id and t.version = s._base_version`;
-  const changed = await affected(
-    sql`update ${t} t set ${sql.join(cols.map((c) => sql`${c} = s.${c}`))}, is_deleted = false, ${common}
-      from ${s} s where s._kind = 'Change' and ${current}`.execute(db),
-  );
+  // Discontinuing first: it changes no indexed value, so each record can stay on its page with no
+  // new index entries, while the free space there lasts; changed records need new entries anyway.
   const removed = await affected(
     sql`update ${t} t set is_deleted = true, ${common}
       from ${s} s where s._kind = 'Missing' and ${current}`.execute(db),
+  );
+  const changed = await affected(
+    sql`update ${t} t set ${sql.join(cols.map((c) => sql`${c} = s.${c}`))}, is_deleted = false, ${common}
+      from ${s} s where s._kind = 'Change' and ${current}`.execute(db),
   );
   const overtaken =
     expected.proposals - proposalsApplied + expected.changed - changed + expected.missing - removed;
