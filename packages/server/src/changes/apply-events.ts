@@ -90,11 +90,13 @@ export async function applyEvents(
         tx,
       );
   };
-  const rewritten = creates.length + changes.length;
-  await writeWithIndexRebuild(tx, context.schema, type.name, rewritten, writeValues);
+  // Removals first: they change no indexed value, so they stay on their pages (no new index
+  // entries) while the free space there lasts, which rewritten values would otherwise take.
   if (removals.length > 0) {
     await sql`update ${t} t set is_deleted = true, ${common} ${fromEvents(removals)}`.execute(tx);
   }
+  const rewritten = creates.length + changes.length;
+  await writeWithIndexRebuild(tx, context.schema, type.name, rewritten, writeValues);
   const revived = changes.filter((e) => byKey.get(e.entity_key_id)?.is_deleted).length;
   const removed = removals.filter((e) => !byKey.get(e.entity_key_id)?.is_deleted).length;
   await adjustTypeCount(tx, context.name, type.name, creates.length + revived - removed);
