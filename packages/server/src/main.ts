@@ -22,7 +22,7 @@ async function main(): Promise<void> {
   const app = await buildApp({ config, database, model: prepared.model });
   const dictionary = findContext(prepared.model, DATA_DICTIONARY_CONTEXT);
   const scheduler = dictionary
-    ? startScheduler(database.db, dictionary, {
+    ? startScheduler(database, dictionary, {
         connectionsDir: config.connectionsDir,
         log: app.log,
       })

@@ -1,19 +1,40 @@
 import fs from "node:fs/promises";
 import path from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { PGlite, types as pgliteTypes } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
-import { Kysely, PostgresDialect } from "kysely";
+import { Kysely, PostgresDialect, sql } from "kysely";
 import { PGliteDialect } from "kysely-pglite-dialect";
 import pg from "pg";
+import { from as copyFrom } from "pg-copy-streams";
 import type { AppTables } from "./tables.ts";
 
 export type DatabaseKind = "pglite" | "postgres";
 export type Db = Kysely<AppTables>;
 
-/** An open database: the typed query builder plus what differs between the two engines. */
+/** A table, and the columns each row of a COPY gives in order. */
+export interface CopyTarget {
+  schema: string;
+  table: string;
+  columns: readonly string[];
+}
+
+/**
+ * Loads rows into a table with COPY, on the connection `db` runs on (so inside its transaction,
+ * if it is one). `data` holds the rows in COPY's text format.
+ */
+export type CopyRows = (db: Db, target: CopyTarget, data: string) => Promise<void>;
+
+function copyStatement({ schema, table, columns }: CopyTarget, source: string): string {
+  const names = columns.map((c) => pg.escapeIdentifier(c)).join(", ");
+  return `copy ${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(table)} (${names}) from ${source}`;
+}
+
 export interface Database {
   db: Db;
   kind: DatabaseKind;
+  copyRows: CopyRows;
   /** Subscribes to a NOTIFY channel (sent by any server instance); answers the unsubscribe function. */
   listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
@@ -59,9 +80,32 @@ function openPostgres(url: string, max: number): Database {
   pool.on("error", () => undefined);
   const db = new Kysely<AppTables>({ dialect: new PostgresDialect({ pool }) });
   const listeners = new Set<pg.Client>();
+  // The pool's connections by server process id: a transaction's connection is found by asking it.
+  const byProcess = new Map<number, pg.PoolClient>();
+  const processOf = (client: pg.PoolClient) =>
+    (client as unknown as { processID: number }).processID;
+  pool.on("connect", (client) => byProcess.set(processOf(client), client));
+  pool.on("remove", (client) => byProcess.delete(processOf(client as pg.PoolClient)));
+  const copy = (client: pg.PoolClient, target: CopyTarget, data: string) =>
+    pipeline(Readable.from([data]), client.query(copyFrom(copyStatement(target, "stdin"))));
   return {
     db,
     kind: "postgres",
+    copyRows: async (on, target, data) => {
+      if (!on.isTransaction) {
+        const client = await pool.connect();
+        try {
+          await copy(client, target, data);
+        } finally {
+          client.release();
+        }
+        return;
+      }
+      const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(on);
+      const client = byProcess.get(rows[0].pid);
+      if (!client) throw new Error("The transaction's connection is not one of the pool's");
+      await copy(client, target, data);
+    },
     // LISTEN needs a connection of its own for as long as the subscription lasts.
     listen: async (channel, handler) => {
       const client = new pg.Client({ connectionString: url });
@@ -98,6 +142,10 @@ async function openPglite(dir: string): Promise<Database> {
   return {
     db,
     kind: "pglite",
+    // PGlite has one session: the statement runs in the caller's transaction, if there is one.
+    copyRows: async (_on, target, data) => {
+      await client.query(copyStatement(target, "'/dev/blob'"), [], { blob: new Blob([data]) });
+    },
     listen: async (channel, handler) => {
       const unlisten = await client.listen(channel, handler);
       return () => unlisten();

@@ -102,7 +102,7 @@ export async function dictionaryRoutes(
     async (request) => {
       const user = currentUser(request);
       const context = await rightsFor(user, "dataobject", "edit");
-      const outcome = await importMetadataSource(db, context, {
+      const outcome = await importMetadataSource(database, context, {
         sourceKey: request.body.EntityKeyID,
         connectionsDir: config.connectionsDir,
         user: user.username,

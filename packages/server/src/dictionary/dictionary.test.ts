@@ -342,8 +342,8 @@ describe.skipIf(!reachable)("Data Dictionary metadata sources", () => {
     );
     const context = dictionaryContext(t.prepared.model);
     const log = t.app.log;
-    const one = startScheduler(t.database.db, context, { connectionsDir, log, autoStart: false });
-    const two = startScheduler(t.database.db, context, { connectionsDir, log, autoStart: false });
+    const one = startScheduler(t.database, context, { connectionsDir, log, autoStart: false });
+    const two = startScheduler(t.database, context, { connectionsDir, log, autoStart: false });
     const later = new Date(Date.now() + 65_000);
     await Promise.all([one.tick(later), two.tick(later)]);
     await Promise.all([one.stop(), two.stop()]);
@@ -368,7 +368,7 @@ describe.skipIf(!reachable)("Data Dictionary metadata sources", () => {
       },
       admin,
     );
-    const three = startScheduler(t.database.db, context, { connectionsDir, log, autoStart: false });
+    const three = startScheduler(t.database, context, { connectionsDir, log, autoStart: false });
     await three.tick(new Date(Date.now() + 300_000));
     await three.stop();
     expect(

@@ -191,7 +191,7 @@ describe("the import frequency must be a valid cron string", () => {
     const log = Object.assign(Object.create(t.app.log) as FastifyBaseLogger, {
       warn: (...args: unknown[]) => warnings.push(args[0]),
     });
-    const scheduler = startScheduler(t.database.db, dictionaryContext(t.prepared.model), {
+    const scheduler = startScheduler(t.database, dictionaryContext(t.prepared.model), {
       connectionsDir: t.config.connectionsDir,
       log,
       autoStart: false,

@@ -1,5 +1,5 @@
 import type { ScalarValue } from "@ledgerline/contract";
-import type { Db } from "../db/connection.ts";
+import type { CopyRows, Database, Db } from "../db/connection.ts";
 import { NotFoundError } from "../errors.ts";
 import { type IngestResult, ingest } from "../ingest/ingest.service.ts";
 import type { IngestValue } from "../ingest/row-converter.ts";
@@ -72,7 +72,7 @@ function counts(label: string, r: IngestResult): string {
  * attributes the import owns are written; curated documentation is never touched.
  */
 export async function importMetadataSource(
-  db: Db,
+  database: Database,
   context: ContextModel,
   options: {
     sourceKey: number;
@@ -81,6 +81,7 @@ export async function importMetadataSource(
     trigger: "manual" | "schedule";
   },
 ): Promise<ImportOutcome> {
+  const { db } = database;
   const runId = await startRun(db, {
     sourceId: options.sourceKey,
     trigger: options.trigger,
@@ -90,7 +91,9 @@ export async function importMetadataSource(
     const catalog = await readSourceCatalog(db, context, options.connectionsDir, options.sourceKey);
     const outcome = await db
       .transaction()
-      .execute((tx) => ingestCatalog(tx, context, options.sourceKey, catalog, options.user));
+      .execute((tx) =>
+        ingestCatalog(tx, database.copyRows, context, options.sourceKey, catalog, options.user),
+      );
     await finishRun(db, runId, {
       succeeded: true,
       message: outcome.message,
@@ -109,6 +112,7 @@ export async function importMetadataSource(
 
 async function ingestCatalog(
   tx: Db,
+  copyRows: CopyRows,
   context: ContextModel,
   sourceKey: number,
   catalog: Catalog,
@@ -116,6 +120,7 @@ async function ingestCatalog(
 ): Promise<ImportOutcome> {
   const { dataobject, dataelement } = dictionaryTypes(context);
   const common = {
+    copyRows,
     context,
     dryRun: false,
     confirmMassMissing: true,

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
-import type { Db } from "../db/connection.ts";
+import type { Database } from "../db/connection.ts";
 import type { ContextModel } from "../model/model.ts";
 import { runListQuery } from "../records/records.service.ts";
 import { type Schedule, scheduleOf } from "./cron.ts";
@@ -25,10 +25,11 @@ const READ_EVERY_MS = 15_000;
  * firing and claims it in the database, so with several server instances it runs exactly once.
  */
 export function startScheduler(
-  db: Db,
+  database: Database,
   context: ContextModel,
   options: { connectionsDir: string; log: FastifyBaseLogger; autoStart?: boolean },
 ): Scheduler {
+  const { db } = database;
   const instance = `${process.pid}-${randomBytes(4).toString("hex")}`;
   const { metadatasource } = dictionaryTypes(context);
   // The cron text last warned about per source: an invalid one is reported once, not at every wake.
@@ -74,7 +75,7 @@ export function startScheduler(
       const due = schedule.latestFiring(since, now);
       if (!due || !(await claimScheduledRun(db, key, due, instance))) continue;
       options.log.info({ source: key, due }, "scheduled metadata import");
-      await importMetadataSource(db, context, {
+      await importMetadataSource(database, context, {
         sourceKey: key,
         connectionsDir: options.connectionsDir,
         user: "scheduler",

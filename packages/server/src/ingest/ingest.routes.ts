@@ -77,7 +77,7 @@ export async function ingestRoutes(app: App, { database, model, config }: AppDep
         if (!file) throw new BadRequestError("Choose an .xlsx file to upload (field 'uploadfile')");
         await checkZipMagic(file.path);
         const flag = (v: string | undefined) => (v === undefined ? undefined : v === "true");
-        const answer = await uploadFile(db, model, config, user, {
+        const answer = await uploadFile(database, model, config, user, {
           context: parsed.data.context,
           layout: parsed.data.layout,
           fileName: file.name,

@@ -1,6 +1,6 @@
 import type { ScalarValue } from "@ledgerline/contract";
 import { sql } from "kysely";
-import type { Db } from "../db/connection.ts";
+import type { CopyRows, Db } from "../db/connection.ts";
 import type { Attribute, ContextModel, EntityType } from "../model/model.ts";
 import { identityAttributes } from "../model/model.ts";
 import {
@@ -31,6 +31,8 @@ export interface IngestRow {
 }
 
 export interface IngestInput {
+  /** COPY on the database `ingest` runs on (Database.copyRows): how the rows reach the stage. */
+  copyRows: CopyRows;
   context: ContextModel;
   type: EntityType;
   /** The attributes the rows carry (identity ones included); others stay as they are. */
@@ -154,7 +156,7 @@ async function stageRows(db: Db, input: IngestInput, stage: Stage): Promise<numb
     chunk = [];
     await writing;
     if (problems.length === 0) {
-      writing = insertStageRows(db, stage, resolved);
+      writing = insertStageRows(db, input.copyRows, stage, resolved);
       // Handled when awaited; this keeps a failure while reading on from going unhandled.
       writing.catch(() => undefined);
     }

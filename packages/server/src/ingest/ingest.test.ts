@@ -47,6 +47,7 @@ function ingestCurrencies(
   }: { name?: string; source?: string; db?: Db; rows?: AsyncIterable<IngestRow> } = {},
 ) {
   return ingest(db, {
+    copyRows: t.database.copyRows,
     context,
     type: currency,
     attributes: ["code", "name", "minor_units"].map(

@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import type { ScalarValue } from "@ledgerline/contract";
 import { sql } from "kysely";
-import type { Db } from "../db/connection.ts";
+import type { CopyRows, Db } from "../db/connection.ts";
+import { copyText } from "../db/copy-text.ts";
 import { isUniqueViolation } from "../db/pg-errors.ts";
 import type { Attribute } from "../model/model.ts";
 import { SQL_TYPES } from "../model/sync/ddl.ts";
@@ -48,21 +49,17 @@ export async function createStage(db: Db, attributes: Attribute[]): Promise<Stag
   return stage;
 }
 
-/** Adds a chunk of converted rows in one statement. */
+/** Adds a chunk of converted rows with COPY. */
 export async function insertStageRows(
   db: Db,
+  copyRows: CopyRows,
   stage: Stage,
   rows: readonly { rowNumber: number; values: Record<string, ScalarValue> }[],
 ): Promise<void> {
   if (rows.length === 0) return;
-  const payload = rows.map((r) => ({ _row_no: r.rowNumber, ...r.values }));
-  const names = stage.attributes.map((a) => sql.id(a.name));
-  const recordset = stage.attributes.map(
-    (a) => sql`${sql.id(a.name)} ${sql.raw(SQL_TYPES[a.dataType])}`,
-  );
-  await sql`insert into ${table(stage)} (_row_no, ${sql.join(names)})
-    select _row_no, ${sql.join(names)} from json_to_recordset(${JSON.stringify(payload)}::json)
-      as x(_row_no integer, ${sql.join(recordset)})`.execute(db);
+  const names = stage.attributes.map((a) => a.name);
+  const data = copyText(rows.map((r) => [r.rowNumber, ...names.map((n) => r.values[n] ?? null)]));
+  await copyRows(db, { schema: "app", table: stage.name, columns: ["_row_no", ...names] }, data);
 }
 
 const keyIndex = (stage: Stage) => `${stage.name}_keys`;

@@ -2,7 +2,7 @@ import type { FileLayoutInfo } from "@ledgerline/contract";
 import { type ContextRights, requireTypePermission, rightsIn } from "../admin/permissions.ts";
 import type { CurrentUser } from "../auth/auth.service.ts";
 import type { Config } from "../config.ts";
-import type { Db } from "../db/connection.ts";
+import type { Database, Db } from "../db/connection.ts";
 import { ForbiddenError, NotFoundError } from "../errors.ts";
 import type { Model } from "../model/model.ts";
 import { findEntityType } from "../model/model.ts";
@@ -77,12 +77,13 @@ function summary(fileName: string, r: IngestResult, dryRun: boolean): string {
 
 /** Ingests an uploaded file through a layout; answers the status and plain text the screen shows. */
 export async function uploadFile(
-  db: Db,
+  database: Database,
   model: Model,
   config: Config,
   user: CurrentUser,
   request: UploadRequest,
 ): Promise<UploadAnswer> {
+  const { db } = database;
   const rights = await rightsIn(db, model, user, request.context);
   const layout = rights.context.fileLayouts.find((l) => l.name === request.layout);
   if (!layout) throw new NotFoundError(`Unknown file layout '${request.layout}'`);
@@ -117,6 +118,7 @@ export async function uploadFile(
     const { columns, rows } = await openLayoutRows(layout, type, sheet);
     const headers = new Map(columns.map((c) => [c.attribute.name, c.header]));
     const result = await ingest(db, {
+      copyRows: database.copyRows,
       context: rights.context,
       type,
       attributes: columns.map((c) => c.attribute),

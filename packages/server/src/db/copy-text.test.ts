@@ -1,0 +1,17 @@
+import { describe, expect, it } from "vitest";
+import { copyText } from "./copy-text.ts";
+
+describe("copyText", () => {
+  it("writes one tab-separated line per row, nulls as \\N and booleans as t / f", () => {
+    expect(
+      copyText([
+        [1, "Euro", true, null],
+        [2.5, "", false, "2024-01-31"],
+      ]),
+    ).toBe("1\tEuro\tt\t\\N\n2.5\t\tf\t2024-01-31\n");
+  });
+
+  it("escapes backslashes, tabs and line breaks, so a text cannot end its field or row", () => {
+    expect(copyText([["a\\b\tc\nd\re", "\\N"]])).toBe("a\\\\b\\tc\\nd\\re\t\\\\N\n");
+  });
+});
