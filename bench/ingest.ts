@@ -7,6 +7,8 @@ import fsp from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { copyText } from "../packages/server/src/db/copy-text.ts";
+import { serialToDate } from "../packages/server/src/ingest/xlsx-reader.ts";
 import { login } from "./support/app.ts";
 import { envNumber } from "./support/env.ts";
 import { BENCH_CONTEXT, BENCH_SCHEMA, BENCH_TYPE } from "./support/model.ts";
@@ -16,6 +18,7 @@ import {
   announceBench,
   benchModelWithLayout,
   check,
+  ITEM_COLUMNS,
   ITEM_LAYOUT,
   timed,
   watchEventLoop,
@@ -81,28 +84,15 @@ async function measureIngest(
       score numeric, description text)`,
     [],
   );
+  const target = {
+    schema: "public",
+    table: "baseline_items",
+    columns: ITEM_COLUMNS.map(([attribute]) => attribute),
+  };
   const base = await timed(() =>
-    readItemsPlain(first, 5_000, async (batch) => {
-      const json = batch.map((r) => ({
-        code: r[0],
-        name: r[1],
-        category: r[2],
-        region: r[3],
-        amount: r[4],
-        quantity: r[5],
-        active: r[6],
-        valid_from: new Date(Date.UTC(1899, 11, 30) + Number(r[7]) * 86_400_000)
-          .toISOString()
-          .slice(0, 10),
-        score: r[8],
-        description: r[9],
-      }));
-      await bench.raw(
-        `insert into public.baseline_items select * from jsonb_to_recordset($1::jsonb) as x(
-          code text, name text, category text, region text, amount numeric, quantity numeric,
-          active boolean, valid_from date, score numeric, description text)`,
-        [JSON.stringify(json)],
-      );
+    readItemsPlain(first, 5_000, (batch) => {
+      for (const r of batch) r[7] = serialToDate(Number(r[7]));
+      return bench.copy(target, copyText(batch));
     }),
   );
   const baseline = base.seconds;

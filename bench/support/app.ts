@@ -1,11 +1,18 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { CompiledQuery } from "kysely";
 import pg from "pg";
+import { from as copyFrom } from "pg-copy-streams";
 import { buildApp } from "../../packages/server/src/app.ts";
 import { loadConfig } from "../../packages/server/src/config.ts";
-import { type Database, openDatabase } from "../../packages/server/src/db/connection.ts";
+import {
+  type CopyTarget,
+  type Database,
+  openDatabase,
+} from "../../packages/server/src/db/connection.ts";
 import type { App } from "../../packages/server/src/http/types.ts";
 import { type Prepared, prepare } from "../../packages/server/src/prepare.ts";
 
@@ -18,10 +25,14 @@ export const POOL_SIZE = 10;
 /** Runs one SQL text with parameters outside the app: the raw baseline's only database call. */
 export type RawQuery = (text: string, params: readonly unknown[]) => Promise<unknown[]>;
 
+/** Loads rows (COPY text format) into a table outside the app: the raw baseline's load. */
+export type RawCopy = (target: CopyTarget, data: string) => Promise<void>;
+
 export interface BenchDatabase {
   kind: "postgres" | "pglite";
   database: Database;
   raw: RawQuery;
+  copy: RawCopy;
   close(): Promise<void>;
 }
 
@@ -51,6 +62,15 @@ export async function openBenchDatabase(
       kind: "postgres",
       database,
       raw: async (text, params) => (await pool.query(text, params as unknown[])).rows,
+      copy: async ({ schema, table, columns }, data) => {
+        const client = await pool.connect();
+        try {
+          const into = `${schema}.${table} (${columns.join(", ")})`;
+          await pipeline(Readable.from([data]), client.query(copyFrom(`copy ${into} from stdin`)));
+        } finally {
+          client.release();
+        }
+      },
       close: async () => {
         await pool.end();
         await database.close();
@@ -65,6 +85,7 @@ export async function openBenchDatabase(
     database,
     raw: async (text, params) =>
       (await database.db.executeQuery(CompiledQuery.raw(text, [...params]))).rows,
+    copy: (target, data) => database.copyRows(database.db, target, data),
     close: () => database.close(),
   };
 }
