@@ -157,11 +157,11 @@ export interface WriteOptions {
 }
 
 /**
- * Writes the classified rows as events, set-based. Every row that becomes an event draws its
- * event id, and every new record its key, in the stage first, so records and events are written
- * pointing at each other without matching anything back. Pending: new records are stored as hidden proposals and nothing else changes; a change the
- * same source already proposed, unchanged, keeps its pending event, and one it proposed and was
- * refused is not proposed again. Applied: records are written straight from the stage. Answers
+ * Writes the classified rows as events, set-based. New records are inserted with their event
+ * ids drawn, and their events written from what the insert returns; the other rows draw their
+ * event ids in the stage. Pending: new records are stored as hidden proposals and nothing else
+ * changes; a change the same source already proposed, unchanged, keeps its pending event, and one
+ * it proposed and was refused is not proposed again. Applied: records are written straight from the stage. Answers
  * the number of events that stand for the rows (new, or kept pending).
  */
 export async function writeEvents(
@@ -176,8 +176,7 @@ export async function writeEvents(
   const { source, user, apply } = options;
   const cols = stage.attributes.map((a) => sql.id(a.name));
   const fromStage = sql.join(cols.map((c) => sql`${c} = s.${c}`));
-  const fullValues = sql`jsonb_build_object(${sql.join(stage.attributes.map((a) => sql`${a.name}::text, s.${sql.id(a.name)}`))})`;
-  const proposed = sql`case s._kind when 'Add' then ${fullValues} when 'Change' then s._new_values end`;
+  const proposed = sql`case s._kind when 'Add' then ${valuesOf(stage, "s")} when 'Change' then s._new_values end`;
   const baseVersion = sql`case when s._kind = 'Add' then null else s._base_version end`;
 
   if (!apply) {
@@ -194,19 +193,30 @@ export async function writeEvents(
     await sql`update ${s} s set _kept = true ${sameAs("rejected")}`.execute(db);
   }
 
-  const { events, keys } = await sequences(db, context, type);
+  // New records and their events in one statement: nothing is matched back to the stage.
   const isNew = sql`s._kind = 'Add' and not s._proposal`;
-  await sql`update ${s} s set _event_id = nextval(${events}),
-      _key_id = case when ${isNew} then nextval(${keys}) else s._key_id end
-    where s._event_id is null and not s._kept and s._kind <> 'Unchanged'`.execute(db);
-  // New records; pending ones stay hidden as proposals until approved. A _proposal of the same key is reused.
+  const events = await eventSequence(db);
+  const decided = apply ? sql`'approved', ${user}, now()` : sql`'pending', null, null`;
   const { rows: fresh } = await sql<{ n: number }>`
     select count(*)::int as n from ${s} s where ${isNew}`.execute(db);
   await writeWithIndexRebuild(db, context.schema, type.name, fresh[0].n, () =>
-    sql`insert into ${t} (entity_key_id, ${sql.join(cols)}, is_pending_new, created_by, updated_by, last_event_id)
-      overriding system value
-      select s._key_id, ${sql.join(cols.map((c) => sql`s.${c}`))}, ${!apply}, ${user}, ${user}, s._event_id
-      from ${s} s where ${isNew}`.execute(db),
+    sql`with ins as (
+      insert into ${t} (${sql.join(cols)}, is_pending_new, created_by, updated_by, last_event_id)
+      select ${sql.join(cols.map((c) => sql`s.${c}`))}, ${!apply}, ${user}, ${user}, nextval(${events})
+      from ${s} s where ${isNew}
+      returning entity_key_id, last_event_id, ${sql.join(cols)}
+    )
+    insert into app.events (event_id, context, entity_type, entity_key_id, action, status, decided_by,
+      decided_at, new_values, source, created_by)
+    overriding system value
+    select last_event_id, ${context.name}, ${type.name}, entity_key_id, 'Add', ${decided},
+      ${valuesOf(stage, "ins")}, ${source}, ${user}
+    from ins`.execute(db),
+  );
+  // Every other row that becomes an event draws its id.
+  await sql`update ${s} s set _event_id = nextval(${events})
+    where s._event_id is null and not s._kept and s._kind <> 'Unchanged' and not (${isNew})`.execute(
+    db,
   );
 
   const approved = apply ? sql`, is_pending_new = false, version = t.version + 1` : sql``;
@@ -224,7 +234,6 @@ export async function writeEvents(
     db,
   );
 
-  const decided = apply ? sql`'approved', ${user}, now()` : sql`'pending', null, null`;
   await sql`
     insert into app.events (event_id, context, entity_type, entity_key_id, action, status, decided_by, decided_at,
       old_values, new_values, base_version, source, created_by)
@@ -236,7 +245,7 @@ export async function writeEvents(
   if (apply) await applyStage(db, context, type, stage, user, reused);
   const { rows } = await sql<{ n: number }>`
     select count(*)::int as n from ${s} where _event_id is not null`.execute(db);
-  return rows[0].n;
+  return fresh[0].n + rows[0].n;
 }
 
 /**
@@ -283,19 +292,18 @@ async function applyStage(
 }
 
 /**
- * The sequences of event ids and of the type's keys, as regclass literals: a literal is resolved
- * once, where a lookup by name inside the statement would run for every row.
+ * The sequence of event ids as a regclass literal: a literal is resolved once, where a lookup by
+ * name inside the statement would run for every row.
  */
-async function sequences(db: Db, context: ContextModel, type: EntityType) {
-  const { rows } = await sql<{ events: string; keys: string }>`
-    select pg_get_serial_sequence('app.events', 'event_id') as events,
-           pg_get_serial_sequence(format('%I.%I', ${context.schema}::text, ${type.name}::text), 'entity_key_id') as keys`.execute(
-    db,
-  );
-  return {
-    events: sql`${sql.lit(rows[0].events)}::regclass`,
-    keys: sql`${sql.lit(rows[0].keys)}::regclass`,
-  };
+async function eventSequence(db: Db): Promise<RawBuilder<unknown>> {
+  const { rows } = await sql<{ name: string }>`
+    select pg_get_serial_sequence('app.events', 'event_id') as name`.execute(db);
+  return sql`${sql.lit(rows[0].name)}::regclass`;
+}
+
+/** All the stage's attributes of the row `alias` as {name: value} jsonb: the values of an Add. */
+function valuesOf(stage: Stage, alias: string): RawBuilder<unknown> {
+  return sql`jsonb_build_object(${sql.join(stage.attributes.map((a) => sql`${a.name}::text, ${sql.ref(`${alias}.${a.name}`)}`))})`;
 }
 
 async function affected(query: Promise<{ numAffectedRows?: bigint }>): Promise<number> {

@@ -69,22 +69,22 @@ async function readDateStyles(archive: ZipArchive): Promise<boolean[]> {
 async function readSharedStrings(archive: ZipArchive): Promise<string[]> {
   if (!archive.has("xl/sharedStrings.xml")) return [];
   const strings: string[] = [];
-  let current: string[] | undefined;
+  let current = "";
   let inText = false;
   let inPhonetic = false;
   const parser = xmlParser("xl/sharedStrings.xml");
   parser.on("opentag", (tag) => {
-    if (tag.name === "si") current = [];
+    if (tag.name === "si") current = "";
     else if (tag.name === "rPh") inPhonetic = true;
     else if (tag.name === "t" && !inPhonetic) inText = true;
   });
   parser.on("text", (text) => {
-    if (inText) current?.push(text);
+    if (inText) current += text;
   });
   parser.on("closetag", (tag) => {
     if (tag.name === "t") inText = false;
     else if (tag.name === "rPh") inPhonetic = false;
-    else if (tag.name === "si") strings.push((current ?? []).join(""));
+    else if (tag.name === "si") strings.push(current);
   });
   const stream = (await archive.stream("xl/sharedStrings.xml")).setEncoding("utf8");
   for await (const chunk of stream) parser.write(chunk as string);
