@@ -4,7 +4,7 @@ import type { ContextModel, EntityType } from "../model/model.ts";
 import { identityAttributes, SYSTEM_COLUMNS } from "../model/model.ts";
 import { writeWithIndexRebuild } from "../records/index-rebuild.ts";
 import { adjustTypeCount } from "../records/type-counts.repository.ts";
-import { dropStageKeyIndex, type Stage, stageTable } from "./stage.repository.ts";
+import { diffTable, type Stage, stageTable } from "./stage.repository.ts";
 
 /** Limits Missing to the records whose attribute is one of the values, e.g. the data objects of one metadata source. */
 export interface MissingScope {
@@ -72,10 +72,11 @@ const comparable = (scope: MissingScope | undefined) =>
   sql<boolean>`not t.is_deleted and not t.is_pending_new and ${scopeSql(scope)}`;
 
 /**
- * Classifies every staged row against the stored records by natural key, set-based: Add (new, or
- * a not-yet-approved _proposal), Change (some present attribute differs, or the record was
- * discontinued and reappears) with old and new values of the changed attributes only, Unchanged.
- * With deleteMissing, every comparable record absent from the file is added as a Missing row.
+ * Classifies every staged row against the stored records by natural key, set-based, in one full
+ * join written to the diff table: Add (new, or a not-yet-approved _proposal), Change (some present
+ * attribute differs, or the record was discontinued and reappears) with old and new values of the
+ * changed attributes only, and with deleteMissing a Missing row (`_row_no` 0) for every comparable
+ * record absent from the file. Unchanged rows are left out (countDiff derives their number).
  */
 export async function classifyStage(
   db: Db,
@@ -84,37 +85,24 @@ export async function classifyStage(
   stage: Stage,
   missing: MissingRule,
 ): Promise<void> {
-  // The stage's key index (see indexStageKeys) serves the Missing anti-join; the matching update
-  // is a hash join, and is twice as fast without an index to maintain.
-  if (missing.deleteMissing) await stageMissing(db, context, type, stage, missing.scope);
-  await dropStageKeyIndex(db, stage);
-  const s = stageTable(stage);
-  const t = entityTable(context, type);
-  // Rows start as Add; one pass over the matches classifies the rest.
-  const change = sql`not t.is_pending_new and (t.is_deleted or ${differs(stage)})`;
-  await sql`update ${s} s set _key_id = t.entity_key_id, _base_version = t.version, _was_deleted = t.is_deleted,
-      _proposal = t.is_pending_new,
-      _kind = case when t.is_pending_new then 'Add' when ${change} then 'Change' else 'Unchanged' end,
-      _old_values = case when ${change} then ${changedValues(stage, "t")} end,
-      _new_values = case when ${change} then ${changedValues(stage, "s")} end
-    from ${t} t where ${identityMatch(type, "s", "t")}`.execute(db);
-}
-
-/** Adds a Missing row for every comparable record in scope that the file does not carry. */
-async function stageMissing(
-  db: Db,
-  context: ContextModel,
-  type: EntityType,
-  stage: Stage,
-  scope: MissingScope | undefined,
-): Promise<void> {
-  const s = stageTable(stage);
-  const t = entityTable(context, type);
+  const inFile = sql`s._row_no is not null`;
   const hidden = sql.raw(`array[${SYSTEM_COLUMNS.map((c) => `'${c}'`).join(",")}]`);
-  await sql`insert into ${s} (_row_no, _key_id, _kind, _base_version, _old_values)
-    select 0, t.entity_key_id, 'Missing', t.version, to_jsonb(t) - ${hidden}
-    from ${t} t where ${comparable(scope)}
-      and not exists (select 1 from ${s} s where ${identityMatch(type, "s", "t")})`.execute(db);
+  const change = sql`not t.is_pending_new and (t.is_deleted or ${differs(stage)})`;
+  const kind = sql`case when not ${inFile} then 'Missing'
+    when t.entity_key_id is null or t.is_pending_new then 'Add'
+    when ${change} then 'Change' else 'Unchanged' end`;
+  const missingRows = missing.deleteMissing ? comparable(missing.scope) : sql<boolean>`false`;
+  await sql`create unlogged table ${diffTable(stage)} as
+    select coalesce(s._row_no, 0) as _row_no, t.entity_key_id as _key_id, ${kind} as _kind,
+      null::bigint as _event_id, t.version as _base_version,
+      coalesce(t.is_deleted, false) as _was_deleted, coalesce(t.is_pending_new, false) as _proposal,
+      false as _kept,
+      case when not ${inFile} then to_jsonb(t) - ${hidden}
+           when ${change} then ${changedValues(stage, "t")} end as _old_values,
+      case when ${inFile} and ${change} then ${changedValues(stage, "s")} end as _new_values,
+      ${sql.join(stage.attributes.map((a) => sql`s.${sql.id(a.name)}`))}
+    from ${stageTable(stage)} s full join ${entityTable(context, type)} t on ${identityMatch(type, "s", "t")}
+    where (${inFile} or ${missingRows}) and ${kind} <> 'Unchanged'`.execute(db);
 }
 
 /** Counts the classification, and the comparable records before the ingest. */
@@ -124,28 +112,31 @@ export async function countDiff(
   type: EntityType,
   stage: Stage,
   scope: MissingScope | undefined,
+  staged: number,
 ): Promise<DiffCounts> {
-  const { proposals: _p, revived: _r, ...counts } = await stageCounts(db, stage);
+  const { proposals: _p, revived: _r, ...counts } = await kindCounts(db, stage);
+  const unchanged = staged - counts.added - counts.changed;
   const { rows: existing } = await sql<{ n: number }>`
     select count(*)::int as n from ${entityTable(context, type)} t where ${comparable(scope)}`.execute(
     db,
   );
-  return { ...counts, existing: existing[0].n };
+  return { ...counts, unchanged, existing: existing[0].n };
 }
 
-/** The stage's rows per kind, with the Adds that reuse a proposal and the Changes that revive a record. */
-async function stageCounts(
-  db: Db,
-  stage: Stage,
-): Promise<Omit<DiffCounts, "existing"> & { proposals: number; revived: number }> {
-  const { rows } = await sql<Omit<DiffCounts, "existing"> & { proposals: number; revived: number }>`
+type KindCounts = Omit<DiffCounts, "existing" | "unchanged"> & {
+  proposals: number;
+  revived: number;
+};
+
+/** The diff's rows per kind, with the Adds that reuse a proposal and the Changes that revive a record. */
+async function kindCounts(db: Db, stage: Stage): Promise<KindCounts> {
+  const { rows } = await sql<KindCounts>`
     select count(*) filter (where _kind = 'Add')::int as added,
            count(*) filter (where _kind = 'Add' and _proposal)::int as proposals,
            count(*) filter (where _kind = 'Change')::int as changed,
            count(*) filter (where _kind = 'Change' and _was_deleted)::int as revived,
-           count(*) filter (where _kind = 'Unchanged')::int as unchanged,
            count(*) filter (where _kind = 'Missing')::int as missing
-    from ${stageTable(stage)}`.execute(db);
+    from ${diffTable(stage)}`.execute(db);
   return rows[0];
 }
 
@@ -171,7 +162,7 @@ export async function writeEvents(
   stage: Stage,
   options: WriteOptions,
 ): Promise<number> {
-  const s = stageTable(stage);
+  const s = diffTable(stage);
   const t = entityTable(context, type);
   const { source, user, apply } = options;
   const cols = stage.attributes.map((a) => sql.id(a.name));
@@ -215,9 +206,7 @@ export async function writeEvents(
   );
   // Every other row that becomes an event draws its id.
   await sql`update ${s} s set _event_id = nextval(${events})
-    where s._event_id is null and not s._kept and s._kind <> 'Unchanged' and not (${isNew})`.execute(
-    db,
-  );
+    where s._event_id is null and not s._kept and not (${isNew})`.execute(db);
 
   const approved = apply ? sql`, is_pending_new = false, version = t.version + 1` : sql``;
   const reused = await affected(
@@ -261,10 +250,10 @@ async function applyStage(
   user: string,
   proposalsApplied: number,
 ): Promise<void> {
-  const s = stageTable(stage);
+  const s = diffTable(stage);
   const t = entityTable(context, type);
   const cols = stage.attributes.map((a) => sql.id(a.name));
-  const expected = await stageCounts(db, stage);
+  const expected = await kindCounts(db, stage);
   const common = sql`version = t.version + 1, updated_at = now(), updated_by = ${user}, last_event_id = s._event_id`;
   const current = sql`t.entity_key_id = s._key_id and t.version = s._base_version`;
   // Discontinuing first: it changes no indexed value, so each record can stay on its page with no

@@ -104,7 +104,14 @@ export async function ingest(db: Db, input: IngestInput): Promise<IngestResult> 
       await sql`set local work_mem = '64MB'`.execute(tx);
       const missing = { deleteMissing: input.deleteMissing, scope: input.missingScope };
       await classifyStage(tx, input.context, input.type, stage, missing);
-      const counts = await countDiff(tx, input.context, input.type, stage, input.missingScope);
+      const counts = await countDiff(
+        tx,
+        input.context,
+        input.type,
+        stage,
+        input.missingScope,
+        rows,
+      );
       checkMassMissing(input, counts);
       const { existing: _existing, ...result } = counts;
       if (input.dryRun) return { ...result, rows, pending: 0, applied: 0 };

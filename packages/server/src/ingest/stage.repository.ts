@@ -8,11 +8,11 @@ import type { Attribute } from "../model/model.ts";
 import { SQL_TYPES } from "../model/sync/ddl.ts";
 
 /**
- * A staging table of one ingest: the rows as read, then their classification by the diff, which
- * also adds one row per Missing record (`_row_no` 0, only `_key_id` and its old values set).
+ * The staging tables of one ingest: the rows as read (`stageTable`), then the diff the
+ * classification makes of them (`diffTable`): one row per Add, Change or Missing.
  */
 export interface Stage {
-  /** Schema-qualified table name. */
+  /** Table name in the `app` schema. */
   name: string;
   /** The attributes present in the file, in column order. */
   attributes: Attribute[];
@@ -20,8 +20,10 @@ export interface Stage {
 
 export const STAGE_PREFIX = "ingest_stage_";
 
-/** The staging table as a SQL identifier. */
+/** The rows as read, as a SQL identifier. */
 export const stageTable = (stage: Stage) => sql.table(`app.${stage.name}`);
+/** The classified rows, as a SQL identifier. */
+export const diffTable = (stage: Stage) => sql.table(`app.${stage.name}_diff`);
 const table = stageTable;
 
 /**
@@ -33,19 +35,9 @@ export async function createStage(db: Db, attributes: Attribute[]): Promise<Stag
   const created = Math.floor(Date.now() / 1000);
   const stage = { name: `${STAGE_PREFIX}${created}_${randomBytes(4).toString("hex")}`, attributes };
   const columns = attributes.map((a) => sql`${sql.id(a.name)} ${sql.raw(SQL_TYPES[a.dataType])}`);
-  await sql`create unlogged table ${table(stage)} (
-    _row_no integer not null,
-    _key_id bigint,
-    _kind text not null default 'Add',
-    _event_id bigint,
-    _base_version integer,
-    _was_deleted boolean not null default false,
-    _proposal boolean not null default false,
-    _kept boolean not null default false,
-    _old_values jsonb,
-    _new_values jsonb,
-    ${sql.join(columns)}
-  )`.execute(db);
+  await sql`create unlogged table ${table(stage)} (_row_no integer not null, ${sql.join(columns)})`.execute(
+    db,
+  );
   return stage;
 }
 
@@ -62,19 +54,16 @@ export async function insertStageRows(
   await copyRows(db, { schema: "app", table: stage.name, columns: ["_row_no", ...names] }, data);
 }
 
-const keyIndex = (stage: Stage) => `${stage.name}_keys`;
-
 /**
- * Indexes the stage by natural key, unique: the diff's matches and Missing anti-join need it, and
- * building it is the check that no key repeats. Answers false, and leaves no index, when one does.
+ * Indexes the stage by natural key, unique: building it is the check that no key repeats, and
+ * gives the planner the stage's size. Answers false, and leaves no index, when a key repeats.
  */
 export async function indexStageKeys(
   db: Db,
   stage: Stage,
   identity: readonly string[],
 ): Promise<boolean> {
-  const create = sql`create unique index ${sql.id(keyIndex(stage))} on ${table(stage)}
-    (${sql.join(identity.map((n) => sql.id(n)))})`;
+  const create = sql`create unique index on ${table(stage)} (${sql.join(identity.map((n) => sql.id(n)))})`;
   // Inside a caller's transaction a failed statement would abort it: fail within a savepoint.
   const guarded = db.isTransaction;
   if (guarded) await sql`savepoint stage_keys`.execute(db);
@@ -87,11 +76,6 @@ export async function indexStageKeys(
     if (guarded) await sql`rollback to savepoint stage_keys`.execute(db);
     return false;
   }
-}
-
-/** Drops the key index once the diff is done: the writes that follow update stage rows, and need no index to maintain. */
-export async function dropStageKeyIndex(db: Db, stage: Stage): Promise<void> {
-  await sql`drop index ${sql.id("app", keyIndex(stage))}`.execute(db);
 }
 
 /** Rows sharing a natural key: the key text and the row numbers, at most `limit` keys. */
@@ -110,7 +94,7 @@ export async function duplicateKeys(
 }
 
 export async function dropStage(db: Db, stage: Stage): Promise<void> {
-  await sql`drop table if exists ${table(stage)}`.execute(db);
+  await sql`drop table if exists ${table(stage)}, ${diffTable(stage)}`.execute(db);
 }
 
 /** Drops staging tables an interrupted ingest left behind (older than an hour, the longest an upload may take). */
