@@ -23,6 +23,7 @@ import {
   timed,
   watchEventLoop,
   watchRss,
+  withApp,
   withBenchApp,
   withTempDir,
 } from "./support/workload.ts";
@@ -161,34 +162,11 @@ async function writeWorkbookApart(file: string, rows: number, again: boolean): P
   ]);
 }
 
-export async function benchIngest(): Promise<void> {
-  const rows = envNumber("BENCH_INGEST_ROWS", 100_000);
-  await announceBench("ingest");
-  const run = await withTempDir("ingest", async (tmp) => {
-    const first = path.join(tmp, "first.xlsx");
-    const again = path.join(tmp, "again.xlsx");
-    console.log(`writing workbooks of ${rows.toLocaleString("en")} rows...`);
-    await Promise.all([
-      writeWorkbookApart(first, rows, false),
-      writeWorkbookApart(again, rows, true),
-    ]);
-    const size = (await fsp.stat(first)).size / MB;
-    console.log(`workbook: ${size.toFixed(1)} MB`);
-    return withBenchApp("ingest", { "bench.yaml": benchModelWithLayout() }, (setup) =>
-      measureIngest(setup, rows, first, again),
-    );
-  });
+function report(engine: string, rows: number, run: IngestRun): string {
   const { upload, reupload, baseline, rssGrowth, stall, reuploadStall } = run;
   const answers = run.answers.map((a) => a.replace(/\s+/g, " ").slice(0, 300));
-  const file = await writeResult("ingest", {
-    upload_s: round(upload),
-    reupload_s: round(reupload),
-    baseline_s: round(baseline),
-    upload_rss_growth_mb: round(rssGrowth, 1),
-    max_event_loop_stall_ms: round(stall, 1),
-  });
-  console.log(`\nAnswers:\n  ${answers.join("\n  ")}\n`);
-  console.log(
+  return [
+    `\n${engine} answers:\n  ${answers.join("\n  ")}\n`,
     table([
       ["figure", "value", "target", "status"],
       [
@@ -203,11 +181,49 @@ export async function benchIngest(): Promise<void> {
         `<= 2 x ${baseline.toFixed(2)}`,
         check(reupload <= 2 * baseline),
       ],
-      ["baseline yauzl+saxes+pg (s)", baseline, "", ""],
+      ["baseline yauzl+saxes+COPY (s)", baseline, "", ""],
       ["upload RSS growth (MB)", rssGrowth, "<= 200", check(rssGrowth <= 200)],
       ["max event-loop stall, upload (ms)", stall, "<= 200", check(stall <= 200)],
       ["max event-loop stall, re-upload (ms)", reuploadStall, "", ""],
     ]),
-  );
+  ].join("\n");
+}
+
+const figures = (run: IngestRun, prefix = ""): Record<string, number> => ({
+  [`${prefix}upload_s`]: round(run.upload),
+  [`${prefix}reupload_s`]: round(run.reupload),
+  [`${prefix}baseline_s`]: round(run.baseline),
+  [`${prefix}upload_rss_growth_mb`]: round(run.rssGrowth, 1),
+  [`${prefix}max_event_loop_stall_ms`]: round(run.stall, 1),
+});
+
+/** The same measurements on PostgreSQL (the targets) and on the embedded PGlite. */
+export async function benchIngest(): Promise<void> {
+  const rows = envNumber("BENCH_INGEST_ROWS", 100_000);
+  await announceBench("ingest");
+  const { postgres, pglite } = await withTempDir("ingest", async (tmp) => {
+    const first = path.join(tmp, "first.xlsx");
+    const again = path.join(tmp, "again.xlsx");
+    console.log(`writing workbooks of ${rows.toLocaleString("en")} rows...`);
+    await Promise.all([
+      writeWorkbookApart(first, rows, false),
+      writeWorkbookApart(again, rows, true),
+    ]);
+    const size = (await fsp.stat(first)).size / MB;
+    console.log(`workbook: ${size.toFixed(1)} MB`);
+    const model = { "bench.yaml": benchModelWithLayout() };
+    console.log("PostgreSQL:");
+    const postgres = await withBenchApp("ingest", model, (setup) =>
+      measureIngest(setup, rows, first, again),
+    );
+    console.log("PGlite:");
+    const pglite = await withApp({ pgliteDir: path.join(tmp, "pglite") }, model, (setup) =>
+      measureIngest(setup, rows, first, again),
+    );
+    return { postgres, pglite };
+  });
+  const file = await writeResult("ingest", { ...figures(postgres), ...figures(pglite, "pglite_") });
+  console.log(report("PostgreSQL", rows, postgres));
+  console.log(report("PGlite", rows, pglite));
   console.log(`Finished with ${loadNote()}. Figures: ${file}`);
 }
