@@ -72,11 +72,11 @@ const comparable = (scope: MissingScope | undefined) =>
   sql<boolean>`not t.is_deleted and not t.is_pending_new and ${scopeSql(scope)}`;
 
 /**
- * Classifies every staged row against the stored records by natural key, set-based, in one full
- * join written to the diff table: Add (new, or a not-yet-approved _proposal), Change (some present
- * attribute differs, or the record was discontinued and reappears) with old and new values of the
- * changed attributes only, and with deleteMissing a Missing row (`_row_no` 0) for every comparable
- * record absent from the file. Unchanged rows are left out (countDiff derives their number).
+ * Classifies every staged row against the stored records by natural key, set-based, into the diff
+ * table: Add (new, or a not-yet-approved _proposal), Change (some present attribute differs, or
+ * the record was discontinued and reappears) with old and new values of the changed attributes
+ * only, and with deleteMissing a Missing row (`_row_no` 0) for every comparable record absent from
+ * the file. Unchanged rows are left out (countDiff derives their number).
  */
 export async function classifyStage(
   db: Db,
@@ -85,24 +85,43 @@ export async function classifyStage(
   stage: Stage,
   missing: MissingRule,
 ): Promise<void> {
+  const t = entityTable(context, type);
   const inFile = sql`s._row_no is not null`;
-  const hidden = sql.raw(`array[${SYSTEM_COLUMNS.map((c) => `'${c}'`).join(",")}]`);
   const change = sql`not t.is_pending_new and (t.is_deleted or ${differs(stage)})`;
   const kind = sql`case when not ${inFile} then 'Missing'
     when t.entity_key_id is null or t.is_pending_new then 'Add'
     when ${change} then 'Change' else 'Unchanged' end`;
-  const missingRows = missing.deleteMissing ? comparable(missing.scope) : sql<boolean>`false`;
+  // Without a scope every comparable record may be Missing, so one full join finds matches and
+  // absences in a single pass over the table; a scope (one metadata source's objects) is read on
+  // its own by an anti-join instead, so the rest of the table is not.
+  const wholeTable = missing.deleteMissing && !missing.scope;
   await sql`create unlogged table ${diffTable(stage)} as
     select coalesce(s._row_no, 0) as _row_no, t.entity_key_id as _key_id, ${kind} as _kind,
       null::bigint as _event_id, t.version as _base_version,
       coalesce(t.is_deleted, false) as _was_deleted, coalesce(t.is_pending_new, false) as _proposal,
       false as _kept,
-      case when not ${inFile} then to_jsonb(t) - ${hidden}
+      case when not ${inFile} then ${storedValues("t")}
            when ${change} then ${changedValues(stage, "t")} end as _old_values,
       case when ${inFile} and ${change} then ${changedValues(stage, "s")} end as _new_values,
       ${sql.join(stage.attributes.map((a) => sql`s.${sql.id(a.name)}`))}
-    from ${stageTable(stage)} s full join ${entityTable(context, type)} t on ${identityMatch(type, "s", "t")}
-    where (${inFile} or ${missingRows}) and ${kind} <> 'Unchanged'`.execute(db);
+    from ${stageTable(stage)} s ${wholeTable ? sql`full join` : sql`left join`} ${t} t
+      on ${identityMatch(type, "s", "t")}
+    where (${inFile} or ${wholeTable ? comparable(undefined) : sql`false`})
+      and ${kind} <> 'Unchanged'`.execute(db);
+  if (missing.deleteMissing && missing.scope)
+    await sql`insert into ${diffTable(stage)}
+        (_row_no, _key_id, _kind, _base_version, _was_deleted, _proposal, _kept, _old_values)
+      select 0, t.entity_key_id, 'Missing', t.version, false, false, false, ${storedValues("t")}
+      from ${t} t where ${comparable(missing.scope)}
+        and not exists (select 1 from ${stageTable(stage)} s where ${identityMatch(type, "s", "t")})`.execute(
+      db,
+    );
+}
+
+/** A stored record's attributes as {name: value} jsonb (its system columns left out). */
+function storedValues(alias: string): RawBuilder<unknown> {
+  const hidden = sql.raw(`array[${SYSTEM_COLUMNS.map((c) => `'${c}'`).join(",")}]`);
+  return sql`to_jsonb(${sql.raw(alias)}) - ${hidden}`;
 }
 
 /** Counts the classification, and the comparable records before the ingest. */
