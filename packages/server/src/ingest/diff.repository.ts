@@ -93,7 +93,8 @@ export async function classifyStage(
     when ${change} then 'Change' else 'Unchanged' end`;
   // Without a scope every comparable record may be Missing, so one full join finds matches and
   // absences in a single pass over the table; a scope (one metadata source's objects) is read on
-  // its own by an anti-join instead, so the rest of the table is not.
+  // its own by an anti-join instead, so the rest of the table is not. The diff is written in the
+  // file's order, so new records get their keys, and all rows their events, in that order.
   const wholeTable = missing.deleteMissing && !missing.scope;
   await sql`create unlogged table ${diffTable(stage)} as
     select coalesce(s._row_no, 0) as _row_no, t.entity_key_id as _key_id, ${kind} as _kind,
@@ -107,7 +108,8 @@ export async function classifyStage(
     from ${stageTable(stage)} s ${wholeTable ? sql`full join` : sql`left join`} ${t} t
       on ${identityMatch(type, "s", "t")}
     where (${inFile} or ${wholeTable ? comparable(undefined) : sql`false`})
-      and ${kind} <> 'Unchanged'`.execute(db);
+      and ${kind} <> 'Unchanged'
+    order by 1`.execute(db);
   if (missing.deleteMissing && missing.scope)
     await sql`insert into ${diffTable(stage)}
         (_row_no, _key_id, _kind, _base_version, _was_deleted, _proposal, _kept, _old_values)

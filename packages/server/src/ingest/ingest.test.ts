@@ -329,3 +329,18 @@ describe("a file repeating a key", () => {
     expect(await eventCount()).toBe(before);
   });
 });
+
+describe("the order of a file", () => {
+  it("gives new records their keys, and their events, in the order of the rows", async () => {
+    const result = await ingestCurrencies(70_000, 500, false, { source: "upload:order" });
+    expect(result).toMatchObject({ added: 500, pending: 500 });
+    const { rows } = await sql<{ code: string; key: number; event: number }>`
+      select code, entity_key_id as key, last_event_id as event from ctx_reference.currency
+      where code like 'Z07%' order by entity_key_id`.execute(t.database.db);
+    const codes = rows.map((r) => r.code);
+    expect(codes).toHaveLength(500);
+    expect(codes).toEqual([...codes].sort());
+    const events = rows.map((r) => r.event);
+    expect(events).toEqual([...events].sort((a, b) => a - b));
+  });
+});
