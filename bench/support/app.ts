@@ -13,6 +13,7 @@ import {
   type Database,
   openDatabase,
 } from "../../packages/server/src/db/connection.ts";
+import { type CopyValue, copyText } from "../../packages/server/src/db/copy-text.ts";
 import type { App } from "../../packages/server/src/http/types.ts";
 import { type Prepared, prepare } from "../../packages/server/src/prepare.ts";
 
@@ -25,8 +26,11 @@ export const POOL_SIZE = 10;
 /** Runs one SQL text with parameters outside the app: the raw baseline's only database call. */
 export type RawQuery = (text: string, params: readonly unknown[]) => Promise<unknown[]>;
 
-/** Loads rows (COPY text format) into a table outside the app: the raw baseline's load. */
-export type RawCopy = (target: CopyTarget, data: string) => Promise<void>;
+/** Loads rows into a table with COPY outside the app: the raw baseline's load. */
+export type RawCopy = (
+  target: CopyTarget,
+  rows: readonly (readonly CopyValue[])[],
+) => Promise<void>;
 
 export interface BenchDatabase {
   kind: "postgres" | "pglite";
@@ -62,11 +66,13 @@ export async function openBenchDatabase(
       kind: "postgres",
       database,
       raw: async (text, params) => (await pool.query(text, params as unknown[])).rows,
-      copy: async ({ schema, table, columns }, data) => {
+      copy: async ({ schema, table, columns }, rows) => {
         const client = await pool.connect();
         try {
-          const into = `${schema}.${table} (${columns.join(", ")})`;
-          await pipeline(Readable.from([data]), client.query(copyFrom(`copy ${into} from stdin`)));
+          const names = columns.map((c) => pg.escapeIdentifier(c)).join(", ");
+          const into = `${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(table)} (${names})`;
+          const copy = client.query(copyFrom(`copy ${into} from stdin`));
+          await pipeline(Readable.from([copyText(rows)]), copy);
         } finally {
           client.release();
         }
@@ -85,7 +91,7 @@ export async function openBenchDatabase(
     database,
     raw: async (text, params) =>
       (await database.db.executeQuery(CompiledQuery.raw(text, [...params]))).rows,
-    copy: (target, data) => database.copyRows(database.db, target, data),
+    copy: (target, rows) => database.copyRows(database.db, target, rows),
     close: () => database.close(),
   };
 }

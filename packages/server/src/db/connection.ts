@@ -1,13 +1,15 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { PGlite, types as pgliteTypes } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
-import { Kysely, PostgresDialect, sql } from "kysely";
+import { Kysely, PostgresDialect } from "kysely";
 import { PGliteDialect } from "kysely-pglite-dialect";
 import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
+import { type CopyValue, copyText } from "./copy-text.ts";
 import type { AppTables } from "./tables.ts";
 
 export type DatabaseKind = "pglite" | "postgres";
@@ -21,10 +23,18 @@ export interface CopyTarget {
 }
 
 /**
- * Loads rows into a table with COPY, on the connection `db` runs on (so inside its transaction,
- * if it is one). `data` holds the rows in COPY's text format.
+ * Loads rows into a table with COPY, on the connection `db` runs on: the pool, or a transaction
+ * opened with `Database.transaction`. Fails unless every row was written.
  */
-export type CopyRows = (db: Db, target: CopyTarget, data: string) => Promise<void>;
+export type CopyRows = (
+  db: Db,
+  target: CopyTarget,
+  rows: readonly (readonly CopyValue[])[],
+) => Promise<void>;
+
+function checkCopied(written: number | undefined, sent: number): void {
+  if (written !== sent) throw new Error(`COPY wrote ${written ?? "no"} of ${sent} rows`);
+}
 
 function copyStatement({ schema, table, columns }: CopyTarget, source: string): string {
   const names = columns.map((c) => pg.escapeIdentifier(c)).join(", ");
@@ -35,6 +45,8 @@ export interface Database {
   db: Db;
   kind: DatabaseKind;
   copyRows: CopyRows;
+  /** Runs `work` in a transaction in which `copyRows` may be used. */
+  transaction<T>(work: (tx: Db) => Promise<T>): Promise<T>;
   /** Subscribes to a NOTIFY channel (sent by any server instance); answers the unsubscribe function. */
   listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
@@ -78,34 +90,51 @@ function openPostgres(url: string, max: number): Database {
   // An idle pooled connection can die (server restart, dropped database); without a handler that
   // error would crash the process. The pool replaces the connection at the next query.
   pool.on("error", () => undefined);
-  const db = new Kysely<AppTables>({ dialect: new PostgresDialect({ pool }) });
+  // COPY needs the raw connection, which Kysely does not hand out: the connection a transaction
+  // of Database.transaction takes from the pool is noted in that transaction's async context.
+  const transactionClient = new AsyncLocalStorage<{ client?: pg.PoolClient }>();
+  const dialectPool = {
+    connect: async () => {
+      const client = await pool.connect();
+      const slot = transactionClient.getStore();
+      if (slot && !slot.client) slot.client = client;
+      return client;
+    },
+    end: () => pool.end(),
+  };
+  const db = new Kysely<AppTables>({ dialect: new PostgresDialect({ pool: dialectPool }) });
   const listeners = new Set<pg.Client>();
-  // The pool's connections by server process id: a transaction's connection is found by asking it.
-  const byProcess = new Map<number, pg.PoolClient>();
-  const processOf = (client: pg.PoolClient) =>
-    (client as unknown as { processID: number }).processID;
-  pool.on("connect", (client) => byProcess.set(processOf(client), client));
-  pool.on("remove", (client) => byProcess.delete(processOf(client as pg.PoolClient)));
-  const copy = (client: pg.PoolClient, target: CopyTarget, data: string) =>
-    pipeline(Readable.from([data]), client.query(copyFrom(copyStatement(target, "stdin"))));
+  const copy = async (
+    client: pg.PoolClient,
+    target: CopyTarget,
+    rows: readonly (readonly CopyValue[])[],
+  ) => {
+    const stream = client.query(copyFrom(copyStatement(target, "stdin")));
+    await pipeline(Readable.from([copyText(rows)]), stream);
+    checkCopied(stream.rowCount, rows.length);
+  };
   return {
     db,
     kind: "postgres",
-    copyRows: async (on, target, data) => {
-      if (!on.isTransaction) {
-        const client = await pool.connect();
-        try {
-          await copy(client, target, data);
-        } finally {
-          client.release();
-        }
-        return;
+    copyRows: async (on, target, rows) => {
+      if (on.isTransaction) {
+        const client = transactionClient.getStore()?.client;
+        if (!client) throw new Error("COPY inside a transaction needs Database.transaction");
+        return copy(client, target, rows);
       }
-      const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(on);
-      const client = byProcess.get(rows[0].pid);
-      if (!client) throw new Error("The transaction's connection is not one of the pool's");
-      await copy(client, target, data);
+      const client = await pool.connect();
+      let failure: Error | undefined;
+      try {
+        await copy(client, target, rows);
+      } catch (error) {
+        failure = error as Error;
+        throw error;
+      } finally {
+        // A connection a COPY failed on is closed rather than reused.
+        client.release(failure);
+      }
     },
+    transaction: (work) => transactionClient.run({}, () => db.transaction().execute(work)),
     // LISTEN needs a connection of its own for as long as the subscription lasts.
     listen: async (channel, handler) => {
       const client = new pg.Client({ connectionString: url });
@@ -142,10 +171,18 @@ async function openPglite(dir: string): Promise<Database> {
   return {
     db,
     kind: "pglite",
-    // PGlite has one session: the statement runs in the caller's transaction, if there is one.
-    copyRows: async (_on, target, data) => {
-      await client.query(copyStatement(target, "'/dev/blob'"), [], { blob: new Blob([data]) });
+    copyRows: async (on, target, rows) => {
+      const copy = async () => {
+        const result = await client.query(copyStatement(target, "'/dev/blob'"), [], {
+          blob: new Blob([copyText(rows)]),
+        });
+        checkCopied(result.affectedRows, rows.length);
+      };
+      // One session for all: outside a transaction the COPY holds the driver's connection like any
+      // query, so it cannot land in another request's open transaction; inside one it is that one's.
+      await (on.isTransaction ? copy() : on.connection().execute(copy));
     },
+    transaction: (work) => db.transaction().execute(work),
     listen: async (channel, handler) => {
       const unlisten = await client.listen(channel, handler);
       return () => unlisten();

@@ -14,4 +14,9 @@ describe("copyText", () => {
   it("escapes backslashes, tabs and line breaks, so a text cannot end its field or row", () => {
     expect(copyText([["a\\b\tc\nd\re", "\\N"]])).toBe("a\\\\b\\tc\\nd\\re\t\\\\N\n");
   });
+
+  it("refuses numbers no column can hold", () => {
+    expect(() => copyText([[Number.NaN]])).toThrow("NaN cannot be stored as a number");
+    expect(() => copyText([[Number.POSITIVE_INFINITY]])).toThrow("Infinity");
+  });
 });

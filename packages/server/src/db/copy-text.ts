@@ -8,7 +8,10 @@ const ESCAPES: Record<string, string> = { "\\": "\\\\", "\n": "\\n", "\r": "\\r"
 function field(value: CopyValue): string {
   if (value === null) return "\\N";
   if (typeof value === "boolean") return value ? "t" : "f";
-  if (typeof value === "number") return String(value);
+  if (typeof value === "number") {
+    if (!Number.isFinite(value)) throw new Error(`${value} cannot be stored as a number`);
+    return String(value);
+  }
   return SPECIAL.test(value) ? value.replace(SPECIALS, (c) => ESCAPES[c]) : value;
 }
 

@@ -89,11 +89,9 @@ export async function importMetadataSource(
   });
   try {
     const catalog = await readSourceCatalog(db, context, options.connectionsDir, options.sourceKey);
-    const outcome = await db
-      .transaction()
-      .execute((tx) =>
-        ingestCatalog(tx, database.copyRows, context, options.sourceKey, catalog, options.user),
-      );
+    const outcome = await database.transaction((tx) =>
+      ingestCatalog(tx, database.copyRows, context, options.sourceKey, catalog, options.user),
+    );
     await finishRun(db, runId, {
       succeeded: true,
       message: outcome.message,

@@ -171,7 +171,7 @@ export interface WriteOptions {
 /**
  * Writes the classified rows as events, set-based. New records are inserted with their event
  * ids drawn, and their events written from what the insert returns; the other rows draw their
- * event ids in the stage. Pending: new records are stored as hidden proposals and nothing else
+ * event ids in the diff. Pending: new records are stored as hidden proposals and nothing else
  * changes; a change the same source already proposed, unchanged, keeps its pending event, and one
  * it proposed and was refused is not proposed again. Applied: records are written straight from the stage. Answers
  * the number of events that stand for the rows (new, or kept pending).
@@ -215,7 +215,7 @@ export async function writeEvents(
     sql`with ins as (
       insert into ${t} (${sql.join(cols)}, is_pending_new, created_by, updated_by, last_event_id)
       select ${sql.join(cols.map((c) => sql`s.${c}`))}, ${!apply}, ${user}, ${user}, nextval(${events})
-      from ${s} s where ${isNew}
+      from ${s} s where ${isNew} order by s._row_no
       returning entity_key_id, last_event_id, ${sql.join(cols)}
     )
     insert into app.events (event_id, context, entity_type, entity_key_id, action, status, decided_by,

@@ -86,6 +86,7 @@ const lockKey = (context: ContextModel, type: EntityType) => `ingest:${context.n
  */
 export async function ingest(db: Db, input: IngestInput): Promise<IngestResult> {
   const stage = await createStage(db, input.attributes);
+  let failed = false;
   try {
     const rows = await stageRows(db, input, stage);
     const identity = identityAttributes(input.type).map((a) => a.name);
@@ -100,7 +101,7 @@ export async function ingest(db: Db, input: IngestInput): Promise<IngestResult> 
       await sql`select pg_advisory_xact_lock(hashtext(${lockKey(input.context, input.type)}))`.execute(
         tx,
       );
-      // The diff hash-joins the whole file with the type: let that fit in memory.
+      // The classification joins the whole file with the type: let its hash tables fit in memory.
       await sql`set local work_mem = '64MB'`.execute(tx);
       const missing = { deleteMissing: input.deleteMissing, scope: input.missingScope };
       await classifyStage(tx, input.context, input.type, stage, missing);
@@ -128,11 +129,14 @@ export async function ingest(db: Db, input: IngestInput): Promise<IngestResult> 
         : { ...result, rows, pending: events, applied: 0 };
     });
   } catch (error) {
+    failed = true;
     if (error instanceof ConcurrentChangeError)
       throw new IngestRejected(409, `${error.message}; nothing was changed. Please try again.`);
     throw error;
   } finally {
-    await dropStage(db, stage);
+    // Failing inside a caller's transaction fails that transaction, whose rollback takes the stage
+    // with it; dropping it there could only hide the error behind "transaction aborted".
+    if (!(failed && db.isTransaction)) await dropStage(db, stage);
   }
 }
 

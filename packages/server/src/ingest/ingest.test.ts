@@ -315,7 +315,7 @@ describe("a file repeating a key", () => {
 
   it("is refused inside a caller's transaction, which stays usable", async () => {
     const before = await eventCount();
-    await t.database.db.transaction().execute(async (tx) => {
+    await t.database.transaction(async (tx) => {
       const refused = await ingestCurrencies(0, 0, true, { db: tx, rows: repeated() }).catch(
         (e: unknown) => e,
       );

@@ -1,7 +1,7 @@
 import type { ScalarValue } from "@ledgerline/contract";
 import type { Attribute } from "../model/model.ts";
 import { formatProblem, isIsoDate } from "../records/values.ts";
-import { type CellValue, serialToDate } from "./xlsx-reader.ts";
+import { type CellValue, isDateSerial, serialToDate } from "./xlsx-reader.ts";
 
 /** A reference given as the referenced record's identity or label text, resolved later in bulk. */
 export interface ReferenceText {
@@ -14,7 +14,6 @@ export type CellResult = { ok: true; value: IngestValue } | { ok: false; reason:
 
 const TRUE = new Set(["true", "yes", "y", "1", "x"]);
 const FALSE = new Set(["false", "no", "n", "0"]);
-const MAX_SERIAL = 2_958_465; // 9999-12-31
 
 // A module-level function, not a closure per cell: this runs for every cell of a large file.
 function notA(cell: CellValue, what: string): CellResult {
@@ -49,7 +48,7 @@ export function convertCell(attr: Attribute, cell: CellValue | undefined): CellR
     }
     case "Date": {
       if (typeof cell === "object") return { ok: true, value: cell.date };
-      if (typeof cell === "number" && cell >= 1 && cell <= MAX_SERIAL)
+      if (typeof cell === "number" && isDateSerial(cell))
         return { ok: true, value: serialToDate(cell) };
       if (
         text !== undefined &&

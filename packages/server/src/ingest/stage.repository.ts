@@ -2,7 +2,6 @@ import { randomBytes } from "node:crypto";
 import type { ScalarValue } from "@ledgerline/contract";
 import { sql } from "kysely";
 import type { CopyRows, Db } from "../db/connection.ts";
-import { copyText } from "../db/copy-text.ts";
 import { isUniqueViolation } from "../db/pg-errors.ts";
 import type { Attribute } from "../model/model.ts";
 import { SQL_TYPES } from "../model/sync/ddl.ts";
@@ -24,7 +23,6 @@ export const STAGE_PREFIX = "ingest_stage_";
 export const stageTable = (stage: Stage) => sql.table(`app.${stage.name}`);
 /** The classified rows, as a SQL identifier. */
 export const diffTable = (stage: Stage) => sql.table(`app.${stage.name}_diff`);
-const table = stageTable;
 
 /**
  * Creates the staging table. It is a plain (unlogged) table rather than a temporary one because
@@ -35,7 +33,7 @@ export async function createStage(db: Db, attributes: Attribute[]): Promise<Stag
   const created = Math.floor(Date.now() / 1000);
   const stage = { name: `${STAGE_PREFIX}${created}_${randomBytes(4).toString("hex")}`, attributes };
   const columns = attributes.map((a) => sql`${sql.id(a.name)} ${sql.raw(SQL_TYPES[a.dataType])}`);
-  await sql`create unlogged table ${table(stage)} (_row_no integer not null, ${sql.join(columns)})`.execute(
+  await sql`create unlogged table ${stageTable(stage)} (_row_no integer not null, ${sql.join(columns)})`.execute(
     db,
   );
   return stage;
@@ -50,8 +48,11 @@ export async function insertStageRows(
 ): Promise<void> {
   if (rows.length === 0) return;
   const names = stage.attributes.map((a) => a.name);
-  const data = copyText(rows.map((r) => [r.rowNumber, ...names.map((n) => r.values[n] ?? null)]));
-  await copyRows(db, { schema: "app", table: stage.name, columns: ["_row_no", ...names] }, data);
+  await copyRows(
+    db,
+    { schema: "app", table: stage.name, columns: ["_row_no", ...names] },
+    rows.map((r) => [r.rowNumber, ...names.map((n) => r.values[n] ?? null)]),
+  );
 }
 
 /**
@@ -63,7 +64,7 @@ export async function indexStageKeys(
   stage: Stage,
   identity: readonly string[],
 ): Promise<boolean> {
-  const create = sql`create unique index on ${table(stage)} (${sql.join(identity.map((n) => sql.id(n)))})`;
+  const create = sql`create unique index on ${stageTable(stage)} (${sql.join(identity.map((n) => sql.id(n)))})`;
   // Inside a caller's transaction a failed statement would abort it: fail within a savepoint.
   const guarded = db.isTransaction;
   if (guarded) await sql`savepoint stage_keys`.execute(db);
@@ -88,13 +89,13 @@ export async function duplicateKeys(
   const cols = identity.map((n) => sql.id(n));
   const { rows } = await sql<{ key: string; rows: number[] }>`
     select concat_ws(' / ', ${sql.join(cols)}) as key, array_agg(_row_no order by _row_no) as rows
-    from ${table(stage)} group by ${sql.join(cols)} having count(*) > 1
+    from ${stageTable(stage)} group by ${sql.join(cols)} having count(*) > 1
     order by min(_row_no) limit ${limit}`.execute(db);
   return rows;
 }
 
 export async function dropStage(db: Db, stage: Stage): Promise<void> {
-  await sql`drop table if exists ${table(stage)}, ${diffTable(stage)}`.execute(db);
+  await sql`drop table if exists ${stageTable(stage)}, ${diffTable(stage)}`.execute(db);
 }
 
 /** Drops staging tables an interrupted ingest left behind (older than an hour, the longest an upload may take). */

@@ -1,5 +1,6 @@
 import fs from "node:fs/promises";
 import path from "node:path";
+import ExcelJS from "exceljs";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listRecords } from "../testing/records-client.ts";
@@ -281,6 +282,19 @@ describe("refused uploads change nothing", () => {
       `row 6, column 'EU member': "perhaps" is not true or false`,
       "row 3, column 'Currency': no Currency 'XYZ'",
     ]);
+  });
+
+  it("refuses a date-formatted number that is no date Excel shows, by row and column", async () => {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet("Countries");
+    ws.addRow(COUNTRY_HEADERS);
+    ws.addRow(["DE", "Germany", "EUR", 83_000_000, 99_999_999]);
+    ws.getCell("E2").numFmt = "yyyy-mm-dd";
+    const res = await refused(Buffer.from(await wb.xlsx.writeBuffer()));
+    expect(res.statusCode).toBe(422);
+    expect(res.body).toContain(
+      "row 2, column 'Joined EU': 99999999 is not a date (YYYY-MM-DD or an Excel date)",
+    );
   });
 
   it("refuses duplicate keys, naming the rows", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isDateFormatCode, serialToDate } from "./xlsx-reader.ts";
+import { isDateFormatCode, isDateSerial, serialToDate } from "./xlsx-reader.ts";
 
 describe("serialToDate", () => {
   it("agrees with the calendar for every day from 1900 to 9999", () => {
@@ -10,6 +10,16 @@ describe("serialToDate", () => {
       if (serialToDate(serial) !== expected) wrong.push(serial);
     }
     expect(wrong).toEqual([]);
+  });
+
+  it("knows which serials Excel shows as dates", () => {
+    expect([0, 1, 2_958_465, 2_958_465.5, 2_958_466].map(isDateSerial)).toEqual([
+      false,
+      true,
+      true,
+      true,
+      false,
+    ]);
   });
 
   it("drops the time of day", () => {

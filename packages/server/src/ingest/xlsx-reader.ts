@@ -124,6 +124,9 @@ function columnIndex(ref: string): number {
   return n - 1;
 }
 
+/** The serial day numbers Excel shows as dates: 1900-01-01 to 9999-12-31. */
+export const isDateSerial = (n: number) => n >= 1 && n < 2_958_466;
+
 /** Days from 0000-03-01 to 1899-12-30, Excel's day 0 (its 1900 leap-year bug is left in). */
 const EXCEL_EPOCH_DAYS = 693_899;
 const pad2 = (n: number) => (n < 10 ? `0${n}` : String(n));
@@ -273,7 +276,8 @@ function decodeCell(
       if (text === "") return null;
       const n = Number(text);
       if (!Number.isFinite(n)) return text;
-      return isDate ? { date: serialToDate(n) } : n;
+      // A date-formatted number outside Excel's dates stays a number (and a Date column refuses it).
+      return isDate && isDateSerial(n) ? { date: serialToDate(n) } : n;
     }
   }
 }
