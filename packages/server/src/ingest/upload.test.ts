@@ -297,6 +297,30 @@ describe("refused uploads change nothing", () => {
     );
   });
 
+  // A thread per file (see parse-in-worker.ts): a leaked one is only visible as the process's threads.
+  it.skipIf(process.platform !== "linux")(
+    "stops the parser thread of every refused file",
+    async () => {
+      const threads = async () =>
+        Number(/^Threads:\s+(\d+)/m.exec(await fs.readFile("/proc/self/status", "utf8"))?.[1]);
+      const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+      // Threads end (and the next spare parser starts) a moment after the answer.
+      const settled = async (most: number) => {
+        for (let i = 0; i < 40 && (await threads()) > most; i++) await pause(50);
+        return threads();
+      };
+      const noName = await workbookOf("Countries", [
+        ["ISO2", "Currency"],
+        ["DE", "EUR"],
+      ]);
+      await refused(noName);
+      await pause(500);
+      const before = await threads();
+      for (let i = 0; i < 3; i++) expect((await refused(noName)).statusCode).toBe(422);
+      expect(await settled(before)).toBeLessThanOrEqual(before);
+    },
+  );
+
   it("refuses duplicate keys, naming the rows", async () => {
     const file = await workbookOf("Countries", [
       COUNTRY_HEADERS,
