@@ -173,8 +173,8 @@ export interface WriteOptions {
  * ids drawn, and their events written from what the insert returns; the other rows draw their
  * event ids in the diff. Pending: new records are stored as hidden proposals and nothing else
  * changes; a change the same source already proposed, unchanged, keeps its pending event, and one
- * it proposed and was refused is not proposed again. Applied: records are written straight from the stage. Answers
- * the number of events that stand for the rows (new, or kept pending).
+ * it proposed and was refused is not proposed again. Applied: records are written straight from
+ * the diff. Answers the number of events that stand for the rows (new, or kept pending).
  */
 export async function writeEvents(
   db: Db,
@@ -187,7 +187,6 @@ export async function writeEvents(
   const t = entityTable(context, type);
   const { source, user, apply } = options;
   const cols = stage.attributes.map((a) => sql.id(a.name));
-  const fromStage = sql.join(cols.map((c) => sql`${c} = s.${c}`));
   const proposed = sql`case s._kind when 'Add' then ${valuesOf(stage, "s")} when 'Change' then s._new_values end`;
   const baseVersion = sql`case when s._kind = 'Add' then null else s._base_version end`;
 
@@ -231,7 +230,7 @@ export async function writeEvents(
 
   const approved = apply ? sql`, is_pending_new = false, version = t.version + 1` : sql``;
   const reused = await affected(
-    sql`update ${t} t set ${fromStage}, is_deleted = false, updated_at = now(), updated_by = ${user},
+    sql`update ${t} t set ${assignedFromDiff(stage)}, is_deleted = false, updated_at = now(), updated_by = ${user},
         last_event_id = s._event_id ${approved}
       from ${s} s where s._kind = 'Add' and s._proposal and not s._kept and t.entity_key_id = s._key_id
         and t.is_pending_new`.execute(db),
@@ -273,7 +272,6 @@ async function applyStage(
 ): Promise<void> {
   const s = diffTable(stage);
   const t = entityTable(context, type);
-  const cols = stage.attributes.map((a) => sql.id(a.name));
   const expected = await kindCounts(db, stage);
   const common = sql`version = t.version + 1, updated_at = now(), updated_by = ${user}, last_event_id = s._event_id`;
   const current = sql`t.entity_key_id = s._key_id and t.version = s._base_version`;
@@ -284,7 +282,7 @@ async function applyStage(
       from ${s} s where s._kind = 'Missing' and ${current}`.execute(db),
   );
   const changed = await affected(
-    sql`update ${t} t set ${sql.join(cols.map((c) => sql`${c} = s.${c}`))}, is_deleted = false, ${common}
+    sql`update ${t} t set ${assignedFromDiff(stage)}, is_deleted = false, ${common}
       from ${s} s where s._kind = 'Change' and ${current}`.execute(db),
   );
   const overtaken =
@@ -309,6 +307,11 @@ async function eventSequence(db: Db): Promise<RawBuilder<unknown>> {
   const { rows } = await sql<{ name: string }>`
     select pg_get_serial_sequence('app.events', 'event_id') as name`.execute(db);
   return sql`${sql.lit(rows[0].name)}::regclass`;
+}
+
+/** `attribute = s.attribute` for every attribute the file carries: a record takes the diff row's values. */
+function assignedFromDiff(stage: Stage): RawBuilder<unknown> {
+  return sql.join(stage.attributes.map((a) => sql`${sql.id(a.name)} = s.${sql.id(a.name)}`));
 }
 
 /** All the stage's attributes of the row `alias` as {name: value} jsonb: the values of an Add. */
