@@ -186,7 +186,6 @@ export async function writeEvents(
   const s = diffTable(stage);
   const t = entityTable(context, type);
   const { source, user, apply } = options;
-  const cols = stage.attributes.map((a) => sql.id(a.name));
   const proposed = sql`case s._kind when 'Add' then ${valuesOf(stage, "s")} when 'Change' then s._new_values end`;
   const baseVersion = sql`case when s._kind = 'Add' then null else s._base_version end`;
 
@@ -204,25 +203,12 @@ export async function writeEvents(
     await sql`update ${s} s set _kept = true ${sameAs("rejected")}`.execute(db);
   }
 
-  // New records and their events in one statement: nothing is matched back to the stage.
-  const isNew = sql`s._kind = 'Add' and not s._proposal`;
+  const isNew = sql<boolean>`s._kind = 'Add' and not s._proposal`;
   const events = await eventSequence(db);
-  const decided = apply ? sql`'approved', ${user}, now()` : sql`'pending', null, null`;
   const { rows: fresh } = await sql<{ n: number }>`
     select count(*)::int as n from ${s} s where ${isNew}`.execute(db);
   await writeWithIndexRebuild(db, context.schema, type.name, fresh[0].n, () =>
-    sql`with ins as (
-      insert into ${t} (${sql.join(cols)}, is_pending_new, created_by, updated_by, last_event_id)
-      select ${sql.join(cols.map((c) => sql`s.${c}`))}, ${!apply}, ${user}, ${user}, nextval(${events})
-      from ${s} s where ${isNew} order by s._row_no
-      returning entity_key_id, last_event_id, ${sql.join(cols)}
-    )
-    insert into app.events (event_id, context, entity_type, entity_key_id, action, status, decided_by,
-      decided_at, new_values, source, created_by)
-    overriding system value
-    select last_event_id, ${context.name}, ${type.name}, entity_key_id, 'Add', ${decided},
-      ${valuesOf(stage, "ins")}, ${source}, ${user}
-    from ins`.execute(db),
+    insertNewRecords(db, context, type, stage, { from: s, where: isNew, events }, options),
   );
   // Every other row that becomes an event draws its id.
   await sql`update ${s} s set _event_id = nextval(${events})
@@ -247,7 +233,7 @@ export async function writeEvents(
     insert into app.events (event_id, context, entity_type, entity_key_id, action, status, decided_by, decided_at,
       old_values, new_values, base_version, source, created_by)
     overriding system value
-    select s._event_id, ${context.name}, ${type.name}, s._key_id, s._kind, ${decided},
+    select s._event_id, ${context.name}, ${type.name}, s._key_id, s._kind, ${decision(options)},
            case when s._kind = 'Add' then null else s._old_values end, ${proposed}, ${baseVersion},
            ${source}, ${user}
     from ${s} s where s._event_id is not null and not s._kept`.execute(db);
@@ -255,6 +241,46 @@ export async function writeEvents(
   const { rows } = await sql<{ n: number }>`
     select count(*)::int as n from ${s} where _event_id is not null`.execute(db);
   return fresh[0].n + rows[0].n;
+}
+
+/** How the ingest's events are recorded: approved by the uploader now, or left pending. */
+const decision = ({ apply, user }: WriteOptions) =>
+  apply ? sql`'approved', ${user}, now()` : sql`'pending', null, null`;
+
+/** Where new records come from: rows of the diff or of the stage, in file order. */
+export interface NewRows {
+  from: RawBuilder<unknown>;
+  where: RawBuilder<boolean>;
+  /** The event-id sequence (eventSequence). */
+  events: RawBuilder<unknown>;
+}
+
+/**
+ * Inserts new records, each with its event id drawn, and writes their Add events from what the
+ * insert returns, in one statement: nothing is matched back to the rows.
+ */
+export async function insertNewRecords(
+  db: Db,
+  context: ContextModel,
+  type: EntityType,
+  stage: Stage,
+  rows: NewRows,
+  options: WriteOptions,
+): Promise<void> {
+  const cols = stage.attributes.map((a) => sql.id(a.name));
+  const { source, user, apply } = options;
+  await sql`with ins as (
+      insert into ${entityTable(context, type)} (${sql.join(cols)}, is_pending_new, created_by, updated_by, last_event_id)
+      select ${sql.join(cols.map((c) => sql`s.${c}`))}, ${!apply}, ${user}, ${user}, nextval(${rows.events})
+      from ${rows.from} s where ${rows.where} order by s._row_no
+      returning entity_key_id, last_event_id, ${sql.join(cols)}
+    )
+    insert into app.events (event_id, context, entity_type, entity_key_id, action, status, decided_by,
+      decided_at, new_values, source, created_by)
+    overriding system value
+    select last_event_id, ${context.name}, ${type.name}, entity_key_id, 'Add', ${decision(options)},
+      ${valuesOf(stage, "ins")}, ${source}, ${user}
+    from ins`.execute(db);
 }
 
 /**
@@ -303,7 +329,7 @@ async function applyStage(
  * The sequence of event ids as a regclass literal: a literal is resolved once, where a lookup by
  * name inside the statement would run for every row.
  */
-async function eventSequence(db: Db): Promise<RawBuilder<unknown>> {
+export async function eventSequence(db: Db): Promise<RawBuilder<unknown>> {
   const { rows } = await sql<{ name: string }>`
     select pg_get_serial_sequence('app.events', 'event_id') as name`.execute(db);
   return sql`${sql.lit(rows[0].name)}::regclass`;

@@ -1,13 +1,17 @@
 import type { ScalarValue } from "@ledgerline/contract";
 import { sql } from "kysely";
-import type { CopyRows, Db } from "../db/connection.ts";
+import type { CopyRows, Database, Db } from "../db/connection.ts";
 import type { Attribute, ContextModel, EntityType } from "../model/model.ts";
 import { identityAttributes } from "../model/model.ts";
+import { loadEmptyTable } from "../records/index-rebuild.ts";
+import { adjustTypeCount } from "../records/type-counts.repository.ts";
 import {
   ConcurrentChangeError,
   classifyStage,
   countDiff,
   type DiffCounts,
+  eventSequence,
+  insertNewRecords,
   type MissingScope,
   writeEvents,
 } from "./diff.repository.ts";
@@ -18,8 +22,10 @@ import {
   dropStage,
   duplicateKeys,
   indexStageKeys,
+  indexStageRowNumbers,
   insertStageRows,
   type Stage,
+  stageTable,
 } from "./stage.repository.ts";
 
 export interface IngestRow {
@@ -49,6 +55,12 @@ export interface IngestInput {
   source: string;
   user: string;
   maxRows: number;
+  /**
+   * `Database.transaction` where one transaction may stay open while a whole file is read (not on
+   * PGlite, which would serve nothing else meanwhile). Given, the first load of a type that holds
+   * no records writes them as they are read (loadEmptyType).
+   */
+  loadTransaction?: Database["transaction"];
 }
 
 export interface IngestResult extends Omit<DiffCounts, "existing"> {
@@ -88,19 +100,12 @@ export async function ingest(db: Db, input: IngestInput): Promise<IngestResult> 
   const stage = await createStage(db, input.attributes);
   let failed = false;
   try {
+    const loaded = await loadEmptyType(db, input, stage);
+    if (loaded) return loaded;
     const rows = await stageRows(db, input, stage);
-    const identity = identityAttributes(input.type).map((a) => a.name);
-    if (!(await indexStageKeys(db, stage, identity))) {
-      const duplicates = await duplicateKeys(db, stage, identity, MAX_PROBLEMS);
-      const lines = duplicates.map(
-        (d) => `rows ${d.rows.join(", ")}: the key '${d.key}' appears more than once`,
-      );
-      throw new IngestRejected(422, problemText(lines));
-    }
+    await checkKeys(db, input, stage);
     return await inTransaction(db, async (tx) => {
-      await sql`select pg_advisory_xact_lock(hashtext(${lockKey(input.context, input.type)}))`.execute(
-        tx,
-      );
+      await lockType(tx, input);
       // The classification joins the whole file with the type: let its hash tables fit in memory.
       await sql`set local work_mem = '64MB'`.execute(tx);
       const missing = { deleteMissing: input.deleteMissing, scope: input.missingScope };
@@ -119,11 +124,7 @@ export async function ingest(db: Db, input: IngestInput): Promise<IngestResult> 
       const events =
         result.added + result.changed + result.missing === 0
           ? 0
-          : await writeEvents(tx, input.context, input.type, stage, {
-              source: input.source,
-              user: input.user,
-              apply: input.apply,
-            });
+          : await writeEvents(tx, input.context, input.type, stage, writeOptions(input));
       return input.apply
         ? { ...result, rows, pending: 0, applied: events }
         : { ...result, rows, pending: events, applied: 0 };
@@ -138,6 +139,74 @@ export async function ingest(db: Db, input: IngestInput): Promise<IngestResult> 
     // with it; dropping it there could only hide the error behind "transaction aborted".
     if (!(failed && db.isTransaction)) await dropStage(db, stage);
   }
+}
+
+/**
+ * The first load of a type that holds no records at all: every row is an Add, so each chunk's
+ * records and their events are written as soon as it is staged, while the file is still being
+ * read, with the type's secondary indexes dropped for the load and built once at the end. It is
+ * one transaction, so a bad row or a repeated key anywhere rolls all of it back; the type's table
+ * stays locked against readers until it ends (they would only see it empty). Answers undefined,
+ * having read no row, when the path does not apply: a dry run, a caller's transaction, no
+ * loadTransaction, a type that refers to itself (a row may only refer to records stored before the
+ * file, never to rows of earlier chunks), or a type that holds records or is busy.
+ */
+async function loadEmptyType(
+  db: Db,
+  input: IngestInput,
+  stage: Stage,
+): Promise<IngestResult | undefined> {
+  const transaction = input.loadTransaction;
+  const { context, type } = input;
+  const selfReferring = input.attributes.some((a) => a.referencedEntityType === type.name);
+  if (!transaction || input.dryRun || db.isTransaction || selfReferring) return undefined;
+  return transaction(async (tx) => {
+    await lockType(tx, input);
+    const events = await eventSequence(tx);
+    return loadEmptyTable(tx, context.schema, type.name, async () => {
+      await indexStageRowNumbers(tx, stage);
+      const rows = await stageRows(tx, input, stage, (first, last) =>
+        insertNewRecords(
+          tx,
+          context,
+          type,
+          stage,
+          {
+            from: stageTable(stage),
+            where: sql<boolean>`s._row_no between ${first} and ${last}`,
+            events,
+          },
+          writeOptions(input),
+        ),
+      );
+      await checkKeys(tx, input, stage);
+      if (input.apply) await adjustTypeCount(tx, context.name, type.name, rows);
+      const counts = { rows, added: rows, changed: 0, missing: 0, unchanged: 0 };
+      return input.apply
+        ? { ...counts, pending: 0, applied: rows }
+        : { ...counts, pending: rows, applied: 0 };
+    });
+  });
+}
+
+const writeOptions = ({ source, user, apply }: IngestInput) => ({ source, user, apply });
+
+/** Serialises ingests of one type until the transaction ends. */
+async function lockType(tx: Db, input: IngestInput): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtext(${lockKey(input.context, input.type)}))`.execute(
+    tx,
+  );
+}
+
+/** Refuses the file (422) when a natural key repeats in it. */
+async function checkKeys(db: Db, input: IngestInput, stage: Stage): Promise<void> {
+  const identity = identityAttributes(input.type).map((a) => a.name);
+  if (await indexStageKeys(db, stage, identity)) return;
+  const duplicates = await duplicateKeys(db, stage, identity, MAX_PROBLEMS);
+  const lines = duplicates.map(
+    (d) => `rows ${d.rows.join(", ")}: the key '${d.key}' appears more than once`,
+  );
+  throw new IngestRejected(422, problemText(lines));
 }
 
 function problemText(lines: readonly string[], more = false): string {
@@ -155,19 +224,34 @@ function checkMassMissing(input: IngestInput, counts: DiffCounts): void {
   );
 }
 
-/** Streams the rows into the staging table in chunks, resolving references per chunk; throws 422 on any problem. */
-async function stageRows(db: Db, input: IngestInput, stage: Stage): Promise<number> {
+/**
+ * Streams the rows into the staging table in chunks, resolving references per chunk; throws 422 on
+ * any problem. `staged` runs after each chunk is written, with its first and last row numbers.
+ */
+async function stageRows(
+  db: Db,
+  input: IngestInput,
+  stage: Stage,
+  staged?: (first: number, last: number) => Promise<void>,
+): Promise<number> {
   const problems: string[] = [];
   let chunk: IngestRow[] = [];
   let count = 0;
   // One chunk is written while the next is read and converted.
   let writing: Promise<void> = Promise.resolve();
   const flush = async () => {
-    const resolved = await resolveChunk(db, input, chunk, problems);
+    // A failed write fails the rest of a transaction: its error is the one to report.
+    const resolved = await resolveChunk(db, input, chunk, problems).catch(async (error) => {
+      await writing;
+      throw error;
+    });
     chunk = [];
     await writing;
-    if (problems.length === 0) {
-      writing = insertStageRows(db, input.copyRows, stage, resolved);
+    if (problems.length === 0 && resolved.length > 0) {
+      const [first, last] = [resolved[0].rowNumber, resolved[resolved.length - 1].rowNumber];
+      writing = insertStageRows(db, input.copyRows, stage, resolved).then(() =>
+        staged?.(first, last),
+      );
       // Handled when awaited; this keeps a failure while reading on from going unhandled.
       writing.catch(() => undefined);
     }

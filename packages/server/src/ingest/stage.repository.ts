@@ -55,6 +55,11 @@ export async function insertStageRows(
   );
 }
 
+/** Indexes the stage by row number, so the rows of one chunk can be read back while more arrive. */
+export async function indexStageRowNumbers(db: Db, stage: Stage): Promise<void> {
+  await sql`create index on ${stageTable(stage)} (_row_no)`.execute(db);
+}
+
 /**
  * Indexes the stage by natural key, unique: building it is the check that no key repeats, and
  * gives the planner the stage's size. Answers false, and leaves no index, when a key repeats.

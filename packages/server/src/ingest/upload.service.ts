@@ -131,6 +131,8 @@ export async function uploadFile(
       source: `upload:${uploadId}`,
       user: user.username,
       maxRows: config.upload.maxRows,
+      // PGlite runs one statement at a time for the whole server: no transaction may last a file.
+      loadTransaction: database.kind === "postgres" ? database.transaction : undefined,
     });
     const text = summary(request.fileName, result, request.dryRun);
     await finishUpload(db, uploadId, { succeeded: true, message: text, counts: { ...result } });

@@ -29,6 +29,33 @@ export async function writeWithIndexRebuild<T>(
   const target = sql.table(`${schema}.${table}`);
   if (rows < MIN_BULK_ROWS || !(await atMost(tx, target, rows)) || !(await lockAlone(tx, target)))
     return write();
+  return withoutSecondaryIndexes(tx, schema, table, write);
+}
+
+/**
+ * Runs `write`, the first load of a table that holds no rows at all, with the table's secondary
+ * indexes dropped and built again afterwards, inside the caller's transaction. Answers undefined,
+ * without running `write`, when the table holds a row or other sessions keep it for more than a
+ * moment. The table stays locked against readers until the transaction ends.
+ */
+export async function loadEmptyTable<T>(
+  tx: Db,
+  schema: string,
+  table: string,
+  write: () => Promise<T>,
+): Promise<T | undefined> {
+  const target = sql.table(`${schema}.${table}`);
+  if (!(await lockAlone(tx, target)) || !(await atMost(tx, target, 0))) return undefined;
+  return withoutSecondaryIndexes(tx, schema, table, write);
+}
+
+/** Drops the secondary indexes of a table this transaction holds exclusively, writes, and builds them again. */
+async function withoutSecondaryIndexes<T>(
+  tx: Db,
+  schema: string,
+  table: string,
+  write: () => Promise<T>,
+): Promise<T> {
   // Indexes backing a constraint (the primary key) stay: foreign keys of other tables need them.
   const { rows: indexes } = await sql<{ name: string; definition: string }>`
     select c.relname as name, pg_get_indexdef(i.indexrelid) as definition
