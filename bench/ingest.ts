@@ -1,6 +1,6 @@
 // `npm run bench -- ingest`: POST /api/upload of a 100,000 x 10 workbook into an empty type, the
 // re-upload with 10% changed, 5% new and 5% removed (deleteMissing), and a plain baseline in the
-// same run (yauzl + saxes + insert ... jsonb_to_recordset in chunks).
+// same run (yauzl + saxes + COPY in chunks).
 import { execFile } from "node:child_process";
 import fs from "node:fs";
 import fsp from "node:fs/promises";
@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { serialToDate } from "../packages/server/src/ingest/xlsx-reader.ts";
 import { login } from "./support/app.ts";
+import { watchCpu } from "./support/cpu.ts";
 import { envNumber } from "./support/env.ts";
 import { BENCH_CONTEXT, BENCH_SCHEMA, BENCH_TYPE } from "./support/model.ts";
 import { loadNote, round, table, writeResult } from "./support/results.ts";
@@ -54,6 +55,12 @@ async function postUpload(
   return text;
 }
 
+/** CPU seconds of this process (server, parser threads and client) and of PostgreSQL's backends. */
+interface CpuSpent {
+  node: number;
+  postgres: number;
+}
+
 interface IngestRun {
   upload: number;
   reupload: number;
@@ -62,15 +69,35 @@ interface IngestRun {
   stall: number;
   reuploadStall: number;
   answers: string[];
+  /** PostgreSQL only: what the baseline and the upload (a) cost in CPU. */
+  cpu?: { baseline: CpuSpent; upload: CpuSpent };
+}
+
+/**
+ * Runs `fn`, and on PostgreSQL (`database` named) measures the CPU it took: on two CPUs the
+ * upload's wall time follows its CPU time, which shows where it goes.
+ */
+async function withCpu<T>(
+  { bench }: AppSetup,
+  database: string | undefined,
+  fn: () => Promise<T>,
+): Promise<{ value: T; cpu?: CpuSpent }> {
+  if (!database) return { value: await fn() };
+  const watch = await watchCpu(bench.raw, database);
+  const value = await fn();
+  const { processMs, postgresMs } = await watch.stop();
+  return { value, cpu: { node: processMs / 1000, postgres: postgresMs / 1000 } };
 }
 
 /** The plain baseline, then the upload into the empty type and the re-upload, each timed. */
 async function measureIngest(
-  { app, bench }: AppSetup,
+  setup: AppSetup,
   rows: number,
   first: string,
   again: string,
+  database?: string,
 ): Promise<IngestRun> {
+  const { app, bench } = setup;
   let upload = 0;
   let reupload = 0;
   let stall = 0;
@@ -89,13 +116,15 @@ async function measureIngest(
     table: "baseline_items",
     columns: ITEM_COLUMNS.map(([attribute]) => attribute),
   };
-  const base = await timed(() =>
-    readItemsPlain(first, 5_000, (batch) => {
-      for (const r of batch) r[7] = serialToDate(Number(r[7]));
-      return bench.copy(target, batch);
-    }),
+  const base = await withCpu(setup, database, () =>
+    timed(() =>
+      readItemsPlain(first, 5_000, (batch) => {
+        for (const r of batch) r[7] = serialToDate(Number(r[7]));
+        return bench.copy(target, batch);
+      }),
+    ),
   );
-  const baseline = base.seconds;
+  const baseline = base.value.seconds;
   const [{ n: baseCount }] = (await bench.raw(
     "select count(*)::int as n from public.baseline_items",
     [],
@@ -107,10 +136,14 @@ async function measureIngest(
   const rss = watchRss();
   let peak: number;
   const loop = watchEventLoop();
+  let uploadCpu: CpuSpent | undefined;
   try {
-    const a = await timed(() => postUpload(app.url, cookie, first, { approveEverything: true }));
-    upload = a.seconds;
-    answers.push(a.value);
+    const a = await withCpu(setup, database, () =>
+      timed(() => postUpload(app.url, cookie, first, { approveEverything: true })),
+    );
+    upload = a.value.seconds;
+    uploadCpu = a.cpu;
+    answers.push(a.value.value);
   } finally {
     peak = rss.stop();
     stall = loop.stop();
@@ -145,7 +178,8 @@ async function measureIngest(
   if ((await count()) !== expected)
     throw new Error(`re-upload left ${await count()} rows, expected ${expected}`);
   console.log(`re-upload: ${reupload.toFixed(2)} s`);
-  return { upload, reupload, baseline, rssGrowth, stall, reuploadStall, answers };
+  const cpu = base.cpu && uploadCpu ? { baseline: base.cpu, upload: uploadCpu } : undefined;
+  return { upload, reupload, baseline, rssGrowth, stall, reuploadStall, answers, cpu };
 }
 
 /** Writes a workbook in a child process, so the upload's RSS growth is measured from a lean process. */
@@ -184,9 +218,17 @@ function report(engine: string, rows: number, run: IngestRun): string {
       ["upload RSS growth (MB)", rssGrowth, "<= 200", check(rssGrowth <= 200)],
       ["max event-loop stall, upload (ms)", stall, "<= 200", check(stall <= 200)],
       ["max event-loop stall, re-upload (ms)", reuploadStall, "", ""],
+      ...(run.cpu
+        ? [
+            ["CPU of the baseline, Node + PostgreSQL (s)", cpuText(run.cpu.baseline), "", ""],
+            ["CPU of the upload, Node + PostgreSQL (s)", cpuText(run.cpu.upload), "", ""],
+          ]
+        : []),
     ]),
   ].join("\n");
 }
+
+const cpuText = ({ node, postgres }: CpuSpent) => `${node.toFixed(2)} + ${postgres.toFixed(2)}`;
 
 const figures = (run: IngestRun, prefix = ""): Record<string, number> => ({
   [`${prefix}upload_s`]: round(run.upload),
@@ -194,6 +236,12 @@ const figures = (run: IngestRun, prefix = ""): Record<string, number> => ({
   [`${prefix}baseline_s`]: round(run.baseline),
   [`${prefix}upload_rss_growth_mb`]: round(run.rssGrowth, 1),
   [`${prefix}max_event_loop_stall_ms`]: round(run.stall, 1),
+  ...(run.cpu && {
+    [`${prefix}baseline_cpu_node_s`]: round(run.cpu.baseline.node),
+    [`${prefix}baseline_cpu_postgres_s`]: round(run.cpu.baseline.postgres),
+    [`${prefix}upload_cpu_node_s`]: round(run.cpu.upload.node),
+    [`${prefix}upload_cpu_postgres_s`]: round(run.cpu.upload.postgres),
+  }),
 });
 
 /** The same measurements on PostgreSQL (the targets) and on the embedded PGlite. */
@@ -213,7 +261,7 @@ export async function benchIngest(): Promise<void> {
     const model = { "bench.yaml": benchModelWithLayout() };
     console.log("PostgreSQL:");
     const postgres = await withBenchApp("ingest", model, (setup) =>
-      measureIngest(setup, rows, first, again),
+      measureIngest(setup, rows, first, again, setup.database.name),
     );
     console.log("PGlite:");
     const pglite = await withApp({ pgliteDir: path.join(tmp, "pglite") }, model, (setup) =>

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
@@ -90,19 +89,11 @@ function openPostgres(url: string, max: number): Database {
   // An idle pooled connection can die (server restart, dropped database); without a handler that
   // error would crash the process. The pool replaces the connection at the next query.
   pool.on("error", () => undefined);
-  // COPY needs the raw connection, which Kysely does not hand out: the connection a transaction
-  // of Database.transaction takes from the pool is noted in that transaction's async context.
-  const transactionClient = new AsyncLocalStorage<{ client?: pg.PoolClient }>();
-  const dialectPool = {
-    connect: async () => {
-      const client = await pool.connect();
-      const slot = transactionClient.getStore();
-      if (slot && !slot.client) slot.client = client;
-      return client;
-    },
-    end: () => pool.end(),
-  };
-  const db = new Kysely<AppTables>({ dialect: new PostgresDialect({ pool: dialectPool }) });
+  const db = new Kysely<AppTables>({ dialect: new PostgresDialect({ pool }) });
+  // COPY needs the raw connection, which Kysely does not hand out: a transaction of
+  // Database.transaction runs on a connection taken from the pool first, noted here by the
+  // transaction object it hands to `work`.
+  const transactionClients = new WeakMap<Db, pg.PoolClient>();
   const listeners = new Set<pg.Client>();
   const copy = async (
     client: pg.PoolClient,
@@ -118,7 +109,7 @@ function openPostgres(url: string, max: number): Database {
     kind: "postgres",
     copyRows: async (on, target, rows) => {
       if (on.isTransaction) {
-        const client = transactionClient.getStore()?.client;
+        const client = transactionClients.get(on);
         if (!client) throw new Error("COPY inside a transaction needs Database.transaction");
         return copy(client, target, rows);
       }
@@ -134,7 +125,19 @@ function openPostgres(url: string, max: number): Database {
         client.release(failure);
       }
     },
-    transaction: (work) => transactionClient.run({}, () => db.transaction().execute(work)),
+    transaction: async (work) => {
+      const client = await pool.connect();
+      // Kysely releases the connection to the pool when the transaction ends.
+      const onClient = new Kysely<AppTables>({
+        dialect: new PostgresDialect({
+          pool: { connect: async () => client, end: async () => {} },
+        }),
+      });
+      return onClient.transaction().execute((tx) => {
+        transactionClients.set(tx, client);
+        return work(tx);
+      });
+    },
     // LISTEN needs a connection of its own for as long as the subscription lasts.
     listen: async (channel, handler) => {
       const client = new pg.Client({ connectionString: url });
