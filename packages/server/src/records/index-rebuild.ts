@@ -45,7 +45,9 @@ export async function loadEmptyTable<T>(
   write: () => Promise<T>,
 ): Promise<T | undefined> {
   const target = sql.table(`${schema}.${table}`);
-  if (!(await lockAlone(tx, target)) || !(await atMost(tx, target, 0))) return undefined;
+  // Looked at before the lock too, so a table that holds rows is never locked for nothing.
+  const empty = () => atMost(tx, target, 0);
+  if (!(await empty()) || !(await lockAlone(tx, target)) || !(await empty())) return undefined;
   return withoutSecondaryIndexes(tx, schema, table, write);
 }
 
