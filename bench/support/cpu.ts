@@ -37,14 +37,17 @@ export interface CpuWatch {
  * Follows the CPU of this process and of the PostgreSQL backends serving `database` (read from
  * /proc, so only for a server on this machine). Backends are sampled every 500 ms, as the pool
  * closes idle connections and a closed backend's count is gone; one closed between two samples
- * loses at most its last 500 ms.
+ * loses at most its last 500 ms. A backend that starts during the watch counts from zero.
  */
 export async function watchCpu(raw: RawQuery, database: string): Promise<CpuWatch> {
   const first = new Map<number, number>();
   const last = new Map<number, number>();
+  // A backend first seen after the opening sample started during the watch: all its CPU counts.
+  let opened = false;
   const sample = async () => {
     const rows = (await raw(
-      "select pid from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()",
+      // The sampling connection is counted too (a few ms): it may be one the measured work uses.
+      "select pid from pg_stat_activity where datname = $1",
       [database],
     )) as { pid: number }[];
     for (const { pid } of rows) {
@@ -54,12 +57,13 @@ export async function watchCpu(raw: RawQuery, database: string): Promise<CpuWatc
       } catch {
         continue; // gone, or not on this machine
       }
-      if (!first.has(pid)) first.set(pid, ms);
+      if (!first.has(pid)) first.set(pid, opened ? 0 : ms);
       last.set(pid, ms);
     }
   };
   const processFrom = processCpuMs();
   await sample();
+  opened = true;
   let pending = Promise.resolve();
   const timer = setInterval(() => {
     pending = pending.then(sample).catch(() => undefined);
