@@ -127,16 +127,24 @@ function openPostgres(url: string, max: number): Database {
     },
     transaction: async (work) => {
       const client = await pool.connect();
-      // Kysely releases the connection to the pool when the transaction ends.
+      // The same dialect as `db` on one connection (keep the two alike: a plugin added to one
+      // belongs on the other). Kysely releases the connection to the pool when the transaction ends.
       const onClient = new Kysely<AppTables>({
         dialect: new PostgresDialect({
           pool: { connect: async () => client, end: async () => {} },
         }),
       });
-      return onClient.transaction().execute((tx) => {
-        transactionClients.set(tx, client);
-        return work(tx);
-      });
+      let transaction: Db | undefined;
+      try {
+        return await onClient.transaction().execute((tx) => {
+          transaction = tx;
+          transactionClients.set(tx, client);
+          return work(tx);
+        });
+      } finally {
+        // A COPY after the end would run on a connection the pool may have handed on.
+        if (transaction) transactionClients.delete(transaction);
+      }
     },
     // LISTEN needs a connection of its own for as long as the subscription lasts.
     listen: async (channel, handler) => {

@@ -257,7 +257,7 @@ export interface NewRows {
 
 /**
  * Inserts new records, each with its event id drawn, and writes their Add events from what the
- * insert returns, in one statement: nothing is matched back to the rows.
+ * insert returns, in one statement: nothing is matched back to the rows. Answers how many.
  */
 export async function insertNewRecords(
   db: Db,
@@ -266,10 +266,11 @@ export async function insertNewRecords(
   stage: Stage,
   rows: NewRows,
   options: WriteOptions,
-): Promise<void> {
+): Promise<number> {
   const cols = stage.attributes.map((a) => sql.id(a.name));
   const { source, user, apply } = options;
-  await sql`with ins as (
+  return affected(
+    sql`with ins as (
       insert into ${entityTable(context, type)} (${sql.join(cols)}, is_pending_new, created_by, updated_by, last_event_id)
       select ${sql.join(cols.map((c) => sql`s.${c}`))}, ${!apply}, ${user}, ${user}, nextval(${rows.events})
       from ${rows.from} s where ${rows.where} order by s._row_no
@@ -280,7 +281,8 @@ export async function insertNewRecords(
     overriding system value
     select last_event_id, ${context.name}, ${type.name}, entity_key_id, 'Add', ${decision(options)},
       ${valuesOf(stage, "ins")}, ${source}, ${user}
-    from ins`.execute(db);
+    from ins`.execute(db),
+  );
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { ScalarValue } from "@ledgerline/contract";
 import { sql } from "kysely";
 import type { CopyRows, Database, Db } from "../db/connection.ts";
+import { sqlState } from "../db/pg-errors.ts";
 import type { Attribute, ContextModel, EntityType } from "../model/model.ts";
 import { identityAttributes } from "../model/model.ts";
 import { loadEmptyTable } from "../records/index-rebuild.ts";
@@ -89,6 +90,8 @@ function inTransaction<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> {
   return db.isTransaction ? work(db) : db.transaction().execute(work);
 }
 const MAX_PROBLEMS = 50;
+/** deadlock_detected: PostgreSQL chose this ingest to fail. */
+const DEADLOCK = "40P01";
 // Serialises ingests of one type so two uploads never diff against each other's half-written state.
 const lockKey = (context: ContextModel, type: EntityType) => `ingest:${context.name}/${type.name}`;
 
@@ -133,6 +136,11 @@ export async function ingest(db: Db, input: IngestInput): Promise<IngestResult> 
     failed = true;
     if (error instanceof ConcurrentChangeError)
       throw new IngestRejected(409, `${error.message}; nothing was changed. Please try again.`);
+    if (sqlState(error) === DEADLOCK)
+      throw new IngestRejected(
+        409,
+        "Another change to the same records ran at the same time; nothing was changed. Please try again.",
+      );
     throw error;
   } finally {
     // Failing inside a caller's transaction fails that transaction, whose rollback takes the stage
@@ -145,11 +153,12 @@ export async function ingest(db: Db, input: IngestInput): Promise<IngestResult> 
  * The first load of a type that holds no records at all: every row is an Add, so each chunk's
  * records and their events are written as soon as it is staged, while the file is still being
  * read, with the type's secondary indexes dropped for the load and built once at the end. It is
- * one transaction, so a bad row or a repeated key anywhere rolls all of it back; the type's table
- * stays locked against readers until it ends (they would only see it empty). Answers undefined,
- * having read no row, when the path does not apply: a dry run, a caller's transaction, no
- * loadTransaction, a type that refers to itself (a row may only refer to records stored before the
- * file, never to rows of earlier chunks), or a type that holds records or is busy.
+ * one transaction, so a bad row or a repeated key anywhere rolls all of it back. The type's table
+ * stays locked until it ends: its readers wait, and so do lists of types that refer to it (they
+ * would only see it empty). Answers undefined, having read no row, when the path does not apply:
+ * a dry run, a caller's transaction, no loadTransaction, a type that refers to itself (a row may
+ * only refer to records stored before the file, never to rows of earlier chunks), a type that
+ * holds records, or one another ingest or its readers keep busy.
  */
 async function loadEmptyType(
   db: Db,
@@ -160,25 +169,29 @@ async function loadEmptyType(
   const { context, type } = input;
   const selfReferring = input.attributes.some((a) => a.referencedEntityType === type.name);
   if (!transaction || input.dryRun || db.isTransaction || selfReferring) return undefined;
+  if (await holdsRecords(db, input)) return undefined;
   return transaction(async (tx) => {
-    await lockType(tx, input);
+    // Another ingest of the type is under way: rather than wait for it, go through the diff.
+    if (!(await tryLockType(tx, input))) return undefined;
     const events = await eventSequence(tx);
     return loadEmptyTable(tx, context.schema, type.name, async () => {
       await indexStageRowNumbers(tx, stage);
-      const rows = await stageRows(tx, input, stage, (first, last) =>
-        insertNewRecords(
+      const rows = await stageRows(tx, input, stage, async (first, last, staged) => {
+        const where = sql<boolean>`s._row_no between ${first} and ${last}`;
+        const from = stageTable(stage);
+        const written = await insertNewRecords(
           tx,
           context,
           type,
           stage,
-          {
-            from: stageTable(stage),
-            where: sql<boolean>`s._row_no between ${first} and ${last}`,
-            events,
-          },
+          { from, where, events },
           writeOptions(input),
-        ),
-      );
+        );
+        if (written !== staged)
+          throw new Error(
+            `rows ${first}-${last}: ${written} written of ${staged}; row numbers must increase`,
+          );
+      });
       await checkKeys(tx, input, stage);
       if (input.apply) await adjustTypeCount(tx, context.name, type.name, rows);
       const counts = { rows, added: rows, changed: 0, missing: 0, unchanged: 0 };
@@ -196,6 +209,22 @@ async function lockType(tx: Db, input: IngestInput): Promise<void> {
   await sql`select pg_advisory_xact_lock(hashtext(${lockKey(input.context, input.type)}))`.execute(
     tx,
   );
+}
+
+/** lockType if no other ingest of the type holds it; answers whether it did. */
+async function tryLockType(tx: Db, input: IngestInput): Promise<boolean> {
+  const { rows } = await sql<{ locked: boolean }>`
+    select pg_try_advisory_xact_lock(hashtext(${lockKey(input.context, input.type)})) as locked`.execute(
+    tx,
+  );
+  return rows[0].locked;
+}
+
+/** Whether the type's table holds any row (discontinued and proposed records included). */
+async function holdsRecords(db: Db, { context, type }: IngestInput): Promise<boolean> {
+  const { rows } =
+    await sql`select 1 from ${sql.table(`${context.schema}.${type.name}`)} limit 1`.execute(db);
+  return rows.length > 0;
 }
 
 /** Refuses the file (422) when a natural key repeats in it. */
@@ -226,13 +255,14 @@ function checkMassMissing(input: IngestInput, counts: DiffCounts): void {
 
 /**
  * Streams the rows into the staging table in chunks, resolving references per chunk; throws 422 on
- * any problem. `staged` runs after each chunk is written, with its first and last row numbers.
+ * any problem. `staged` runs after each chunk is written, with its first and last row numbers and
+ * its number of rows. Nothing is left running when it returns or throws.
  */
 async function stageRows(
   db: Db,
   input: IngestInput,
   stage: Stage,
-  staged?: (first: number, last: number) => Promise<void>,
+  staged?: (first: number, last: number, rows: number) => Promise<void>,
 ): Promise<number> {
   const problems: string[] = [];
   let chunk: IngestRow[] = [];
@@ -250,24 +280,30 @@ async function stageRows(
     if (problems.length === 0 && resolved.length > 0) {
       const [first, last] = [resolved[0].rowNumber, resolved[resolved.length - 1].rowNumber];
       writing = insertStageRows(db, input.copyRows, stage, resolved).then(() =>
-        staged?.(first, last),
+        staged?.(first, last, resolved.length),
       );
       // Handled when awaited; this keeps a failure while reading on from going unhandled.
       writing.catch(() => undefined);
     }
   };
-  for await (const row of input.rows) {
-    count += 1;
-    if (count > input.maxRows)
-      throw new IngestRejected(
-        422,
-        `The file has more than ${input.maxRows} rows, the most one upload may carry`,
-      );
-    for (const p of row.problems)
-      if (problems.length < MAX_PROBLEMS) problems.push(`row ${row.rowNumber}, ${p}`);
-    if (problems.length >= MAX_PROBLEMS) break;
-    chunk.push(row);
-    if (chunk.length >= CHUNK) await flush();
+  try {
+    for await (const row of input.rows) {
+      count += 1;
+      if (count > input.maxRows)
+        throw new IngestRejected(
+          422,
+          `The file has more than ${input.maxRows} rows, the most one upload may carry`,
+        );
+      for (const p of row.problems)
+        if (problems.length < MAX_PROBLEMS) problems.push(`row ${row.rowNumber}, ${p}`);
+      if (problems.length >= MAX_PROBLEMS) break;
+      chunk.push(row);
+      if (chunk.length >= CHUNK) await flush();
+    }
+  } catch (error) {
+    // A write still running must end before the caller rolls its transaction back.
+    await writing.catch(() => undefined);
+    throw error;
   }
   if (problems.length < MAX_PROBLEMS) await flush();
   await writing;
