@@ -169,7 +169,6 @@ async function loadEmptyType(
   const { context, type } = input;
   const selfReferring = input.attributes.some((a) => a.referencedEntityType === type.name);
   if (!transaction || input.dryRun || db.isTransaction || selfReferring) return undefined;
-  if (await holdsRecords(db, input)) return undefined;
   return transaction(async (tx) => {
     // Another ingest of the type is under way: rather than wait for it, go through the diff.
     if (!(await tryLockType(tx, input))) return undefined;
@@ -218,13 +217,6 @@ async function tryLockType(tx: Db, input: IngestInput): Promise<boolean> {
     tx,
   );
   return rows[0].locked;
-}
-
-/** Whether the type's table holds any row (discontinued and proposed records included). */
-async function holdsRecords(db: Db, { context, type }: IngestInput): Promise<boolean> {
-  const { rows } =
-    await sql`select 1 from ${sql.table(`${context.schema}.${type.name}`)} limit 1`.execute(db);
-  return rows.length > 0;
 }
 
 /** Refuses the file (422) when a natural key repeats in it. */
