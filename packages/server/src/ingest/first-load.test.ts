@@ -259,6 +259,17 @@ describe("the first load of an empty type", () => {
     ]);
   });
 
+  it("takes one of two loads started together; the other goes through the diff after it", async () => {
+    const [a, b] = await Promise.all([load(currencyRows(ROWS)), load(currencyRows(ROWS))]);
+    expect([a.added + b.added, a.unchanged + b.unchanged]).toEqual([ROWS, ROWS]);
+    expect(await stored()).toMatchObject({
+      records: ROWS,
+      linked: ROWS,
+      events: ROWS,
+      counted: ROWS,
+    });
+  });
+
   it("checks only, writing nothing, on a dry run", async () => {
     const result = await load(currencyRows(ROWS), { dryRun: true });
     expect(result).toMatchObject({ rows: ROWS, added: ROWS, applied: 0, pending: 0 });
