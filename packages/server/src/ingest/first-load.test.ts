@@ -1,8 +1,9 @@
 import { sql } from "kysely";
-import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ContextModel, EntityType } from "../model/model.ts";
 import { findContext, findEntityType } from "../model/model.ts";
+import { whileAnotherSessionReads } from "../testing/reading-session.ts";
+import { tableIndexes, withoutOids } from "../testing/table-indexes.ts";
 import { createTestApp, TEST_USER_PASSWORD, type TestApp } from "../testing/test-app.ts";
 import { testDatabaseKind } from "../testing/test-database.ts";
 import { upload, workbookOf } from "../testing/xlsx-files.ts";
@@ -85,18 +86,7 @@ function load(
   });
 }
 
-async function indexes(): Promise<{ name: string; definition: string; oid: number }[]> {
-  const { rows } = await sql<{ name: string; definition: string; oid: number }>`
-    select c.relname as name, pg_get_indexdef(i.indexrelid) as definition, i.indexrelid::int as oid
-    from pg_index i join pg_class c on c.oid = i.indexrelid
-    where i.indrelid = 'ctx_reference.currency'::regclass order by c.relname`.execute(
-    t.database.db,
-  );
-  return rows;
-}
-
-const definitions = (list: { name: string; definition: string }[]) =>
-  list.map(({ name, definition }) => ({ name, definition }));
+const indexes = () => tableIndexes(t.database.db, "ctx_reference.currency");
 
 async function stored() {
   const { rows } = await sql<{
@@ -156,7 +146,7 @@ describe("the first load of an empty type", () => {
       counted: ROWS,
     });
     const after = await indexes();
-    expect(definitions(after)).toEqual(definitions(before));
+    expect(withoutOids(after)).toEqual(withoutOids(before));
     const kept = after.filter((a) => before.some((b) => b.oid === a.oid)).map((a) => a.name);
     expect(kept).toEqual(["currency_pkey"]);
     // Keys and events follow the rows of the file, across chunks.
@@ -314,27 +304,16 @@ describe("a type that holds records", () => {
 describe.skipIf(testDatabaseKind() !== "postgres")("a type another session is reading", () => {
   it("is diffed without waiting when it holds records", async () => {
     await load(currencyRows(1));
-    const other = new pg.Client({ connectionString: t.database.url });
-    await other.connect();
-    try {
-      await other.query("begin");
-      await other.query("select count(*) from ctx_reference.currency");
+    await whileAnotherSessionReads(t.database.url as string, "ctx_reference.currency", async () => {
       const started = Date.now();
       const result = await load(currencyRows(3));
       expect(result).toMatchObject({ added: 2, unchanged: 1 });
       expect(Date.now() - started).toBeLessThan(1_500);
-    } finally {
-      await other.query("rollback");
-      await other.end();
-    }
+    });
   });
 
   it("is loaded through the diff, when empty, after waiting for it at most 2 seconds", async () => {
-    const other = new pg.Client({ connectionString: t.database.url });
-    await other.connect();
-    try {
-      await other.query("begin");
-      await other.query("select count(*) from ctx_reference.currency");
+    await whileAnotherSessionReads(t.database.url as string, "ctx_reference.currency", async () => {
       const before = await indexes();
       const started = Date.now();
       const result = await load(currencyRows(ROWS));
@@ -342,10 +321,7 @@ describe.skipIf(testDatabaseKind() !== "postgres")("a type another session is re
       expect(Date.now() - started).toBeLessThan(3_500);
       expect(result).toMatchObject({ added: ROWS, applied: ROWS });
       expect(await indexes()).toEqual(before);
-    } finally {
-      await other.query("rollback");
-      await other.end();
-    }
+    });
     expect(await stored()).toMatchObject({ records: ROWS, linked: ROWS, counted: ROWS });
   });
 });

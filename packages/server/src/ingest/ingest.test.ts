@@ -5,6 +5,8 @@ import type { Db } from "../db/connection.ts";
 import type { ContextModel, EntityType } from "../model/model.ts";
 import { findContext, findEntityType } from "../model/model.ts";
 import { writeWithIndexRebuild } from "../records/index-rebuild.ts";
+import { whileAnotherSessionReads } from "../testing/reading-session.ts";
+import { tableIndexes, withoutOids } from "../testing/table-indexes.ts";
 import { ADMIN_PASSWORD, createTestApp, type TestApp } from "../testing/test-app.ts";
 import { testDatabaseKind } from "../testing/test-database.ts";
 import { IngestRejected, type IngestRow, ingest } from "./ingest.service.ts";
@@ -66,19 +68,7 @@ function ingestCurrencies(
   });
 }
 
-/** The currency table's indexes: name, definition and object id (a rebuilt index gets a new one). */
-async function indexes(): Promise<{ name: string; definition: string; oid: number }[]> {
-  const { rows } = await sql<{ name: string; definition: string; oid: number }>`
-    select c.relname as name, pg_get_indexdef(i.indexrelid) as definition, i.indexrelid::int as oid
-    from pg_index i join pg_class c on c.oid = i.indexrelid
-    where i.indrelid = 'ctx_reference.currency'::regclass order by c.relname`.execute(
-    t.database.db,
-  );
-  return rows;
-}
-
-const withoutOids = (list: { name: string; definition: string }[]) =>
-  list.map(({ name, definition }) => ({ name, definition }));
+const indexes = () => tableIndexes(t.database.db, "ctx_reference.currency");
 
 async function eventCount(): Promise<number> {
   const { rows } = await sql<{ n: number }>`select count(*)::int as n from app.events`.execute(
@@ -209,20 +199,17 @@ describe("writeWithIndexRebuild", () => {
     "keeps the indexes when another session holds the table",
     async () => {
       const { actual } = await typeCount();
-      const other = new pg.Client({ connectionString: t.database.url });
-      await other.connect();
-      try {
-        await other.query("begin");
-        await other.query("select count(*) from ctx_reference.currency");
-        const before = await indexes();
-        const started = Date.now();
-        await t.database.db.transaction().execute(touchAll(actual));
-        expect(Date.now() - started).toBeGreaterThanOrEqual(1_900);
-        expect(await indexes()).toEqual(before);
-      } finally {
-        await other.query("rollback");
-        await other.end();
-      }
+      await whileAnotherSessionReads(
+        t.database.url as string,
+        "ctx_reference.currency",
+        async () => {
+          const before = await indexes();
+          const started = Date.now();
+          await t.database.db.transaction().execute(touchAll(actual));
+          expect(Date.now() - started).toBeGreaterThanOrEqual(1_900);
+          expect(await indexes()).toEqual(before);
+        },
+      );
     },
   );
 });
