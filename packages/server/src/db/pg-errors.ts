@@ -7,3 +7,6 @@ export function sqlState(error: unknown): string | undefined {
 
 /** A unique index or constraint refused a duplicate (23505). */
 export const isUniqueViolation = (error: unknown): boolean => sqlState(error) === "23505";
+
+/** PostgreSQL broke a deadlock by failing this statement (40P01). */
+export const isDeadlock = (error: unknown): boolean => sqlState(error) === "40P01";

@@ -107,7 +107,7 @@ async function stored() {
            (select count(*) from app.events)::int as events,
            (select count(*) from app.events where status = 'approved')::int as approved,
            (select count(*) from app.events where status = 'pending')::int as pending,
-           (select row_count from app.type_counts where context = 'reference' and entity_type = 'currency')::int as counted`.execute(
+           coalesce((select row_count from app.type_counts where context = 'reference' and entity_type = 'currency'), 0)::int as counted`.execute(
     t.database.db,
   );
   return rows[0];

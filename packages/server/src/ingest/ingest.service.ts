@@ -1,7 +1,7 @@
 import type { ScalarValue } from "@ledgerline/contract";
 import { sql } from "kysely";
 import type { CopyRows, Database, Db } from "../db/connection.ts";
-import { sqlState } from "../db/pg-errors.ts";
+import { isDeadlock } from "../db/pg-errors.ts";
 import type { Attribute, ContextModel, EntityType } from "../model/model.ts";
 import { identityAttributes } from "../model/model.ts";
 import { loadEmptyTable } from "../records/index-rebuild.ts";
@@ -90,8 +90,6 @@ function inTransaction<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> {
   return db.isTransaction ? work(db) : db.transaction().execute(work);
 }
 const MAX_PROBLEMS = 50;
-/** deadlock_detected: PostgreSQL chose this ingest to fail. */
-const DEADLOCK = "40P01";
 // Serialises ingests of one type so two uploads never diff against each other's half-written state.
 const lockKey = (context: ContextModel, type: EntityType) => `ingest:${context.name}/${type.name}`;
 
@@ -136,7 +134,7 @@ export async function ingest(db: Db, input: IngestInput): Promise<IngestResult> 
     failed = true;
     if (error instanceof ConcurrentChangeError)
       throw new IngestRejected(409, `${error.message}; nothing was changed. Please try again.`);
-    if (sqlState(error) === DEADLOCK)
+    if (isDeadlock(error))
       throw new IngestRejected(
         409,
         "Another change to the same records ran at the same time; nothing was changed. Please try again.",

@@ -1,12 +1,6 @@
 import type { EntityRecord, EntityTypeInfo, ScalarValue } from "@ledgerline/contract";
-import { useState } from "react";
-import Alert from "react-bootstrap/Alert";
-import Button from "react-bootstrap/Button";
-import Form from "react-bootstrap/Form";
-import Modal from "react-bootstrap/Modal";
-import Spinner from "react-bootstrap/Spinner";
-import { FieldRow } from "./field-row.tsx";
 import { fieldValue, sameValue, textOf } from "./field-value.ts";
+import { FieldsModal, useFieldTexts } from "./fields-modal.tsx";
 
 export interface RecordFormModalProps {
   context: string;
@@ -36,10 +30,9 @@ export function RecordFormModal(props: RecordFormModalProps) {
     .filter((a) => a !== undefined && a.formula === "" && !a.generated)
     .map((a) => a as NonNullable<typeof a>);
   const stored = (name: string) => record?.requested.attrValues[name]?.value;
-  const [texts, setTexts] = useState<Record<string, string>>(() =>
+  const { texts, touched, change } = useFieldTexts(() =>
     Object.fromEntries(fields.map((a) => [a.name, textOf(stored(a.name))])),
   );
-  const [touched, setTouched] = useState<Record<string, boolean>>({});
   const locked = (name: string) => {
     const attr = fields.find((a) => a.name === name);
     return record !== undefined && (attr?.identity === true || attr?.editable === false);
@@ -56,64 +49,27 @@ export function RecordFormModal(props: RecordFormModalProps) {
   const ready = valid && (record === undefined || Object.keys(values).length > 0);
 
   return (
-    <Modal
-      show
-      onHide={onClose}
-      backdrop="static"
-      keyboard={false}
-      size="lg"
-      data-testid={props.testId ?? "record-form-modal"}
-    >
-      <Modal.Header>
-        <Modal.Title as="h2" className="h5">
-          {props.title}
-        </Modal.Title>
-      </Modal.Header>
-      <Form
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          if (ready && !busy) onSubmit(values);
-        }}
-      >
-        <Modal.Body>
-          {results.map(({ attr, result }) => {
-            const id = `record-form-${attr.name}`;
-            const showError = !result.ok && touched[attr.name] === true && !locked(attr.name);
-            return (
-              <FieldRow
-                key={attr.name}
-                context={context}
-                attr={attr}
-                id={id}
-                value={texts[attr.name] ?? ""}
-                required={!attr.nullable}
-                disabled={busy || locked(attr.name)}
-                invalid={showError}
-                problem={result.ok ? undefined : result.reason}
-                onChange={(text) => {
-                  setTexts((t) => ({ ...t, [attr.name]: text }));
-                  setTouched((t) => ({ ...t, [attr.name]: true }));
-                }}
-              />
-            );
-          })}
-          {error && (
-            <Alert variant="danger" className="mb-0" data-testid="record-form-error">
-              {error}
-            </Alert>
-          )}
-        </Modal.Body>
-        <Modal.Footer>
-          <Button variant="outline-secondary" onClick={onClose} disabled={busy}>
-            Cancel
-          </Button>
-          <Button type="submit" variant="primary" disabled={!ready || busy}>
-            {busy && <Spinner size="sm" className="me-2" aria-hidden="true" />}
-            {props.okLabel}
-          </Button>
-        </Modal.Footer>
-      </Form>
-    </Modal>
+    <FieldsModal
+      context={context}
+      title={props.title}
+      testId={props.testId ?? "record-form-modal"}
+      idPrefix="record-form"
+      fields={results.map(({ attr, result }) => ({
+        attr,
+        result,
+        required: !attr.nullable,
+        disabled: busy || locked(attr.name),
+        invalid: !result.ok && touched[attr.name] === true && !locked(attr.name),
+      }))}
+      texts={texts}
+      onChange={change}
+      okLabel={props.okLabel}
+      ready={ready}
+      busy={busy}
+      error={error}
+      errorTestId="record-form-error"
+      onSubmit={() => onSubmit(values)}
+      onClose={onClose}
+    />
   );
 }

@@ -4,14 +4,8 @@ import type {
   SaveResponse,
   ScalarValue,
 } from "@ledgerline/contract";
-import { useState } from "react";
-import Alert from "react-bootstrap/Alert";
-import Button from "react-bootstrap/Button";
-import Form from "react-bootstrap/Form";
-import Modal from "react-bootstrap/Modal";
-import Spinner from "react-bootstrap/Spinner";
-import { FieldRow } from "../../../components/records/field-row.tsx";
 import { fieldValue } from "../../../components/records/field-value.ts";
+import { FieldsModal, useFieldTexts } from "../../../components/records/fields-modal.tsx";
 import { useSaveRecord } from "../use-save-record.ts";
 
 interface AddRecordModalProps {
@@ -27,8 +21,7 @@ const isSystemSet = (attr: AttributeInfo) => !attr.editable && !attr.identity;
 /** 'Add new <type>': one input per stored attribute; 'Add' waits until every field is valid. */
 export function AddRecordModal({ context, type, onClose, onSaved }: AddRecordModalProps) {
   const fields = type.attributes.filter((a) => a.formula === "" && !a.generated);
-  const [texts, setTexts] = useState<Record<string, string>>({});
-  const [touched, setTouched] = useState<Record<string, boolean>>({});
+  const { texts, touched, change } = useFieldTexts(() => ({}));
   const save = useSaveRecord();
 
   const results = fields.map((attr) => ({
@@ -51,63 +44,28 @@ export function AddRecordModal({ context, type, onClose, onSaved }: AddRecordMod
   };
 
   return (
-    <Modal
-      show
-      onHide={onClose}
-      backdrop="static"
-      keyboard={false}
-      size="lg"
-      data-testid="add-record-modal"
-    >
-      <Modal.Header>
-        <Modal.Title as="h2" className="h5">{`Add new ${type.uiName}`}</Modal.Title>
-      </Modal.Header>
-      <Form
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          if (valid && !save.isPending) submit();
-        }}
-      >
-        <Modal.Body>
-          {results.map(({ attr, result }) => {
-            const id = `add-${attr.name}`;
-            const showError = !result.ok && touched[attr.name];
-            return (
-              <FieldRow
-                key={attr.name}
-                context={context}
-                attr={attr}
-                id={id}
-                value={texts[attr.name] ?? ""}
-                required={!attr.nullable && !isSystemSet(attr)}
-                disabled={isSystemSet(attr) || save.isPending}
-                invalid={showError}
-                problem={result.ok ? undefined : result.reason}
-                hint={isSystemSet(attr) ? "set by the system" : undefined}
-                onChange={(text) => {
-                  setTexts((t) => ({ ...t, [attr.name]: text }));
-                  setTouched((t) => ({ ...t, [attr.name]: true }));
-                }}
-              />
-            );
-          })}
-          {save.isError && (
-            <Alert variant="danger" className="mb-0" data-testid="add-record-error">
-              {save.error.message}
-            </Alert>
-          )}
-        </Modal.Body>
-        <Modal.Footer>
-          <Button variant="outline-secondary" onClick={onClose} disabled={save.isPending}>
-            Cancel
-          </Button>
-          <Button type="submit" variant="primary" disabled={!valid || save.isPending}>
-            {save.isPending && <Spinner size="sm" className="me-2" aria-hidden="true" />}
-            Add
-          </Button>
-        </Modal.Footer>
-      </Form>
-    </Modal>
+    <FieldsModal
+      context={context}
+      title={`Add new ${type.uiName}`}
+      testId="add-record-modal"
+      idPrefix="add"
+      fields={results.map(({ attr, result }) => ({
+        attr,
+        result,
+        required: !attr.nullable && !isSystemSet(attr),
+        disabled: isSystemSet(attr) || save.isPending,
+        invalid: !result.ok && touched[attr.name] === true,
+        hint: isSystemSet(attr) ? "set by the system" : undefined,
+      }))}
+      texts={texts}
+      onChange={change}
+      okLabel="Add"
+      ready={valid}
+      busy={save.isPending}
+      error={save.isError ? save.error.message : undefined}
+      errorTestId="add-record-error"
+      onSubmit={submit}
+      onClose={onClose}
+    />
   );
 }
