@@ -13,7 +13,7 @@ import {
   type Database,
   openDatabase,
 } from "../../packages/server/src/db/connection.ts";
-import { type CopyValue, copyText } from "../../packages/server/src/db/copy-text.ts";
+import { type CopyValue, copyData, copyText } from "../../packages/server/src/db/copy-text.ts";
 import type { App } from "../../packages/server/src/http/types.ts";
 import { type Prepared, prepare } from "../../packages/server/src/prepare.ts";
 
@@ -91,7 +91,7 @@ export async function openBenchDatabase(
     database,
     raw: async (text, params) =>
       (await database.db.executeQuery(CompiledQuery.raw(text, [...params]))).rows,
-    copy: (target, rows) => database.copyRows(database.db, target, rows),
+    copy: (target, rows) => database.copyRows(database.db, target, copyData(rows)),
     close: () => database.close(),
   };
 }

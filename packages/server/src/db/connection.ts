@@ -8,7 +8,7 @@ import { Kysely, PostgresDialect } from "kysely";
 import { PGliteDialect } from "kysely-pglite-dialect";
 import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
-import { type CopyValue, copyText } from "./copy-text.ts";
+import type { CopyData } from "./copy-text.ts";
 import type { AppTables } from "./tables.ts";
 
 export type DatabaseKind = "pglite" | "postgres";
@@ -22,14 +22,10 @@ export interface CopyTarget {
 }
 
 /**
- * Loads rows into a table with COPY, on the connection `db` runs on: the pool, or a transaction
- * opened with `Database.transaction`. Fails unless every row was written.
+ * Loads rows (made by copyData) into a table with COPY, on the connection `db` runs on: the pool,
+ * or a transaction opened with `Database.transaction`. Fails unless every row was written.
  */
-export type CopyRows = (
-  db: Db,
-  target: CopyTarget,
-  rows: readonly (readonly CopyValue[])[],
-) => Promise<void>;
+export type CopyRows = (db: Db, target: CopyTarget, data: CopyData) => Promise<void>;
 
 function checkCopied(written: number | undefined, sent: number): void {
   if (written !== sent) throw new Error(`COPY wrote ${written ?? "no"} of ${sent} rows`);
@@ -95,28 +91,24 @@ function openPostgres(url: string, max: number): Database {
   // transaction object it hands to `work`.
   const transactionClients = new WeakMap<Db, pg.PoolClient>();
   const listeners = new Set<pg.Client>();
-  const copy = async (
-    client: pg.PoolClient,
-    target: CopyTarget,
-    rows: readonly (readonly CopyValue[])[],
-  ) => {
+  const copy = async (client: pg.PoolClient, target: CopyTarget, data: CopyData) => {
     const stream = client.query(copyFrom(copyStatement(target, "stdin")));
-    await pipeline(Readable.from([copyText(rows)]), stream);
-    checkCopied(stream.rowCount, rows.length);
+    await pipeline(Readable.from([data.text]), stream);
+    checkCopied(stream.rowCount, data.rows);
   };
   return {
     db,
     kind: "postgres",
-    copyRows: async (on, target, rows) => {
+    copyRows: async (on, target, data) => {
       if (on.isTransaction) {
         const client = transactionClients.get(on);
         if (!client) throw new Error("COPY inside a transaction needs Database.transaction");
-        return copy(client, target, rows);
+        return copy(client, target, data);
       }
       const client = await pool.connect();
       let failure: Error | undefined;
       try {
-        await copy(client, target, rows);
+        await copy(client, target, data);
       } catch (error) {
         failure = error as Error;
         throw error;
@@ -182,12 +174,12 @@ async function openPglite(dir: string): Promise<Database> {
   return {
     db,
     kind: "pglite",
-    copyRows: async (on, target, rows) => {
+    copyRows: async (on, target, data) => {
       const copy = async () => {
         const result = await client.query(copyStatement(target, "'/dev/blob'"), [], {
-          blob: new Blob([copyText(rows)]),
+          blob: new Blob([data.text]),
         });
-        checkCopied(result.affectedRows, rows.length);
+        checkCopied(result.affectedRows, data.rows);
       };
       // One session for all: outside a transaction the COPY holds the driver's connection like any
       // query, so it cannot land in another request's open transaction; inside one it is that one's.

@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabase, testDatabaseKind } from "../testing/test-database.ts";
 import type { CopyTarget, Database } from "./connection.ts";
+import { copyData } from "./copy-text.ts";
 
 let database: Database;
 const target: CopyTarget = { schema: "public", table: "copy_probe", columns: ["n", "label"] };
@@ -29,7 +30,7 @@ describe("copyRows", () => {
     const other = database
       .transaction(async (tx) => {
         await sql`select 1`.execute(tx);
-        copying = database.copyRows(database.db, target, [[1, "kept"]]);
+        copying = database.copyRows(database.db, target, copyData([[1, "kept"]]));
         await new Promise((resolve) => setTimeout(resolve, 100));
         throw new Error("the other request fails");
       })
@@ -43,10 +44,14 @@ describe("copyRows", () => {
     await sql`truncate public.copy_probe`.execute(database.db);
     const seen = await database
       .transaction(async (tx) => {
-        await database.copyRows(tx, target, [
-          [1, "a\ttab"],
-          [2, null],
-        ]);
+        await database.copyRows(
+          tx,
+          target,
+          copyData([
+            [1, "a\ttab"],
+            [2, null],
+          ]),
+        );
         const { rows } = await sql<{
           n: number;
         }>`select count(*)::int as n from public.copy_probe`.execute(tx);
@@ -61,7 +66,7 @@ describe("copyRows", () => {
   it.skipIf(testDatabaseKind() === "pglite")("refuses a transaction it cannot reach", async () => {
     const refused = await database.db
       .transaction()
-      .execute((tx) => database.copyRows(tx, target, [[1, "x"]]))
+      .execute((tx) => database.copyRows(tx, target, copyData([[1, "x"]])))
       .catch((e: Error) => e.message);
     expect(refused).toBe("COPY inside a transaction needs Database.transaction");
   });

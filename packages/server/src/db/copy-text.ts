@@ -25,3 +25,13 @@ export function copyText(rows: readonly (readonly CopyValue[])[]): string {
   }
   return text;
 }
+
+/** Rows ready for COPY: their text, and how many there are (a COPY checks it wrote them all). */
+export interface CopyData {
+  text: string;
+  rows: number;
+}
+
+export function copyData(rows: readonly (readonly CopyValue[])[]): CopyData {
+  return { text: copyText(rows), rows: rows.length };
+}

@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ContextModel, EntityType } from "../model/model.ts";
 import { findContext, findEntityType } from "../model/model.ts";
+import { buildIndexes } from "../records/index-rebuild.ts";
 import { whileAnotherSessionReads } from "../testing/reading-session.ts";
 import { tableIndexes, withoutOids } from "../testing/table-indexes.ts";
 import { createTestApp, TEST_USER_PASSWORD, type TestApp } from "../testing/test-app.ts";
@@ -58,12 +59,14 @@ function load(
     maxRows = 1_000_000,
     type = currency,
     attributes = ["code", "name", "minor_units"],
+    onIndexFailure,
   }: {
     apply?: boolean;
     dryRun?: boolean;
     maxRows?: number;
     type?: EntityType;
     attributes?: string[];
+    onIndexFailure?: (error: unknown) => void;
   } = {},
 ) {
   return ingest(t.database.db, {
@@ -83,6 +86,7 @@ function load(
     source: "upload:first",
     user: "admin",
     maxRows,
+    onIndexFailure,
   });
 }
 
@@ -264,6 +268,36 @@ describe("the first load of an empty type", () => {
     const result = await load(currencyRows(ROWS), { dryRun: true });
     expect(result).toMatchObject({ rows: ROWS, added: ROWS, applied: 0, pending: 0 });
     expect(await stored()).toEqual(nothingStored);
+  });
+});
+
+describe("the indexes a first load builds after its commit", () => {
+  // Division by zero for every fourth row: built while the table was empty, it cannot be built again.
+  const probe = sql`create index currency_probe on ctx_reference.currency ((100 / (minor_units - 3)))`;
+
+  it("leaves the records stored when one cannot be built, builds the others, and tells of it", async () => {
+    const before = await indexes();
+    await probe.execute(t.database.db);
+    const failures: unknown[] = [];
+    const result = await load(currencyRows(ROWS), { onIndexFailure: (e) => failures.push(e) });
+    expect(result).toMatchObject({ added: ROWS, applied: ROWS });
+    expect(await stored()).toMatchObject({ records: ROWS, linked: ROWS, counted: ROWS });
+    expect(failures.map((e) => (e as Error).message)).toEqual(["division by zero"]);
+    expect(withoutOids(await indexes())).toEqual(withoutOids(before));
+  });
+
+  it("fails the load without a listener, the records stored all the same", async () => {
+    await probe.execute(t.database.db);
+    await expect(load(currencyRows(ROWS))).rejects.toThrow("division by zero");
+    expect(await stored()).toMatchObject({ records: ROWS, linked: ROWS });
+    await sql`drop index if exists ctx_reference.currency_probe`.execute(t.database.db);
+  });
+
+  it("skips an index that exists already", async () => {
+    const before = await indexes();
+    const definitions = before.filter((i) => i.name !== "currency_pkey").map((i) => i.definition);
+    await buildIndexes(t.database.db, definitions);
+    expect(await indexes()).toEqual(before);
   });
 });
 

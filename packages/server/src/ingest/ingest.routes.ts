@@ -77,16 +77,23 @@ export async function ingestRoutes(app: App, { database, model, config }: AppDep
         if (!file) throw new BadRequestError("Choose an .xlsx file to upload (field 'uploadfile')");
         await checkZipMagic(file.path);
         const flag = (v: string | undefined) => (v === undefined ? undefined : v === "true");
-        const answer = await uploadFile(database, model, config, user, {
-          context: parsed.data.context,
-          layout: parsed.data.layout,
-          fileName: file.name,
-          filePath: file.path,
-          deleteMissing: flag(parsed.data.deleteMissing),
-          approveEverything: flag(parsed.data.approveEverything),
-          dryRun: parsed.data.dryRun === "true",
-          confirmMassMissing: parsed.data.confirmMassMissing === "true",
-        });
+        const answer = await uploadFile(
+          database,
+          model,
+          config,
+          user,
+          {
+            context: parsed.data.context,
+            layout: parsed.data.layout,
+            fileName: file.name,
+            filePath: file.path,
+            deleteMissing: flag(parsed.data.deleteMissing),
+            approveEverything: flag(parsed.data.approveEverything),
+            dryRun: parsed.data.dryRun === "true",
+            confirmMassMissing: parsed.data.confirmMassMissing === "true",
+          },
+          request.log,
+        );
         if (answer.uploadId !== undefined) reply.header("x-upload-id", String(answer.uploadId));
         return reply.status(answer.status).type("text/plain; charset=utf-8").send(answer.text);
       } finally {

@@ -4,7 +4,7 @@ import type { CopyRows, Database, Db } from "../db/connection.ts";
 import { isDeadlock } from "../db/pg-errors.ts";
 import type { Attribute, ContextModel, EntityType } from "../model/model.ts";
 import { identityAttributes } from "../model/model.ts";
-import { loadEmptyTable } from "../records/index-rebuild.ts";
+import { buildIndexes, loadEmptyTable } from "../records/index-rebuild.ts";
 import { adjustTypeCount } from "../records/type-counts.repository.ts";
 import {
   ConcurrentChangeError,
@@ -26,6 +26,7 @@ import {
   indexStageRowNumbers,
   insertStageRows,
   type Stage,
+  stageCopyData,
   stageTable,
 } from "./stage.repository.ts";
 
@@ -62,6 +63,11 @@ export interface IngestInput {
    * no records writes them as they are read (loadEmptyType).
    */
   loadTransaction?: Database["transaction"];
+  /**
+   * Told when an index a first load built after its commit failed: the records are stored, and the
+   * next start builds the index. Without it, that failure is thrown.
+   */
+  onIndexFailure?: (error: unknown) => void;
 }
 
 export interface IngestResult extends Omit<DiffCounts, "existing"> {
@@ -150,13 +156,14 @@ export async function ingest(db: Db, input: IngestInput): Promise<IngestResult> 
 /**
  * The first load of a type that holds no records at all: every row is an Add, so each chunk's
  * records and their events are written as soon as it is staged, while the file is still being
- * read, with the type's secondary indexes dropped for the load and built once at the end. It is
- * one transaction, so a bad row or a repeated key anywhere rolls all of it back. The type's table
- * stays locked until it ends: its readers wait, and so do lists of types that refer to it (they
- * would only see it empty). Answers undefined, having read no row, when the path does not apply:
- * a dry run, a caller's transaction, no loadTransaction, a type that refers to itself (a row may
- * only refer to records stored before the file, never to rows of earlier chunks), a type that
- * holds records, or one another ingest or its readers keep busy.
+ * read, with the type's secondary indexes dropped for the load. It is one transaction, so a bad
+ * row or a repeated key anywhere rolls all of it back; the non-unique indexes are built after it
+ * commits, several at once (buildIndexes), and the answer waits for them. The type's table stays
+ * locked until the commit: its readers wait, and so do lists of types that refer to it (they would
+ * only see it empty). Answers undefined, having read no row, when the path does not apply: a dry
+ * run, a caller's transaction, no loadTransaction, a type that refers to itself (a row may only
+ * refer to records stored before the file, never to rows of earlier chunks), a type that holds
+ * records, or one another ingest or its readers keep busy.
  */
 async function loadEmptyType(
   db: Db,
@@ -167,7 +174,7 @@ async function loadEmptyType(
   const { context, type } = input;
   const selfReferring = input.attributes.some((a) => a.referencedEntityType === type.name);
   if (!transaction || input.dryRun || db.isTransaction || selfReferring) return undefined;
-  return transaction(async (tx) => {
+  const loaded = await transaction(async (tx) => {
     // Another ingest of the type is under way: rather than wait for it, go through the diff.
     if (!(await tryLockType(tx, input))) return undefined;
     const events = await eventSequence(tx);
@@ -197,6 +204,12 @@ async function loadEmptyType(
         : { ...counts, pending: rows, applied: 0 };
     });
   });
+  if (!loaded) return undefined;
+  await buildIndexes(db, loaded.indexes).catch((error) => {
+    if (!input.onIndexFailure) throw error;
+    input.onIndexFailure(error);
+  });
+  return loaded.result;
 }
 
 const writeOptions = ({ source, user, apply }: IngestInput) => ({ source, user, apply });
@@ -266,15 +279,17 @@ async function stageRows(
       throw error;
     });
     chunk = [];
+    if (problems.length > 0 || resolved.length === 0) return await writing;
+    // Made while the previous chunk is still being written: once the connection is free, the
+    // COPY only has to send it.
+    const data = stageCopyData(stage, resolved);
+    const [first, last] = [resolved[0].rowNumber, resolved[resolved.length - 1].rowNumber];
     await writing;
-    if (problems.length === 0 && resolved.length > 0) {
-      const [first, last] = [resolved[0].rowNumber, resolved[resolved.length - 1].rowNumber];
-      writing = insertStageRows(db, input.copyRows, stage, resolved).then(() =>
-        staged?.(first, last, resolved.length),
-      );
-      // Handled when awaited; this keeps a failure while reading on from going unhandled.
-      writing.catch(() => undefined);
-    }
+    writing = insertStageRows(db, input.copyRows, stage, data).then(() =>
+      staged?.(first, last, resolved.length),
+    );
+    // Handled when awaited; this keeps a failure while reading on from going unhandled.
+    writing.catch(() => undefined);
   };
   try {
     for await (const row of input.rows) {

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { ScalarValue } from "@ledgerline/contract";
 import { sql } from "kysely";
 import type { CopyRows, Db } from "../db/connection.ts";
+import { type CopyData, copyData } from "../db/copy-text.ts";
 import { isUniqueViolation } from "../db/pg-errors.ts";
 import type { Attribute } from "../model/model.ts";
 import { SQL_TYPES } from "../model/sync/ddl.ts";
@@ -39,20 +40,25 @@ export async function createStage(db: Db, attributes: Attribute[]): Promise<Stag
   return stage;
 }
 
-/** Adds a chunk of converted rows with COPY. */
+/** A chunk of converted rows as the stage's COPY reads them. */
+export function stageCopyData(
+  stage: Stage,
+  rows: readonly { rowNumber: number; values: Record<string, ScalarValue> }[],
+): CopyData {
+  const names = stage.attributes.map((a) => a.name);
+  return copyData(rows.map((r) => [r.rowNumber, ...names.map((n) => r.values[n] ?? null)]));
+}
+
+/** Adds a chunk (stageCopyData) to the stage with COPY. */
 export async function insertStageRows(
   db: Db,
   copyRows: CopyRows,
   stage: Stage,
-  rows: readonly { rowNumber: number; values: Record<string, ScalarValue> }[],
+  data: CopyData,
 ): Promise<void> {
-  if (rows.length === 0) return;
+  if (data.rows === 0) return;
   const names = stage.attributes.map((a) => a.name);
-  await copyRows(
-    db,
-    { schema: "app", table: stage.name, columns: ["_row_no", ...names] },
-    rows.map((r) => [r.rowNumber, ...names.map((n) => r.values[n] ?? null)]),
-  );
+  await copyRows(db, { schema: "app", table: stage.name, columns: ["_row_no", ...names] }, data);
 }
 
 /** Indexes the stage by row number, so the rows of one chunk can be read back while more arrive. */

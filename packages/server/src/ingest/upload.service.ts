@@ -1,4 +1,5 @@
 import type { FileLayoutInfo } from "@ledgerline/contract";
+import type { FastifyBaseLogger } from "fastify";
 import { type ContextRights, requireTypePermission, rightsIn } from "../admin/permissions.ts";
 import type { CurrentUser } from "../auth/auth.service.ts";
 import type { Config } from "../config.ts";
@@ -75,13 +76,17 @@ function summary(fileName: string, r: IngestResult, dryRun: boolean): string {
   return parts.join("; ");
 }
 
-/** Ingests an uploaded file through a layout; answers the status and plain text the screen shows. */
+/**
+ * Ingests an uploaded file through a layout; answers the status and plain text the screen shows.
+ * `log` hears of what fails after the records are stored (an index built after a first load).
+ */
 export async function uploadFile(
   database: Database,
   model: Model,
   config: Config,
   user: CurrentUser,
   request: UploadRequest,
+  log: FastifyBaseLogger,
 ): Promise<UploadAnswer> {
   const { db } = database;
   const rights = await rightsIn(db, model, user, request.context);
@@ -133,6 +138,11 @@ export async function uploadFile(
       maxRows: config.upload.maxRows,
       // PGlite runs one statement at a time for the whole server: no transaction may last a file.
       loadTransaction: database.kind === "postgres" ? database.transaction : undefined,
+      onIndexFailure: (error) =>
+        log.error(
+          { err: error, context: rights.context.name, entityType: type.name },
+          "an index of the first load was not built; the next start builds it",
+        ),
     });
     const text = summary(request.fileName, result, request.dryRun);
     await finishUpload(db, uploadId, { succeeded: true, message: text, counts: { ...result } });

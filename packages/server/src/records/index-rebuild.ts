@@ -32,23 +32,38 @@ export async function writeWithIndexRebuild<T>(
   return withoutSecondaryIndexes(tx, schema, table, write);
 }
 
+/** What a first load answers: the write's result, and the indexes left for buildIndexes. */
+export interface EmptyTableLoad<T> {
+  result: T;
+  /** Definitions of the non-unique indexes dropped for the load. */
+  indexes: string[];
+}
+
 /**
  * Runs `write`, the first load of a table that holds no rows at all, with the table's secondary
- * indexes dropped and built again afterwards, inside the caller's transaction. Answers undefined,
- * without running `write`, when the table holds a row or other sessions keep it for more than a
- * moment. The table stays locked against readers until the transaction ends.
+ * indexes dropped, inside the caller's transaction. The unique ones are built again before it
+ * answers, as they guard the data; the others are answered, for buildIndexes to build once the
+ * transaction has committed. Answers undefined, without running `write`, when the table holds a
+ * row or other sessions keep it for more than a moment. The table stays locked against readers
+ * until the transaction ends.
  */
 export async function loadEmptyTable<T>(
   tx: Db,
   schema: string,
   table: string,
   write: () => Promise<T>,
-): Promise<T | undefined> {
+): Promise<EmptyTableLoad<T> | undefined> {
   const target = sql.table(`${schema}.${table}`);
   // Looked at before the lock too, so a table that holds rows is never locked for nothing.
   const empty = () => atMost(tx, target, 0);
   if (!(await empty()) || !(await lockAlone(tx, target)) || !(await empty())) return undefined;
-  return withoutSecondaryIndexes(tx, schema, table, write);
+  const indexes = await dropSecondaryIndexes(tx, schema, table);
+  const result = await write();
+  await buildInTransaction(
+    tx,
+    indexes.filter((i) => i.unique),
+  );
+  return { result, indexes: indexes.filter((i) => !i.unique).map((i) => i.definition) };
 }
 
 /** Drops the secondary indexes of a table this transaction holds exclusively, writes, and builds them again. */
@@ -58,17 +73,66 @@ async function withoutSecondaryIndexes<T>(
   table: string,
   write: () => Promise<T>,
 ): Promise<T> {
+  const indexes = await dropSecondaryIndexes(tx, schema, table);
+  const result = await write();
+  await buildInTransaction(tx, indexes);
+  return result;
+}
+
+interface SecondaryIndex {
+  name: string;
+  definition: string;
+  unique: boolean;
+}
+
+async function dropSecondaryIndexes(
+  tx: Db,
+  schema: string,
+  table: string,
+): Promise<SecondaryIndex[]> {
   // Indexes backing a constraint (the primary key) stay: foreign keys of other tables need them.
-  const { rows: indexes } = await sql<{ name: string; definition: string }>`
-    select c.relname as name, pg_get_indexdef(i.indexrelid) as definition
+  const { rows: indexes } = await sql<SecondaryIndex>`
+    select c.relname as name, pg_get_indexdef(i.indexrelid) as definition, i.indisunique as unique
     from pg_index i join pg_class c on c.oid = i.indexrelid
     where i.indrelid = ${`${schema}.${table}`}::regclass
       and not exists (select 1 from pg_constraint k where k.conindid = i.indexrelid)`.execute(tx);
   for (const index of indexes) await sql`drop index ${sql.id(schema, index.name)}`.execute(tx);
-  const result = await write();
-  await sql`set local maintenance_work_mem = '256MB'`.execute(tx);
+  return indexes;
+}
+
+const BUILD_MEMORY = sql`set local maintenance_work_mem = '256MB'`;
+
+async function buildInTransaction(tx: Db, indexes: readonly SecondaryIndex[]): Promise<void> {
+  await BUILD_MEMORY.execute(tx);
   for (const index of indexes) await sql.raw(index.definition).execute(tx);
-  return result;
+}
+
+/** How many indexes buildIndexes builds at once, each on a connection of its own. */
+const PARALLEL_BUILDS = 3;
+
+/**
+ * Builds the indexes a committed first load left out (EmptyTableLoad.indexes), several at once,
+ * each in a transaction of its own, the trigram (GIN) ones first as they take longest; an index
+ * that exists already is skipped. A build blocks writes to the table while it runs, not reads.
+ * Until they are built the table is whole, only slower to filter; one that fails is built by the
+ * next start's model sync. Throws the first failure once every build has ended.
+ */
+export async function buildIndexes(db: Db, definitions: readonly string[]): Promise<void> {
+  const queue = definitions
+    .map((d) => d.replace(/^CREATE (UNIQUE )?INDEX /, "CREATE $1INDEX IF NOT EXISTS "))
+    .sort((a, b) => Number(b.includes(" USING gin ")) - Number(a.includes(" USING gin ")));
+  const builder = async () => {
+    for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+      const definition = next;
+      await db.transaction().execute(async (tx) => {
+        await BUILD_MEMORY.execute(tx);
+        await sql.raw(definition).execute(tx);
+      });
+    }
+  };
+  const results = await Promise.allSettled(Array.from({ length: PARALLEL_BUILDS }, builder));
+  const failed = results.find((r) => r.status === "rejected");
+  if (failed) throw failed.reason;
 }
 
 /** Whether the table holds at most `rows` rows; reads no more than that many. */
