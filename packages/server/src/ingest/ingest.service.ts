@@ -26,6 +26,7 @@ import {
   indexStageRowNumbers,
   insertStageRows,
   type Stage,
+  type StageRow,
   stageCopyData,
   stageTable,
 } from "./stage.repository.ts";
@@ -322,8 +323,10 @@ async function resolveChunk(
   input: IngestInput,
   rows: IngestRow[],
   problems: string[],
-): Promise<{ rowNumber: number; values: Record<string, ScalarValue> }[]> {
+): Promise<StageRow[]> {
   const refs = input.attributes.filter((a) => a.dataType === "Reference");
+  // Without reference columns every value is a scalar already: no copy of 5,000 rows to make.
+  if (refs.length === 0) return rows as StageRow[];
   const maps = new Map<string, Map<string, number>>();
   for (const attr of refs) {
     const texts = new Set<string>();

@@ -40,11 +40,14 @@ export async function createStage(db: Db, attributes: Attribute[]): Promise<Stag
   return stage;
 }
 
+/** A row of the file, converted, its references resolved to record keys. */
+export interface StageRow {
+  rowNumber: number;
+  values: Record<string, ScalarValue>;
+}
+
 /** A chunk of converted rows as the stage's COPY reads them. */
-export function stageCopyData(
-  stage: Stage,
-  rows: readonly { rowNumber: number; values: Record<string, ScalarValue> }[],
-): CopyData {
+export function stageCopyData(stage: Stage, rows: readonly StageRow[]): CopyData {
   const names = stage.attributes.map((a) => a.name);
   return copyData(rows.map((r) => [r.rowNumber, ...names.map((n) => r.values[n] ?? null)]));
 }
