@@ -96,6 +96,19 @@ describe("schema sync", () => {
     expect(await syncSchema(db, modelOf(BASE), { allowDestructive: false })).toEqual([]);
   });
 
+  // What a first load leaves behind when the server stops before building its indexes.
+  it("builds again an index of the model the database lacks", async () => {
+    const before = await indexesOf("product");
+    const dropped = before.filter((name) => name.endsWith("__trgm"));
+    expect(dropped.length).toBeGreaterThan(0);
+    for (const name of dropped) await sql.raw(`drop index ctx_shop.${name}`).execute(db);
+    const actions = await syncSchema(db, modelOf(BASE), { allowDestructive: false });
+    expect(actions.map((a) => a.description)).toEqual(
+      dropped.map((name) => `create trigram index ctx_shop.${name}`),
+    );
+    expect(await indexesOf("product")).toEqual(before);
+  });
+
   it("applies additive changes: a new attribute, a new filter index, a new type, a changed formula", async () => {
     const next = BASE.replace(
       "      - { name: title, dataType: String }",
