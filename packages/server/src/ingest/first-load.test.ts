@@ -295,7 +295,8 @@ describe("the indexes a first load builds after its commit", () => {
 
   it("skips an index that exists already", async () => {
     const before = await indexes();
-    const definitions = before.filter((i) => i.name !== "currency_pkey").map((i) => i.definition);
+    const definitions = before.map((i) => i.definition).filter((d) => d.startsWith("CREATE INDEX"));
+    expect(definitions.length).toBeGreaterThan(0);
     await buildIndexes(t.database.db, definitions);
     expect(await indexes()).toEqual(before);
   });

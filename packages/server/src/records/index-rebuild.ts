@@ -59,11 +59,9 @@ export async function loadEmptyTable<T>(
   if (!(await empty()) || !(await lockAlone(tx, target)) || !(await empty())) return undefined;
   const indexes = await dropSecondaryIndexes(tx, schema, table);
   const result = await write();
-  await buildInTransaction(
-    tx,
-    indexes.filter((i) => i.unique),
-  );
-  return { result, indexes: indexes.filter((i) => !i.unique).map((i) => i.definition) };
+  const [unique, others] = [indexes.filter((i) => i.unique), indexes.filter((i) => !i.unique)];
+  await buildInTransaction(tx, unique);
+  return { result, indexes: others.map((i) => i.definition) };
 }
 
 /** Drops the secondary indexes of a table this transaction holds exclusively, writes, and builds them again. */
@@ -119,7 +117,7 @@ const PARALLEL_BUILDS = 3;
  */
 export async function buildIndexes(db: Db, definitions: readonly string[]): Promise<void> {
   const queue = definitions
-    .map((d) => d.replace(/^CREATE (UNIQUE )?INDEX /, "CREATE $1INDEX IF NOT EXISTS "))
+    .map((d) => d.replace(/^CREATE INDEX /, "CREATE INDEX IF NOT EXISTS "))
     .sort((a, b) => Number(b.includes(" USING gin ")) - Number(a.includes(" USING gin ")));
   const builder = async () => {
     for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
