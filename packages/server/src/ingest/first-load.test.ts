@@ -293,6 +293,23 @@ describe("the indexes a first load builds after its commit", () => {
     await sql`drop index if exists ctx_reference.currency_probe`.execute(t.database.db);
   });
 
+  it("goes on with the others when several cannot be built, then throws", async () => {
+    await load(currencyRows(8));
+    const before = await indexes();
+    const others = before.map((i) => i.definition).filter((d) => d.startsWith("CREATE INDEX"));
+    for (const i of before.filter((i) => others.includes(i.definition)))
+      await sql`drop index ${sql.id("ctx_reference", i.name)}`.execute(t.database.db);
+    // More failures than builders at once: none of them may stop the builds that follow.
+    const failing = [0, 1, 2, 3].map(
+      (n) =>
+        `CREATE INDEX probe_${n} ON ctx_reference.currency USING btree ((100 / (minor_units - 3)))`,
+    );
+    await expect(buildIndexes(t.database.db, [...failing, ...others])).rejects.toThrow(
+      "division by zero",
+    );
+    expect(withoutOids(await indexes())).toEqual(withoutOids(before));
+  });
+
   it("skips an index that exists already", async () => {
     const before = await indexes();
     const definitions = before.map((i) => i.definition).filter((d) => d.startsWith("CREATE INDEX"));

@@ -119,18 +119,21 @@ export async function buildIndexes(db: Db, definitions: readonly string[]): Prom
   const queue = definitions
     .map((d) => d.replace(/^CREATE INDEX /, "CREATE INDEX IF NOT EXISTS "))
     .sort((a, b) => Number(b.includes(" USING gin ")) - Number(a.includes(" USING gin ")));
+  const failures: unknown[] = [];
   const builder = async () => {
     for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
       const definition = next;
-      await db.transaction().execute(async (tx) => {
-        await BUILD_MEMORY.execute(tx);
-        await sql.raw(definition).execute(tx);
-      });
+      await db
+        .transaction()
+        .execute(async (tx) => {
+          await BUILD_MEMORY.execute(tx);
+          await sql.raw(definition).execute(tx);
+        })
+        .catch((error: unknown) => failures.push(error));
     }
   };
-  const results = await Promise.allSettled(Array.from({ length: PARALLEL_BUILDS }, builder));
-  const failed = results.find((r) => r.status === "rejected");
-  if (failed) throw failed.reason;
+  await Promise.all(Array.from({ length: PARALLEL_BUILDS }, builder));
+  if (failures.length > 0) throw failures[0];
 }
 
 /** Whether the table holds at most `rows` rows; reads no more than that many. */
