@@ -230,8 +230,9 @@ function medianRun(
   };
 }
 
-function report(engine: string, rows: number, runs: readonly IngestRun[]): string {
-  const run = medianRun(runs);
+type MedianRun = ReturnType<typeof medianRun>;
+
+function report(engine: string, rows: number, runs: readonly IngestRun[], run: MedianRun): string {
   const { upload, reupload, baseline, rssGrowth, stall, reuploadStall } = run;
   const answers = run.answers.map((a) => a.replace(/\s+/g, " ").slice(0, 300));
   const each = runs.map(
@@ -273,25 +274,22 @@ function report(engine: string, rows: number, runs: readonly IngestRun[]): strin
 
 const cpuText = ({ node, postgres }: CpuSpent) => `${node.toFixed(2)} + ${postgres.toFixed(2)}`;
 
-const figures = (runs: readonly IngestRun[], prefix = ""): Record<string, number> => {
-  const run = medianRun(runs);
-  return {
-    [`${prefix}runs`]: runs.length,
-    [`${prefix}upload_s`]: round(run.upload),
-    [`${prefix}reupload_s`]: round(run.reupload),
-    [`${prefix}baseline_s`]: round(run.baseline),
-    [`${prefix}upload_ratio`]: round(run.uploadRatio),
-    [`${prefix}reupload_ratio`]: round(run.reuploadRatio),
-    [`${prefix}upload_rss_growth_mb`]: round(run.rssGrowth, 1),
-    [`${prefix}max_event_loop_stall_ms`]: round(run.stall, 1),
-    ...(run.cpu && {
-      [`${prefix}baseline_cpu_node_s`]: round(run.cpu.baseline.node),
-      [`${prefix}baseline_cpu_postgres_s`]: round(run.cpu.baseline.postgres),
-      [`${prefix}upload_cpu_node_s`]: round(run.cpu.upload.node),
-      [`${prefix}upload_cpu_postgres_s`]: round(run.cpu.upload.postgres),
-    }),
-  };
-};
+const figures = (runs: number, run: MedianRun, prefix = ""): Record<string, number> => ({
+  [`${prefix}runs`]: runs,
+  [`${prefix}upload_s`]: round(run.upload),
+  [`${prefix}reupload_s`]: round(run.reupload),
+  [`${prefix}baseline_s`]: round(run.baseline),
+  [`${prefix}upload_ratio`]: round(run.uploadRatio),
+  [`${prefix}reupload_ratio`]: round(run.reuploadRatio),
+  [`${prefix}upload_rss_growth_mb`]: round(run.rssGrowth, 1),
+  [`${prefix}max_event_loop_stall_ms`]: round(run.stall, 1),
+  ...(run.cpu && {
+    [`${prefix}baseline_cpu_node_s`]: round(run.cpu.baseline.node),
+    [`${prefix}baseline_cpu_postgres_s`]: round(run.cpu.baseline.postgres),
+    [`${prefix}upload_cpu_node_s`]: round(run.cpu.upload.node),
+    [`${prefix}upload_cpu_postgres_s`]: round(run.cpu.upload.postgres),
+  }),
+});
 
 /**
  * The same measurements on PostgreSQL (the targets; BENCH_INGEST_RUNS runs, each on a new
@@ -327,8 +325,12 @@ export async function benchIngest(): Promise<void> {
     );
     return { postgres, pglite: [pglite] };
   });
-  const file = await writeResult("ingest", { ...figures(postgres), ...figures(pglite, "pglite_") });
-  console.log(report("PostgreSQL", rows, postgres));
-  console.log(report("PGlite", rows, pglite));
+  const [pgMedian, pgliteMedian] = [medianRun(postgres), medianRun(pglite)];
+  const file = await writeResult("ingest", {
+    ...figures(postgres.length, pgMedian),
+    ...figures(pglite.length, pgliteMedian, "pglite_"),
+  });
+  console.log(report("PostgreSQL", rows, postgres, pgMedian));
+  console.log(report("PGlite", rows, pglite, pgliteMedian));
   console.log(`Finished with ${loadNote()}. Figures: ${file}`);
 }

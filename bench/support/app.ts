@@ -10,6 +10,7 @@ import { buildApp } from "../../packages/server/src/app.ts";
 import { loadConfig } from "../../packages/server/src/config.ts";
 import {
   type CopyTarget,
+  copyStatement,
   type Database,
   openDatabase,
 } from "../../packages/server/src/db/connection.ts";
@@ -66,12 +67,10 @@ export async function openBenchDatabase(
       kind: "postgres",
       database,
       raw: async (text, params) => (await pool.query(text, params as unknown[])).rows,
-      copy: async ({ schema, table, columns }, rows) => {
+      copy: async (target, rows) => {
         const client = await pool.connect();
         try {
-          const names = columns.map((c) => pg.escapeIdentifier(c)).join(", ");
-          const into = `${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(table)} (${names})`;
-          const copy = client.query(copyFrom(`copy ${into} from stdin`));
+          const copy = client.query(copyFrom(copyStatement(target, "stdin")));
           await pipeline(Readable.from([copyText(rows)]), copy);
         } finally {
           client.release();

@@ -31,7 +31,8 @@ function checkCopied(written: number | undefined, sent: number): void {
   if (written !== sent) throw new Error(`COPY wrote ${written ?? "no"} of ${sent} rows`);
 }
 
-function copyStatement({ schema, table, columns }: CopyTarget, source: string): string {
+/** `copy schema.table (columns) from source`, names quoted. */
+export function copyStatement({ schema, table, columns }: CopyTarget, source: string): string {
   const names = columns.map((c) => pg.escapeIdentifier(c)).join(", ");
   return `copy ${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(table)} (${names}) from ${source}`;
 }

@@ -97,8 +97,12 @@ function inTransaction<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> {
   return db.isTransaction ? work(db) : db.transaction().execute(work);
 }
 const MAX_PROBLEMS = 50;
-// Serialises ingests of one type so two uploads never diff against each other's half-written state.
-const lockKey = (context: ContextModel, type: EntityType) => `ingest:${context.name}/${type.name}`;
+/**
+ * The advisory lock that serialises ingests of one type, so two uploads never diff against each
+ * other's half-written state, as a SQL expression.
+ */
+const lockId = ({ context, type }: IngestInput) =>
+  sql`hashtext(${`ingest:${context.name}/${type.name}`})`;
 
 /**
  * The shared ingest engine (uploads and metadata imports): rows in, staged in chunks, diffed
@@ -217,17 +221,13 @@ const writeOptions = ({ source, user, apply }: IngestInput) => ({ source, user, 
 
 /** Serialises ingests of one type until the transaction ends. */
 async function lockType(tx: Db, input: IngestInput): Promise<void> {
-  await sql`select pg_advisory_xact_lock(hashtext(${lockKey(input.context, input.type)}))`.execute(
-    tx,
-  );
+  await sql`select pg_advisory_xact_lock(${lockId(input)})`.execute(tx);
 }
 
 /** lockType if no other ingest of the type holds it; answers whether it did. */
 async function tryLockType(tx: Db, input: IngestInput): Promise<boolean> {
   const { rows } = await sql<{ locked: boolean }>`
-    select pg_try_advisory_xact_lock(hashtext(${lockKey(input.context, input.type)})) as locked`.execute(
-    tx,
-  );
+    select pg_try_advisory_xact_lock(${lockId(input)}) as locked`.execute(tx);
   return rows[0].locked;
 }
 
