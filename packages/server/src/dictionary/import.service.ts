@@ -1,7 +1,8 @@
 import type { ScalarValue } from "@ledgerline/contract";
 import type { CopyRows, Database, Db } from "../db/connection.ts";
 import { NotFoundError } from "../errors.ts";
-import { type IngestResult, ingest } from "../ingest/ingest.service.ts";
+import { ingest } from "../ingest/ingest.service.ts";
+import type { IngestResult } from "../ingest/ingest-input.ts";
 import type { IngestValue } from "../ingest/row-converter.ts";
 import type { ContextModel, EntityType } from "../model/model.ts";
 import { recordsWhere } from "../records/records.repository.ts";

@@ -1,6 +1,6 @@
 import { type RawBuilder, sql } from "kysely";
 import type { Db } from "../db/connection.ts";
-import type { ContextModel, EntityType } from "../model/model.ts";
+import type { Attribute, ContextModel, EntityType } from "../model/model.ts";
 import { identityAttributes, SYSTEM_COLUMNS } from "../model/model.ts";
 import { writeWithIndexRebuild } from "../records/index-rebuild.ts";
 import { adjustTypeCount } from "../records/type-counts.repository.ts";
@@ -29,7 +29,7 @@ export interface DiffCounts {
 /** The ingest was overtaken by another write to the same records; the caller rolls back. */
 export class ConcurrentChangeError extends Error {}
 
-const entityTable = (context: ContextModel, type: EntityType) =>
+export const entityTable = (context: ContextModel, type: EntityType) =>
   sql.table(`${context.schema}.${type.name}`);
 
 function identityMatch(type: EntityType, left: string, right: string): RawBuilder<boolean> {
@@ -186,7 +186,7 @@ export async function writeEvents(
   const s = diffTable(stage);
   const t = entityTable(context, type);
   const { source, user, apply } = options;
-  const proposed = sql`case s._kind when 'Add' then ${valuesOf(stage, "s")} when 'Change' then s._new_values end`;
+  const proposed = sql`case s._kind when 'Add' then ${valuesOf(stage.attributes, "s")} when 'Change' then s._new_values end`;
   const baseVersion = sql`case when s._kind = 'Add' then null else s._base_version end`;
 
   if (!apply) {
@@ -208,7 +208,7 @@ export async function writeEvents(
   const { rows: fresh } = await sql<{ n: number }>`
     select count(*)::int as n from ${s} s where ${isNew}`.execute(db);
   await writeWithIndexRebuild(db, context.schema, type.name, fresh[0].n, () =>
-    insertNewRecords(db, context, type, stage, { from: s, where: isNew, events }, options),
+    insertNewRecords(db, context, type, stage, { where: isNew, events }, options),
   );
   // Every other row that becomes an event draws its id.
   await sql`update ${s} s set _event_id = nextval(${events})
@@ -244,12 +244,11 @@ export async function writeEvents(
 }
 
 /** How the ingest's events are recorded: approved by the uploader now, or left pending. */
-const decision = ({ apply, user }: WriteOptions) =>
+export const decision = ({ apply, user }: WriteOptions) =>
   apply ? sql`'approved', ${user}, now()` : sql`'pending', null, null`;
 
-/** Where new records come from: rows of the diff or of the stage, in file order. */
-export interface NewRows {
-  from: RawBuilder<unknown>;
+/** Which rows of the diff are new records. */
+interface NewRows {
   where: RawBuilder<boolean>;
   /** The event-id sequence (eventSequence). */
   events: RawBuilder<unknown>;
@@ -259,7 +258,7 @@ export interface NewRows {
  * Inserts new records, each with its event id drawn, and writes their Add events from what the
  * insert returns, in one statement: nothing is matched back to the rows. Answers how many.
  */
-export async function insertNewRecords(
+async function insertNewRecords(
   db: Db,
   context: ContextModel,
   type: EntityType,
@@ -273,14 +272,14 @@ export async function insertNewRecords(
     sql`with ins as (
       insert into ${entityTable(context, type)} (${sql.join(cols)}, is_pending_new, created_by, updated_by, last_event_id)
       select ${sql.join(cols.map((c) => sql`s.${c}`))}, ${!apply}, ${user}, ${user}, nextval(${rows.events})
-      from ${rows.from} s where ${rows.where} order by s._row_no
+      from ${diffTable(stage)} s where ${rows.where} order by s._row_no
       returning entity_key_id, last_event_id, ${sql.join(cols)}
     )
     insert into app.events (event_id, context, entity_type, entity_key_id, action, status, decided_by,
       decided_at, new_values, source, created_by)
     overriding system value
     select last_event_id, ${context.name}, ${type.name}, entity_key_id, 'Add', ${decision(options)},
-      ${valuesOf(stage, "ins")}, ${source}, ${user}
+      ${valuesOf(stage.attributes, "ins")}, ${source}, ${user}
     from ins`.execute(db),
   );
 }
@@ -342,9 +341,9 @@ function assignedFromDiff(stage: Stage): RawBuilder<unknown> {
   return sql.join(stage.attributes.map((a) => sql`${sql.id(a.name)} = s.${sql.id(a.name)}`));
 }
 
-/** All the stage's attributes of the row `alias` as {name: value} jsonb: the values of an Add. */
-function valuesOf(stage: Stage, alias: string): RawBuilder<unknown> {
-  return sql`jsonb_build_object(${sql.join(stage.attributes.map((a) => sql`${a.name}::text, ${sql.ref(`${alias}.${a.name}`)}`))})`;
+/** The attributes of the row `alias` as {name: value} jsonb: the values of an Add. */
+export function valuesOf(attributes: readonly Attribute[], alias: string): RawBuilder<unknown> {
+  return sql`jsonb_build_object(${sql.join(attributes.map((a) => sql`${a.name}::text, ${sql.ref(`${alias}.${a.name}`)}`))})`;
 }
 
 async function affected(query: Promise<{ numAffectedRows?: bigint }>): Promise<number> {

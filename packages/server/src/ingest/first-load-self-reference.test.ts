@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ContextModel, EntityType } from "../model/model.ts";
 import { findContext, findEntityType } from "../model/model.ts";
 import { createTestApp, type TestApp } from "../testing/test-app.ts";
-import { IngestRejected, type IngestRow, ingest } from "./ingest.service.ts";
+import { ingest } from "./ingest.service.ts";
+import { IngestRejected, type IngestRow } from "./ingest-input.ts";
 
 // A type whose records refer to records of the same type: its first load must not take the
 // first-load path, where a row could refer to a row of an earlier chunk of the same file.

@@ -8,7 +8,8 @@ import { tableIndexes, withoutOids } from "../testing/table-indexes.ts";
 import { createTestApp, TEST_USER_PASSWORD, type TestApp } from "../testing/test-app.ts";
 import { testDatabaseKind } from "../testing/test-database.ts";
 import { upload, workbookOf } from "../testing/xlsx-files.ts";
-import { IngestRejected, type IngestRow, ingest } from "./ingest.service.ts";
+import { ingest } from "./ingest.service.ts";
+import { IngestRejected, type IngestRow } from "./ingest-input.ts";
 
 // The first load of a type that holds no records (ingest's loadEmptyType), on a database without
 // the demo records. More rows than one chunk of 5,000, fewer than the 10,000 from which the
@@ -91,6 +92,15 @@ function load(
 }
 
 const indexes = () => tableIndexes(t.database.db, "ctx_reference.currency");
+
+async function columnDefaults() {
+  const { rows } = await sql<{ name: string; fallback: string | null }>`
+    select column_name as name, column_default as fallback from information_schema.columns
+    where table_schema = 'ctx_reference' and table_name = 'currency' order by column_name`.execute(
+    t.database.db,
+  );
+  return rows;
+}
 
 async function stored() {
   const { rows } = await sql<{
@@ -207,6 +217,29 @@ describe("the first load of an empty type", () => {
       "rows 5, 6502: the key 'Q000003' appears more than once",
     );
     expect(await stored()).toEqual(nothingStored);
+  });
+
+  it("names repeated keys by the file's row numbers when rows were skipped between them", async () => {
+    const rows = currencyRows(ROWS, (i, row) => ({
+      rowNumber: 2 + 2 * i,
+      values: i === 6_500 ? { ...row.values, code: "Q000003" } : row.values,
+      problems: [],
+    }));
+    const refused = await load(rows).catch((e: unknown) => e);
+    expect((refused as IngestRejected).message).toContain(
+      "rows 8, 13002: the key 'Q000003' appears more than once",
+    );
+    expect(await stored()).toEqual(nothingStored);
+  });
+
+  it("leaves the table's column defaults as they were, loaded or refused", async () => {
+    const before = await columnDefaults();
+    await load(currencyRows(ROWS, (i, row) => (i === 6_000 ? { ...row, problems: ["bad"] } : row)))
+      .then(() => expect.unreachable())
+      .catch((e: unknown) => expect(e).toBeInstanceOf(IngestRejected));
+    expect(await columnDefaults()).toEqual(before);
+    await load(currencyRows(ROWS), { apply: false });
+    expect(await columnDefaults()).toEqual(before);
   });
 
   it("writes nothing when the file has more rows than allowed, after chunks were written", async () => {

@@ -9,7 +9,8 @@ import { whileAnotherSessionReads } from "../testing/reading-session.ts";
 import { tableIndexes, withoutOids } from "../testing/table-indexes.ts";
 import { ADMIN_PASSWORD, createTestApp, type TestApp } from "../testing/test-app.ts";
 import { testDatabaseKind } from "../testing/test-database.ts";
-import { IngestRejected, type IngestRow, ingest } from "./ingest.service.ts";
+import { ingest } from "./ingest.service.ts";
+import { IngestRejected, type IngestRow } from "./ingest-input.ts";
 
 // Enough rows to take the bulk path (indexes rebuilt after the insert) on the small demo table.
 const BULK = 10_000;

@@ -1,6 +1,5 @@
 import type { Attribute, EntityType, FileLayout } from "../model/model.ts";
-import type { IngestRow } from "./ingest.service.ts";
-import { IngestRejected } from "./ingest.service.ts";
+import { IngestRejected, type IngestRow } from "./ingest-input.ts";
 import { convertCell, normaliseHeader } from "./row-converter.ts";
 import type { CellValue, SheetRow } from "./xlsx-reader.ts";
 

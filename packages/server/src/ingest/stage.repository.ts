@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
-import type { ScalarValue } from "@ledgerline/contract";
 import { sql } from "kysely";
 import type { CopyRows, Db } from "../db/connection.ts";
 import { type CopyData, copyData } from "../db/copy-text.ts";
 import { isUniqueViolation } from "../db/pg-errors.ts";
 import type { Attribute } from "../model/model.ts";
 import { SQL_TYPES } from "../model/sync/ddl.ts";
+import type { ResolvedRow } from "./chunk-copy.ts";
 
 /**
  * The staging tables of one ingest: the rows as read (`stageTable`), then the diff the
@@ -40,14 +40,8 @@ export async function createStage(db: Db, attributes: Attribute[]): Promise<Stag
   return stage;
 }
 
-/** A row of the file, converted, its references resolved to record keys. */
-export interface StageRow {
-  rowNumber: number;
-  values: Record<string, ScalarValue>;
-}
-
 /** A chunk of converted rows as the stage's COPY reads them. */
-export function stageCopyData(stage: Stage, rows: readonly StageRow[]): CopyData {
+export function stageCopyData(stage: Stage, rows: readonly ResolvedRow[]): CopyData {
   const names = stage.attributes.map((a) => a.name);
   return copyData(rows.map((r) => [r.rowNumber, ...names.map((n) => r.values[n] ?? null)]));
 }
@@ -62,11 +56,6 @@ export async function insertStageRows(
   if (data.rows === 0) return;
   const names = stage.attributes.map((a) => a.name);
   await copyRows(db, { schema: "app", table: stage.name, columns: ["_row_no", ...names] }, data);
-}
-
-/** Indexes the stage by row number, so the rows of one chunk can be read back while more arrive. */
-export async function indexStageRowNumbers(db: Db, stage: Stage): Promise<void> {
-  await sql`create index on ${stageTable(stage)} (_row_no)`.execute(db);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { Db } from "../db/connection.ts";
-import { sqlState } from "../db/pg-errors.ts";
+import { isUniqueViolation, sqlState } from "../db/pg-errors.ts";
 
 /** Fewer rows than this are always written with the indexes in place. */
 const MIN_BULK_ROWS = 10_000;
@@ -42,16 +42,18 @@ export interface EmptyTableLoad<T> {
 /**
  * Runs `write`, the first load of a table that holds no rows at all, with the table's secondary
  * indexes dropped, inside the caller's transaction. The unique ones are built again before it
- * answers, as they guard the data; the others are answered, for buildIndexes to build once the
- * transaction has committed. Answers undefined, without running `write`, when the table holds a
- * row or other sessions keep it for more than a moment. The table stays locked against readers
- * until the transaction ends.
+ * answers, as they guard the data: when one finds a value twice, `repeated` is asked, with the
+ * loaded rows still there to look at, for the error to throw. The others are answered, for
+ * buildIndexes to build once the transaction has committed. Answers undefined, without running
+ * `write`, when the table holds a row or other sessions keep it for more than a moment. The table
+ * stays locked against readers until the transaction ends.
  */
 export async function loadEmptyTable<T>(
   tx: Db,
   schema: string,
   table: string,
   write: () => Promise<T>,
+  repeated: () => Promise<Error>,
 ): Promise<EmptyTableLoad<T> | undefined> {
   const target = sql.table(`${schema}.${table}`);
   // Looked at before the lock too, so a table that holds rows is never locked for nothing.
@@ -60,7 +62,14 @@ export async function loadEmptyTable<T>(
   const indexes = await dropSecondaryIndexes(tx, schema, table);
   const result = await write();
   const [unique, others] = [indexes.filter((i) => i.unique), indexes.filter((i) => !i.unique)];
-  await buildInTransaction(tx, unique);
+  await sql`savepoint unique_indexes`.execute(tx);
+  try {
+    await buildInTransaction(tx, unique);
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    await sql`rollback to savepoint unique_indexes`.execute(tx);
+    throw await repeated();
+  }
   return { result, indexes: others.map((i) => i.definition) };
 }
 

@@ -1,0 +1,118 @@
+import type { Db } from "../db/connection.ts";
+import { copyData } from "../db/copy-text.ts";
+import { buildIndexes, loadEmptyTable } from "../records/index-rebuild.ts";
+import { adjustTypeCount } from "../records/type-counts.repository.ts";
+import { copyInChunks } from "./chunk-copy.ts";
+import { eventSequence } from "./diff.repository.ts";
+import {
+  clearLoadDefaults,
+  copyRecords,
+  repeatedKeys,
+  setLoadDefaults,
+  writeAddEvents,
+} from "./first-load.repository.ts";
+import {
+  type IngestInput,
+  type IngestResult,
+  MAX_PROBLEMS,
+  repeatedKeysRejected,
+  writeOptions,
+} from "./ingest-input.ts";
+import { tryLockType } from "./ingest-lock.repository.ts";
+
+/**
+ * The first load of a type that holds no records at all: every row is an Add, so each chunk is
+ * COPYed straight into the type's table as it is read, with no staging, and its Add events are
+ * written from the records, with the type's secondary indexes dropped for the load. It is one
+ * transaction, so a bad row or a repeated key anywhere rolls all of it back; the non-unique
+ * indexes are built after it commits, several at once (buildIndexes), and the answer waits for
+ * them. The type's table stays locked until the commit: its readers wait, and so do lists of types
+ * that refer to it (they would only see it empty). Answers undefined, having read no row, when the
+ * path does not apply: a dry run, a caller's transaction, no loadTransaction, a type that refers
+ * to itself (a row may only refer to records stored before the file, never to rows of earlier
+ * chunks), a type that holds records, or one another ingest or its readers keep busy.
+ */
+export async function loadEmptyType(db: Db, input: IngestInput): Promise<IngestResult | undefined> {
+  const transaction = input.loadTransaction;
+  const { context, type } = input;
+  const selfReferring = input.attributes.some((a) => a.referencedEntityType === type.name);
+  if (!transaction || input.dryRun || db.isTransaction || selfReferring) return undefined;
+  const loaded = await transaction(async (tx) => {
+    // Another ingest of the type is under way: rather than wait for it, go through the diff.
+    if (!(await tryLockType(tx, input))) return undefined;
+    // The file's row number of each record, in load order: repeated keys are reported by them.
+    const rowNumbers: number[] = [];
+    return loadEmptyTable(
+      tx,
+      context.schema,
+      type.name,
+      () => copyFirstLoad(tx, input, rowNumbers),
+      () => repeatedKeysError(tx, input, rowNumbers),
+    );
+  });
+  if (!loaded) return undefined;
+  await buildIndexes(db, loaded.indexes).catch((error) => {
+    if (!input.onIndexFailure) throw error;
+    input.onIndexFailure(error);
+  });
+  return loaded.result;
+}
+
+/** Writes every row as a new record with its Add event, in the table loadEmptyTable holds empty. */
+async function copyFirstLoad(
+  tx: Db,
+  input: IngestInput,
+  rowNumbers: number[],
+): Promise<IngestResult> {
+  const { context, type, attributes } = input;
+  const options = writeOptions(input);
+  await setLoadDefaults(tx, context, type, await eventSequence(tx), options);
+  const names = attributes.map((a) => a.name);
+  let lastKey = "0";
+  const rows = await copyInChunks(tx, input, {
+    copyData(chunk) {
+      for (const r of chunk) rowNumbers.push(r.rowNumber);
+      return copyData(chunk.map((r) => names.map((n) => r.values[n] ?? null)));
+    },
+    async write(data) {
+      await copyRecords(tx, input.copyRows, context, type, attributes, data);
+      const { events, last } = await writeAddEvents(
+        tx,
+        context,
+        type,
+        attributes,
+        lastKey,
+        options,
+      );
+      if (events !== data.rows)
+        throw new Error(`${events} Add events written for ${data.rows} records copied`);
+      lastKey = last;
+    },
+  });
+  const repeated = await repeatedKeys(tx, context, type, MAX_PROBLEMS);
+  if (repeated.length > 0)
+    throw repeatedKeysRejected(
+      repeated.map(({ key, positions }) => ({
+        key,
+        rows: positions.map((p) => rowNumbers[p - 1]),
+      })),
+    );
+  await clearLoadDefaults(tx, context, type);
+  if (input.apply) await adjustTypeCount(tx, context.name, type.name, rows);
+  const counts = { rows, added: rows, changed: 0, missing: 0, unchanged: 0 };
+  return input.apply
+    ? { ...counts, pending: 0, applied: rows }
+    : { ...counts, pending: rows, applied: 0 };
+}
+
+/** The refusal of a load whose natural keys repeat, naming the rows by `rowNumbers`. */
+async function repeatedKeysError(
+  tx: Db,
+  { context, type }: IngestInput,
+  rowNumbers: readonly number[],
+): Promise<Error> {
+  const repeated = await repeatedKeys(tx, context, type, MAX_PROBLEMS);
+  return repeatedKeysRejected(
+    repeated.map(({ key, positions }) => ({ key, rows: positions.map((p) => rowNumbers[p - 1]) })),
+  );
+}

@@ -1,0 +1,86 @@
+import type { CopyRows, Database } from "../db/connection.ts";
+import type { Attribute, ContextModel, EntityType } from "../model/model.ts";
+import type { DiffCounts, MissingScope, WriteOptions } from "./diff.repository.ts";
+import type { IngestValue } from "./row-converter.ts";
+
+export interface IngestRow {
+  rowNumber: number;
+  /** Converted values of the present attributes; references as text (identity or label) or key id. */
+  values: Record<string, IngestValue>;
+  /** Problems found while converting this row, already worded `column 'X': reason`. */
+  problems: string[];
+}
+
+export interface IngestInput {
+  /** COPY on the database `ingest` runs on (Database.copyRows): how the rows reach their tables. */
+  copyRows: CopyRows;
+  context: ContextModel;
+  type: EntityType;
+  /** The attributes the rows carry (identity ones included); others stay as they are. */
+  attributes: Attribute[];
+  rows: AsyncIterable<IngestRow>;
+  /** How a column is named in messages (the file's header, or the attribute's uiName). */
+  columnName: (attribute: string) => string;
+  deleteMissing: boolean;
+  missingScope?: MissingScope;
+  /** Apply the changes at once (approval off, or approveEverything) instead of holding them. */
+  apply: boolean;
+  dryRun: boolean;
+  confirmMassMissing: boolean;
+  source: string;
+  user: string;
+  maxRows: number;
+  /**
+   * `Database.transaction` where one transaction may stay open while a whole file is read (not on
+   * PGlite, which would serve nothing else meanwhile). Given, the first load of a type that holds
+   * no records writes them as they are read (loadEmptyType).
+   */
+  loadTransaction?: Database["transaction"];
+  /**
+   * Told when an index a first load built after its commit failed: the records are stored, and the
+   * next start builds the index. Without it, that failure is thrown.
+   */
+  onIndexFailure?: (error: unknown) => void;
+}
+
+export interface IngestResult extends Omit<DiffCounts, "existing"> {
+  rows: number;
+  pending: number;
+  applied: number;
+}
+
+/**
+ * The ingest was refused; nothing was written. `status` 422 for bad rows, 409 for the mass-deletion
+ * guard or records changed by someone else meanwhile.
+ */
+export class IngestRejected extends Error {
+  constructor(
+    readonly status: 400 | 409 | 422,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The most problems a refusal lists. */
+export const MAX_PROBLEMS = 50;
+
+/** A refusal's text: what happened, then one problem per line. */
+export function problemText(lines: readonly string[], more = false): string {
+  const head = `The file was refused; nothing was changed. ${more ? `The first ${lines.length} problems:` : "Problems:"}`;
+  return [head, ...lines].join("\n");
+}
+
+/** A refusal listing rows whose natural key repeats, each as its key and row numbers. */
+export function repeatedKeysRejected(repeated: readonly { key: string; rows: number[] }[]) {
+  const lines = repeated.map(
+    (d) => `rows ${d.rows.join(", ")}: the key '${d.key}' appears more than once`,
+  );
+  return new IngestRejected(422, problemText(lines));
+}
+
+export const writeOptions = ({ source, user, apply }: IngestInput): WriteOptions => ({
+  source,
+  user,
+  apply,
+});
