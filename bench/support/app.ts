@@ -44,40 +44,50 @@ export interface BenchDatabase {
 const toNumber = (v: string) => Number(v);
 const asText = (v: string) => v;
 
+/** Queries and COPY on a pg pool of its own, beside the app: what the raw baseline uses. */
+export function openRawPostgres(url: string): Pick<BenchDatabase, "raw" | "copy" | "close"> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: POOL_SIZE,
+    types: {
+      getTypeParser: ((oid: number, format?: "text" | "binary") =>
+        oid === 20 || oid === 1700
+          ? toNumber
+          : oid === 1082
+            ? asText
+            : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    },
+  });
+  pool.on("error", () => undefined); // an idle connection dropped by the server is not a failure here
+  return {
+    raw: async (text, params) => (await pool.query(text, params as unknown[])).rows,
+    copy: async (target, rows) => {
+      const client = await pool.connect();
+      try {
+        const copy = client.query(copyFrom(copyStatement(target, "stdin")));
+        await pipeline(Readable.from([copyText(rows)]), copy);
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}
+
 /** The app's database (as the server opens it) and a raw query function beside it. */
 export async function openBenchDatabase(
   target: { url: string } | { pgliteDir: string },
 ): Promise<BenchDatabase> {
   if ("url" in target) {
     const database = await openDatabase({ databaseUrl: target.url, poolSize: POOL_SIZE });
-    const pool = new pg.Pool({
-      connectionString: target.url,
-      max: POOL_SIZE,
-      types: {
-        getTypeParser: ((oid: number, format?: "text" | "binary") =>
-          oid === 20 || oid === 1700
-            ? toNumber
-            : oid === 1082
-              ? asText
-              : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
-      },
-    });
-    pool.on("error", () => undefined); // an idle connection dropped by the server is not a failure here
+    const raw = openRawPostgres(target.url);
     return {
       kind: "postgres",
       database,
-      raw: async (text, params) => (await pool.query(text, params as unknown[])).rows,
-      copy: async (target, rows) => {
-        const client = await pool.connect();
-        try {
-          const copy = client.query(copyFrom(copyStatement(target, "stdin")));
-          await pipeline(Readable.from([copyText(rows)]), copy);
-        } finally {
-          client.release();
-        }
-      },
+      raw: raw.raw,
+      copy: raw.copy,
       close: async () => {
-        await pool.end();
+        await raw.close();
         await database.close();
       },
     };
