@@ -35,3 +35,22 @@ export interface CopyData {
 export function copyData(rows: readonly (readonly CopyValue[])[]): CopyData {
   return { text: copyText(rows), rows: rows.length };
 }
+
+/**
+ * Rows given flat (`width` values per row, row after row) ready for COPY; with `leading`, each
+ * line starts with that row's number from it (a stage's `_row_no`).
+ */
+export function flatCopyData(
+  values: readonly CopyValue[],
+  width: number,
+  leading?: readonly number[],
+): CopyData {
+  const rows = width === 0 ? 0 : values.length / width;
+  let text = "";
+  for (let r = 0, at = 0; r < rows; r++) {
+    let line = leading ? `${leading[r]}\t` : "";
+    for (let c = 0; c < width; c++, at++) line += (c === 0 ? "" : "\t") + field(values[at]);
+    text += `${line}\n`;
+  }
+  return { text, rows };
+}

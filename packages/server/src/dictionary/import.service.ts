@@ -2,9 +2,9 @@ import type { ScalarValue } from "@ledgerline/contract";
 import type { CopyRows, Database, Db } from "../db/connection.ts";
 import { NotFoundError } from "../errors.ts";
 import { ingest } from "../ingest/ingest.service.ts";
-import type { IngestResult } from "../ingest/ingest-input.ts";
+import { type IngestResult, rowChunks } from "../ingest/ingest-input.ts";
 import type { IngestValue } from "../ingest/row-converter.ts";
-import type { ContextModel, EntityType } from "../model/model.ts";
+import type { Attribute, ContextModel, EntityType } from "../model/model.ts";
 import { recordsWhere } from "../records/records.repository.ts";
 import { runListQuery } from "../records/records.service.ts";
 import { type Catalog, readCatalog } from "./catalog.ts";
@@ -21,9 +21,15 @@ export interface ImportOutcome {
 
 const MAX_ROWS = 5_000_000;
 
-async function* rowsOf(values: readonly Record<string, IngestValue>[]) {
-  let n = 0;
-  for (const v of values) yield { rowNumber: ++n, values: v, problems: [] };
+/** Catalog rows as the engine reads them, numbered from 1. */
+function chunksOf(
+  attributes: readonly Attribute[],
+  values: readonly Record<string, IngestValue>[],
+) {
+  return rowChunks(
+    attributes,
+    values.map((v, i) => ({ rowNumber: i + 1, values: v, problems: [] })),
+  );
 }
 
 /** The source's connection file name, or 404 when the source is unknown or discontinued. */
@@ -132,11 +138,13 @@ async function ingestCatalog(
     type.attributes.filter((a) => names.includes(a.name));
 
   const objectColumns = ["metadatasource", "schema", "name", "kind", "description", "rowestimate"];
+  const objectAttributes = attributesOf(dataobject, objectColumns);
   const objects = await ingest(tx, {
     ...common,
     type: dataobject,
-    attributes: attributesOf(dataobject, objectColumns),
-    rows: rowsOf(
+    attributes: objectAttributes,
+    chunks: chunksOf(
+      objectAttributes,
       catalog.objects.map((o) => ({
         metadatasource: sourceKey,
         schema: o.schema,
@@ -170,11 +178,13 @@ async function ingestCatalog(
     "foreignkey",
     "description",
   ];
+  const elementAttributes = attributesOf(dataelement, elementColumns);
   const elements = await ingest(tx, {
     ...common,
     type: dataelement,
-    attributes: attributesOf(dataelement, elementColumns),
-    rows: rowsOf(
+    attributes: elementAttributes,
+    chunks: chunksOf(
+      elementAttributes,
       catalog.elements.map((e) => ({
         dataobject: keyOf.get(`${e.schema}.${e.object}`) as ScalarValue,
         name: e.name,

@@ -7,7 +7,7 @@ import type { ContextModel, EntityType } from "../model/model.ts";
 import { findContext, findEntityType } from "../model/model.ts";
 import { createTestApp, type TestApp } from "../testing/test-app.ts";
 import { ingest } from "./ingest.service.ts";
-import { IngestRejected, type IngestRow } from "./ingest-input.ts";
+import { IngestRejected, type IngestRow, rowChunks } from "./ingest-input.ts";
 
 // A type whose records refer to records of the same type: its first load must not take the
 // first-load path, where a row could refer to a row of an earlier chunk of the same file.
@@ -62,7 +62,7 @@ describe("the first load of a type that refers to itself", () => {
       context,
       type: node,
       attributes: [...node.attributes],
-      rows: nodes(12_000),
+      chunks: rowChunks(node.attributes, nodes(12_000)),
       columnName: (name) => name,
       deleteMissing: false,
       apply: true,

@@ -9,7 +9,7 @@ import { createTestApp, TEST_USER_PASSWORD, type TestApp } from "../testing/test
 import { testDatabaseKind } from "../testing/test-database.ts";
 import { upload, workbookOf } from "../testing/xlsx-files.ts";
 import { ingest } from "./ingest.service.ts";
-import { IngestRejected, type IngestRow } from "./ingest-input.ts";
+import { IngestRejected, type IngestRow, rowChunks } from "./ingest-input.ts";
 
 // The first load of a type that holds no records (ingest's loadEmptyType), on a database without
 // the demo records. More rows than one chunk of 5,000, fewer than the 10,000 from which the
@@ -70,15 +70,16 @@ function load(
     onIndexFailure?: (error: unknown) => void;
   } = {},
 ) {
+  const chosen = attributes.map(
+    (name) => type.attributes.find((a) => a.name === name) as EntityType["attributes"][number],
+  );
   return ingest(t.database.db, {
     copyRows: t.database.copyRows,
     loadTransaction: t.database.transaction,
     context,
     type,
-    attributes: attributes.map(
-      (name) => type.attributes.find((a) => a.name === name) as EntityType["attributes"][number],
-    ),
-    rows,
+    attributes: chosen,
+    chunks: rowChunks(chosen, rows),
     columnName: (name) => name,
     deleteMissing: false,
     apply,

@@ -1,5 +1,5 @@
 import type { Db } from "../db/connection.ts";
-import { copyData } from "../db/copy-text.ts";
+import { flatCopyData } from "../db/copy-text.ts";
 import { buildIndexes, loadEmptyTable } from "../records/index-rebuild.ts";
 import { adjustTypeCount } from "../records/type-counts.repository.ts";
 import { copyInChunks } from "./chunk-copy.ts";
@@ -67,12 +67,11 @@ async function copyFirstLoad(
   const { context, type, attributes } = input;
   const options = writeOptions(input);
   await setLoadDefaults(tx, context, type, await eventSequence(tx), options);
-  const names = attributes.map((a) => a.name);
   let lastKey = "0";
   const rows = await copyInChunks(tx, input, {
     copyData(chunk) {
-      for (const r of chunk) rowNumbers.push(r.rowNumber);
-      return copyData(chunk.map((r) => names.map((n) => r.values[n] ?? null)));
+      for (const n of chunk.rowNumbers) rowNumbers.push(n);
+      return flatCopyData(chunk.values, attributes.length);
     },
     async write(data) {
       await copyRecords(tx, input.copyRows, context, type, attributes, data);

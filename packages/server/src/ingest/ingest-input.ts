@@ -11,14 +11,48 @@ export interface IngestRow {
   problems: string[];
 }
 
+/**
+ * Rows in the flat form the engine reads: cheap to hand over from the parser thread (a few arrays
+ * rather than an object per row), and written out for COPY as they are.
+ */
+export interface RowChunk {
+  /** The file's row number of each row, in file order. */
+  rowNumbers: number[];
+  /** The values of IngestInput.attributes, row after row; references as text (identity or label) or key id. */
+  values: IngestValue[];
+  /** Problems found in these rows, each worded `row N, column 'X': reason`. */
+  problems: string[];
+}
+
+/** The most rows a chunk holds: what one COPY writes. */
+export const CHUNK_ROWS = 5_000;
+
+/** Gathers rows made one at a time (a metadata import's, a test's) into chunks. */
+export async function* rowChunks(
+  attributes: readonly Attribute[],
+  rows: AsyncIterable<IngestRow> | Iterable<IngestRow>,
+): AsyncGenerator<RowChunk> {
+  let chunk: RowChunk = { rowNumbers: [], values: [], problems: [] };
+  for await (const row of rows) {
+    chunk.rowNumbers.push(row.rowNumber);
+    for (const a of attributes) chunk.values.push(row.values[a.name] ?? null);
+    for (const p of row.problems) chunk.problems.push(`row ${row.rowNumber}, ${p}`);
+    if (chunk.rowNumbers.length >= CHUNK_ROWS) {
+      yield chunk;
+      chunk = { rowNumbers: [], values: [], problems: [] };
+    }
+  }
+  if (chunk.rowNumbers.length > 0) yield chunk;
+}
+
 export interface IngestInput {
   /** COPY on the database `ingest` runs on (Database.copyRows): how the rows reach their tables. */
   copyRows: CopyRows;
   context: ContextModel;
   type: EntityType;
-  /** The attributes the rows carry (identity ones included); others stay as they are. */
+  /** The attributes the rows carry (identity ones included), in their order in RowChunk.values; others stay as they are. */
   attributes: Attribute[];
-  rows: AsyncIterable<IngestRow>;
+  chunks: AsyncIterable<RowChunk>;
   /** How a column is named in messages (the file's header, or the attribute's uiName). */
   columnName: (attribute: string) => string;
   deleteMissing: boolean;

@@ -10,7 +10,7 @@ import { tableIndexes, withoutOids } from "../testing/table-indexes.ts";
 import { ADMIN_PASSWORD, createTestApp, type TestApp } from "../testing/test-app.ts";
 import { testDatabaseKind } from "../testing/test-database.ts";
 import { ingest } from "./ingest.service.ts";
-import { IngestRejected, type IngestRow } from "./ingest-input.ts";
+import { IngestRejected, type IngestRow, rowChunks } from "./ingest-input.ts";
 
 // Enough rows to take the bulk path (indexes rebuilt after the insert) on the small demo table.
 const BULK = 10_000;
@@ -49,15 +49,15 @@ function ingestCurrencies(
     rows = currencyRows(from, count, name),
   }: { name?: string; source?: string; db?: Db; rows?: AsyncIterable<IngestRow> } = {},
 ) {
+  const attributes = ["code", "name", "minor_units"].map(
+    (name) => currency.attributes.find((a) => a.name === name) as EntityType["attributes"][number],
+  );
   return ingest(db, {
     copyRows: t.database.copyRows,
     context,
     type: currency,
-    attributes: ["code", "name", "minor_units"].map(
-      (name) =>
-        currency.attributes.find((a) => a.name === name) as EntityType["attributes"][number],
-    ),
-    rows,
+    attributes,
+    chunks: rowChunks(attributes, rows),
     columnName: (name) => name,
     deleteMissing: false,
     apply,

@@ -1,5 +1,5 @@
-import type { Attribute, EntityType, FileLayout } from "../model/model.ts";
-import { IngestRejected, type IngestRow } from "./ingest-input.ts";
+import type { Attribute, FileLayout } from "../model/model.ts";
+import { CHUNK_ROWS, IngestRejected, MAX_PROBLEMS, type RowChunk } from "./ingest-input.ts";
 import { convertCell, normaliseHeader } from "./row-converter.ts";
 import type { CellValue, SheetRow } from "./xlsx-reader.ts";
 
@@ -12,7 +12,7 @@ export interface MappedColumn {
 /** Matches the header row to the layout's columns; refuses a file missing a required column. */
 export function mapHeaders(
   layout: FileLayout,
-  type: EntityType,
+  attributes: readonly Attribute[],
   headerCells: readonly (CellValue | undefined)[],
 ): MappedColumn[] {
   const positions = new Map<string, number>();
@@ -23,7 +23,7 @@ export function mapHeaders(
   const mapped: MappedColumn[] = [];
   const missing: string[] = [];
   for (const column of layout.columns) {
-    const attribute = type.attributes.find((a) => a.name === column.attribute) as Attribute;
+    const attribute = attributes.find((a) => a.name === column.attribute) as Attribute;
     const index = positions.get(normaliseHeader(column.header));
     if (index !== undefined) mapped.push({ index, header: column.header, attribute });
     else if (attribute.identity || !attribute.nullable) missing.push(`'${column.header}'`);
@@ -38,49 +38,66 @@ export function mapHeaders(
 }
 
 /**
- * Reads the sheet up to the layout's header row and matches it; answers the mapped columns and the
- * data rows that follow as ingest rows (empty rows skipped).
+ * Reads the sheet up to the layout's header row and matches it; answers the mapped columns and
+ * the data rows that follow, converted, in chunks (empty rows skipped). Runs in the parser thread.
  */
-export async function openLayoutRows(
+export async function openLayoutChunks(
   layout: FileLayout,
-  type: EntityType,
-  sheet: AsyncIterable<SheetRow>,
-): Promise<{ columns: MappedColumn[]; rows: AsyncGenerator<IngestRow> }> {
-  const iterator = sheet[Symbol.asyncIterator]();
-  let first: SheetRow | undefined;
+  attributes: readonly Attribute[],
+  sheet: AsyncIterable<SheetRow[]>,
+): Promise<{ columns: MappedColumn[]; chunks: AsyncGenerator<RowChunk> }> {
+  const batches = sheet[Symbol.asyncIterator]();
+  let first: SheetRow[] = [];
   for (;;) {
-    const next = await iterator.next();
+    const next = await batches.next();
     if (next.done)
       throw new IngestRejected(
         422,
         `The file was refused; nothing was changed. Sheet '${layout.sheet}' is empty`,
       );
-    if (next.value.rowNumber >= layout.headerRow) {
-      first = next.value;
-      break;
-    }
+    first = next.value.filter((row) => row.rowNumber >= layout.headerRow);
+    if (first.length > 0) break;
   }
-  const isHeader = first.rowNumber === layout.headerRow;
-  const columns = mapHeaders(layout, type, isHeader ? first.cells : []);
-  async function* rows(): AsyncGenerator<IngestRow> {
-    if (!isHeader && first) yield toIngestRow(columns, first);
+  const isHeader = first[0].rowNumber === layout.headerRow;
+  const columns = mapHeaders(layout, attributes, isHeader ? first[0].cells : []);
+  const chunks = new ChunkBuilder(columns);
+  async function* read(): AsyncGenerator<RowChunk> {
+    for (const row of isHeader ? first.slice(1) : first) yield* chunks.add(row);
     for (;;) {
-      const next = await iterator.next();
-      if (next.done) return;
-      if (columns.some((c) => next.value.cells[c.index] !== undefined))
-        yield toIngestRow(columns, next.value);
+      const next = await batches.next();
+      if (next.done) break;
+      for (const row of next.value) yield* chunks.add(row);
     }
+    yield* chunks.end();
   }
-  return { columns, rows: rows() };
+  return { columns, chunks: read() };
 }
 
-function toIngestRow(columns: readonly MappedColumn[], row: SheetRow): IngestRow {
-  const values: IngestRow["values"] = {};
-  const problems: string[] = [];
-  for (const c of columns) {
-    const result = convertCell(c.attribute, row.cells[c.index]);
-    if (result.ok) values[c.attribute.name] = result.value;
-    else problems.push(`column '${c.header}': ${result.reason}`);
+/** Converts rows into RowChunks of CHUNK_ROWS rows. */
+class ChunkBuilder {
+  private chunk: RowChunk = { rowNumbers: [], values: [], problems: [] };
+
+  constructor(private readonly columns: readonly MappedColumn[]) {}
+
+  /** Adds a row (unless it has no value in the layout's columns); answers a chunk once one is full. */
+  *add(row: SheetRow): Generator<RowChunk> {
+    const { columns, chunk } = this;
+    if (!columns.some((c) => row.cells[c.index] !== undefined)) return;
+    chunk.rowNumbers.push(row.rowNumber);
+    for (const c of columns) {
+      const result = convertCell(c.attribute, row.cells[c.index]);
+      chunk.values.push(result.ok ? result.value : null);
+      // The engine reports MAX_PROBLEMS at most; a chunk never needs to carry more.
+      if (!result.ok && chunk.problems.length < MAX_PROBLEMS)
+        chunk.problems.push(`row ${row.rowNumber}, column '${c.header}': ${result.reason}`);
+    }
+    if (chunk.rowNumbers.length >= CHUNK_ROWS) yield* this.end();
   }
-  return { rowNumber: row.rowNumber, values, problems };
+
+  /** Answers the chunk being gathered, if it holds a row, and starts a new one. */
+  *end(): Generator<RowChunk> {
+    if (this.chunk.rowNumbers.length === 0) return;
+    yield this.chunk;
+    this.chunk = { rowNumbers: [], values: [], problems: [] };
+  }
 }

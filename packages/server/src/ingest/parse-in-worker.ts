@@ -1,6 +1,6 @@
 import { Worker } from "node:worker_threads";
-import type { ReadOptions, SheetRow } from "./xlsx-reader.ts";
-import type { ParseJob, WorkerMessage } from "./xlsx-worker.ts";
+import { IngestRejected, type RowChunk } from "./ingest-input.ts";
+import type { LayoutColumn, ParseJob, WorkerMessage } from "./xlsx-worker.ts";
 import { FileFormatError } from "./zip-archive.ts";
 
 export interface WorkerLimits {
@@ -41,15 +41,52 @@ function takeParser(maxMemoryMb: number): Worker {
   return worker;
 }
 
+/** What the parser thread reads a file through: the sheet's limits, the layout and its type's attributes. */
+export type ParseRequest = Omit<ParseJob, "filePath">;
+
+/** A file being read by a parser thread. */
+export interface LayoutInWorker {
+  /** The columns the layout mapped, in the order of RowChunk.values. */
+  columns: LayoutColumn[];
+  /** The converted rows. */
+  chunks: AsyncGenerator<RowChunk>;
+  /** Stops the thread, read to the end or not; call it whatever happens. */
+  close(): Promise<void>;
+}
+
 /**
- * Streams the rows of a sheet parsed in a worker thread with its own memory and time limits, so
- * a large or hostile file never stalls the server's event loop.
+ * Reads a file through a layout in a worker thread with its own memory and time limits, so a
+ * large or hostile file never stalls the server's event loop: answers the columns the layout
+ * mapped (or throws as the header row or the file is refused, the thread stopped) and the
+ * converted rows, in chunks.
  */
-export async function* parseSheetInWorker(
+export async function openLayoutInWorker(
   filePath: string,
-  options: ReadOptions,
+  request: ParseRequest,
   limits: WorkerLimits,
-): AsyncGenerator<SheetRow> {
+): Promise<LayoutInWorker> {
+  const messages = parseInWorker({ filePath, ...request }, limits);
+  const close = async () => {
+    await messages.return(undefined);
+  };
+  const first = await messages.next().catch(async (error: unknown) => {
+    await close();
+    throw error;
+  });
+  if (first.done || first.value.kind !== "columns") {
+    await close();
+    throw new Error("the parser thread sent no columns");
+  }
+  async function* chunks(): AsyncGenerator<RowChunk> {
+    for await (const message of messages) if (message.kind === "rows") yield message.chunk;
+  }
+  return { columns: first.value.columns, chunks: chunks(), close };
+}
+
+type ParseOutput = Extract<WorkerMessage, { kind: "columns" | "rows" }>;
+
+/** Runs one parse job in a parser thread; yields what it sends, throws what it reports. */
+async function* parseInWorker(job: ParseJob, limits: WorkerLimits): AsyncGenerator<ParseOutput> {
   const worker = takeParser(limits.maxMemoryMb);
   const queue: (WorkerMessage | Error)[] = [];
   let wake: (() => void) | undefined;
@@ -75,17 +112,26 @@ export async function* parseSheetInWorker(
     );
     void worker.terminate();
   }, limits.maxMilliseconds);
-  worker.postMessage({ filePath, options } satisfies ParseJob);
+  worker.postMessage(job);
   try {
     for (;;) {
       if (queue.length === 0) await new Promise<void>((resolve) => (wake = resolve));
       const item = queue.shift() as WorkerMessage | Error;
       if (item instanceof Error) throw item;
-      if (item.kind === "error")
-        throw item.fileFormat ? new FileFormatError(item.message) : new Error(item.message);
-      if (item.kind === "done") return;
-      worker.postMessage("more");
-      yield* item.rows;
+      switch (item.kind) {
+        case "error":
+          throw item.fileFormat ? new FileFormatError(item.message) : new Error(item.message);
+        case "rejected":
+          throw new IngestRejected(item.status, item.message);
+        case "done":
+          return;
+        case "rows":
+          worker.postMessage("more");
+          yield item;
+          break;
+        case "columns":
+          yield item;
+      }
     }
   } finally {
     clearTimeout(timer);

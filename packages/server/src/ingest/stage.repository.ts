@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { sql } from "kysely";
 import type { CopyRows, Db } from "../db/connection.ts";
-import { type CopyData, copyData } from "../db/copy-text.ts";
+import { type CopyData, flatCopyData } from "../db/copy-text.ts";
 import { isUniqueViolation } from "../db/pg-errors.ts";
 import type { Attribute } from "../model/model.ts";
 import { SQL_TYPES } from "../model/sync/ddl.ts";
-import type { ResolvedRow } from "./chunk-copy.ts";
+import type { ResolvedChunk } from "./chunk-copy.ts";
 
 /**
  * The staging tables of one ingest: the rows as read (`stageTable`), then the diff the
@@ -40,10 +40,9 @@ export async function createStage(db: Db, attributes: Attribute[]): Promise<Stag
   return stage;
 }
 
-/** A chunk of converted rows as the stage's COPY reads them. */
-export function stageCopyData(stage: Stage, rows: readonly ResolvedRow[]): CopyData {
-  const names = stage.attributes.map((a) => a.name);
-  return copyData(rows.map((r) => [r.rowNumber, ...names.map((n) => r.values[n] ?? null)]));
+/** A chunk of converted rows as the stage's COPY reads them: the row number, then the attributes. */
+export function stageCopyData(stage: Stage, chunk: ResolvedChunk): CopyData {
+  return flatCopyData(chunk.values, stage.attributes.length, chunk.rowNumbers);
 }
 
 /** Adds a chunk (stageCopyData) to the stage with COPY. */

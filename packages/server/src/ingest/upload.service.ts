@@ -5,12 +5,11 @@ import type { CurrentUser } from "../auth/auth.service.ts";
 import type { Config } from "../config.ts";
 import type { Database, Db } from "../db/connection.ts";
 import { ForbiddenError, NotFoundError } from "../errors.ts";
-import type { Model } from "../model/model.ts";
+import type { Attribute, Model } from "../model/model.ts";
 import { findEntityType } from "../model/model.ts";
 import { ingest } from "./ingest.service.ts";
 import { IngestRejected, type IngestResult } from "./ingest-input.ts";
-import { openLayoutRows } from "./layout-rows.ts";
-import { parseSheetInWorker } from "./parse-in-worker.ts";
+import { type LayoutInWorker, openLayoutInWorker } from "./parse-in-worker.ts";
 import { finishUpload, insertUpload } from "./uploads.repository.ts";
 import { FileFormatError } from "./zip-archive.ts";
 
@@ -107,28 +106,34 @@ export async function uploadFile(
     dryRun: request.dryRun,
     user: user.username,
   });
-  // Closed whatever happens: a refused file leaves the parser mid-sheet, and its thread must stop.
-  const sheet = parseSheetInWorker(
-    request.filePath,
-    {
-      sheet: layout.sheet,
-      maxDecompressedBytes: config.upload.maxDecompressedBytes,
-      maxCompressionRatio: config.upload.maxCompressionRatio,
-    },
-    {
-      maxMemoryMb: config.upload.parserMemoryMb,
-      maxMilliseconds: config.upload.parserMilliseconds,
-    },
-  );
+  let parsed: LayoutInWorker | undefined;
   try {
-    const { columns, rows } = await openLayoutRows(layout, type, sheet);
-    const headers = new Map(columns.map((c) => [c.attribute.name, c.header]));
+    parsed = await openLayoutInWorker(
+      request.filePath,
+      {
+        options: {
+          sheet: layout.sheet,
+          maxDecompressedBytes: config.upload.maxDecompressedBytes,
+          maxCompressionRatio: config.upload.maxCompressionRatio,
+        },
+        layout,
+        attributes: type.attributes,
+      },
+      {
+        maxMemoryMb: config.upload.parserMemoryMb,
+        maxMilliseconds: config.upload.parserMilliseconds,
+      },
+    );
+    const { columns } = parsed;
+    const headers = new Map(columns.map((c) => [c.attribute, c.header]));
     const result = await ingest(db, {
       copyRows: database.copyRows,
       context: rights.context,
       type,
-      attributes: columns.map((c) => c.attribute),
-      rows,
+      attributes: columns.map(
+        (c) => type.attributes.find((a) => a.name === c.attribute) as Attribute,
+      ),
+      chunks: parsed.chunks,
       columnName: (name) => headers.get(name) ?? name,
       deleteMissing,
       apply: approveEverything || !type.approval.upload,
@@ -158,6 +163,7 @@ export async function uploadFile(
     if (!known) throw error;
     return { status, text, uploadId };
   } finally {
-    await sheet.return(undefined);
+    // A refused file leaves the parser mid-sheet, and its thread must stop.
+    await parsed?.close();
   }
 }

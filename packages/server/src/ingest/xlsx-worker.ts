@@ -1,21 +1,35 @@
-// Runs in a worker thread, started ahead of need: waits for one parse job, parses that sheet and
-// sends its rows to the parent in batches. It runs at most AHEAD batches ahead of the parent,
-// which acknowledges each with "more": memory stays bounded, and neither side waits on the other.
+// Runs in a worker thread, started ahead of need: waits for one parse job, reads that sheet,
+// matches its header row to the layout and sends the converted rows to the parent in chunks. It
+// runs at most AHEAD chunks ahead of the parent, which acknowledges each with "more": memory
+// stays bounded, and neither side waits on the other.
 import { parentPort } from "node:worker_threads";
-import { type ReadOptions, readSheetRows, type SheetRow } from "./xlsx-reader.ts";
+import type { Attribute, FileLayout } from "../model/model.ts";
+import { IngestRejected, type RowChunk } from "./ingest-input.ts";
+import { openLayoutChunks } from "./layout-rows.ts";
+import { type ReadOptions, readSheetRows } from "./xlsx-reader.ts";
 import { FileFormatError } from "./zip-archive.ts";
 
 export interface ParseJob {
   filePath: string;
   options: ReadOptions;
+  layout: FileLayout;
+  /** The attributes of the layout's entity type. */
+  attributes: readonly Attribute[];
+}
+
+/** A column of the file the layout maps: its header, and the attribute it fills. */
+export interface LayoutColumn {
+  header: string;
+  attribute: string;
 }
 
 export type WorkerMessage =
-  | { kind: "rows"; rows: SheetRow[] }
+  | { kind: "columns"; columns: LayoutColumn[] }
+  | { kind: "rows"; chunk: RowChunk }
   | { kind: "done" }
-  | { kind: "error"; message: string; fileFormat: boolean };
+  | { kind: "error"; message: string; fileFormat: boolean }
+  | { kind: "rejected"; message: string; status: IngestRejected["status"] };
 
-const BATCH = 2_000;
 const AHEAD = 3;
 const port = parentPort;
 if (!port) throw new Error("xlsx-worker must run as a worker thread");
@@ -31,30 +45,31 @@ port.on("message", (message: ParseJob | "more") => {
   resume?.();
 });
 
-async function send(rows: SheetRow[]): Promise<void> {
-  port?.postMessage({ kind: "rows", rows } satisfies WorkerMessage);
+async function send(chunk: RowChunk): Promise<void> {
+  port?.postMessage({ kind: "rows", chunk } satisfies WorkerMessage);
   unacknowledged += 1;
   while (unacknowledged >= AHEAD) await new Promise<void>((resolve) => (resume = resolve));
 }
 
-async function run({ filePath, options }: ParseJob): Promise<void> {
-  let batch: SheetRow[] = [];
+async function run({ filePath, options, layout, attributes }: ParseJob): Promise<void> {
   try {
-    for await (const rows of readSheetRows(filePath, options)) {
-      for (const row of rows) batch.push(row);
-      if (batch.length >= BATCH) {
-        await send(batch);
-        batch = [];
-      }
-    }
-    if (batch.length > 0) await send(batch);
+    const sheet = readSheetRows(filePath, options);
+    const { columns, chunks } = await openLayoutChunks(layout, attributes, sheet);
+    port?.postMessage({
+      kind: "columns",
+      columns: columns.map((c) => ({ header: c.header, attribute: c.attribute.name })),
+    } satisfies WorkerMessage);
+    for await (const chunk of chunks) await send(chunk);
     port?.postMessage({ kind: "done" } satisfies WorkerMessage);
   } catch (error) {
-    const fileFormat = error instanceof FileFormatError;
-    port?.postMessage({
-      kind: "error",
-      message: fileFormat ? (error as Error).message : String(error),
-      fileFormat,
-    } satisfies WorkerMessage);
+    port?.postMessage(
+      error instanceof IngestRejected
+        ? ({ kind: "rejected", message: error.message, status: error.status } as const)
+        : ({
+            kind: "error",
+            message: error instanceof FileFormatError ? error.message : String(error),
+            fileFormat: error instanceof FileFormatError,
+          } as const),
+    );
   }
 }
