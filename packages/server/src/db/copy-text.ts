@@ -17,13 +17,7 @@ function field(value: CopyValue): string {
 
 /** Rows in COPY's text format: tab-separated fields, `\N` for null, one line per row. */
 export function copyText(rows: readonly (readonly CopyValue[])[]): string {
-  let text = "";
-  for (const row of rows) {
-    let line = "";
-    for (let i = 0; i < row.length; i++) line += (i === 0 ? "" : "\t") + field(row[i]);
-    text += `${line}\n`;
-  }
-  return text;
+  return flatCopyData(rows.flat(), rows[0]?.length ?? 0).text;
 }
 
 /** Rows ready for COPY: their text, and how many there are (a COPY checks it wrote them all). */

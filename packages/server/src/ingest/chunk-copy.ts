@@ -40,7 +40,7 @@ export async function copyInChunks(db: Db, input: IngestInput, sink: ChunkSink):
       await writing;
       throw error;
     });
-    if (problems.length > 0 || resolved.rowNumbers.length === 0) return;
+    if (problems.length > 0) return;
     // Made while the previous chunk is still being written: once the connection is free, the
     // COPY only has to send it.
     const data = sink.copyData(resolved);

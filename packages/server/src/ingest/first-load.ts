@@ -88,14 +88,6 @@ async function copyFirstLoad(
       lastKey = last;
     },
   });
-  const repeated = await repeatedKeys(tx, context, type, MAX_PROBLEMS);
-  if (repeated.length > 0)
-    throw repeatedKeysRejected(
-      repeated.map(({ key, positions }) => ({
-        key,
-        rows: positions.map((p) => rowNumbers[p - 1]),
-      })),
-    );
   await clearLoadDefaults(tx, context, type);
   if (input.apply) await adjustTypeCount(tx, context.name, type.name, rows);
   const counts = { rows, added: rows, changed: 0, missing: 0, unchanged: 0 };

@@ -25,24 +25,50 @@ export interface RowChunk {
 }
 
 /** The most rows a chunk holds: what one COPY writes. */
-export const CHUNK_ROWS = 5_000;
+const CHUNK_ROWS = 5_000;
+
+const emptyChunk = (): RowChunk => ({ rowNumbers: [], values: [], problems: [] });
+
+/** Gathers rows into RowChunks of CHUNK_ROWS rows. */
+export class ChunkBuilder {
+  private chunk = emptyChunk();
+
+  /**
+   * Adds a row: `fill` pushes its values (in attribute order) and its problems. Answers the chunk
+   * once it is full.
+   */
+  add(
+    rowNumber: number,
+    fill: (values: IngestValue[], problems: string[]) => void,
+  ): RowChunk | undefined {
+    this.chunk.rowNumbers.push(rowNumber);
+    fill(this.chunk.values, this.chunk.problems);
+    return this.chunk.rowNumbers.length >= CHUNK_ROWS ? this.end() : undefined;
+  }
+
+  /** Answers the chunk being gathered, if it holds a row, and starts a new one. */
+  end(): RowChunk | undefined {
+    const { chunk } = this;
+    this.chunk = emptyChunk();
+    return chunk.rowNumbers.length > 0 ? chunk : undefined;
+  }
+}
 
 /** Gathers rows made one at a time (a metadata import's, a test's) into chunks. */
 export async function* rowChunks(
   attributes: readonly Attribute[],
   rows: AsyncIterable<IngestRow> | Iterable<IngestRow>,
 ): AsyncGenerator<RowChunk> {
-  let chunk: RowChunk = { rowNumbers: [], values: [], problems: [] };
+  const chunks = new ChunkBuilder();
   for await (const row of rows) {
-    chunk.rowNumbers.push(row.rowNumber);
-    for (const a of attributes) chunk.values.push(row.values[a.name] ?? null);
-    for (const p of row.problems) chunk.problems.push(`row ${row.rowNumber}, ${p}`);
-    if (chunk.rowNumbers.length >= CHUNK_ROWS) {
-      yield chunk;
-      chunk = { rowNumbers: [], values: [], problems: [] };
-    }
+    const full = chunks.add(row.rowNumber, (values, problems) => {
+      for (const a of attributes) values.push(row.values[a.name] ?? null);
+      for (const p of row.problems) problems.push(`row ${row.rowNumber}, ${p}`);
+    });
+    if (full) yield full;
   }
-  if (chunk.rowNumbers.length > 0) yield chunk;
+  const last = chunks.end();
+  if (last) yield last;
 }
 
 export interface IngestInput {

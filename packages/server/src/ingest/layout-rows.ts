@@ -1,6 +1,6 @@
 import type { Attribute, FileLayout } from "../model/model.ts";
-import { CHUNK_ROWS, IngestRejected, MAX_PROBLEMS, type RowChunk } from "./ingest-input.ts";
-import { convertCell, normaliseHeader } from "./row-converter.ts";
+import { ChunkBuilder, IngestRejected, MAX_PROBLEMS, type RowChunk } from "./ingest-input.ts";
+import { convertCell, type IngestValue, normaliseHeader } from "./row-converter.ts";
 import type { CellValue, SheetRow } from "./xlsx-reader.ts";
 
 export interface MappedColumn {
@@ -60,44 +60,40 @@ export async function openLayoutChunks(
   }
   const isHeader = first[0].rowNumber === layout.headerRow;
   const columns = mapHeaders(layout, attributes, isHeader ? first[0].cells : []);
-  const chunks = new ChunkBuilder(columns);
+  const chunks = new ChunkBuilder();
+  // Rows with no value in the layout's columns are skipped.
+  const add = (row: SheetRow) =>
+    columns.some((c) => row.cells[c.index] !== undefined)
+      ? chunks.add(row.rowNumber, (values, problems) => convertRow(columns, row, values, problems))
+      : undefined;
   async function* read(): AsyncGenerator<RowChunk> {
-    for (const row of isHeader ? first.slice(1) : first) yield* chunks.add(row);
+    let batch = isHeader ? first.slice(1) : first;
     for (;;) {
+      for (const row of batch) {
+        const full = add(row);
+        if (full) yield full;
+      }
       const next = await batches.next();
       if (next.done) break;
-      for (const row of next.value) yield* chunks.add(row);
+      batch = next.value;
     }
-    yield* chunks.end();
+    const last = chunks.end();
+    if (last) yield last;
   }
   return { columns, chunks: read() };
 }
 
-/** Converts rows into RowChunks of CHUNK_ROWS rows. */
-class ChunkBuilder {
-  private chunk: RowChunk = { rowNumbers: [], values: [], problems: [] };
-
-  constructor(private readonly columns: readonly MappedColumn[]) {}
-
-  /** Adds a row (unless it has no value in the layout's columns); answers a chunk once one is full. */
-  *add(row: SheetRow): Generator<RowChunk> {
-    const { columns, chunk } = this;
-    if (!columns.some((c) => row.cells[c.index] !== undefined)) return;
-    chunk.rowNumbers.push(row.rowNumber);
-    for (const c of columns) {
-      const result = convertCell(c.attribute, row.cells[c.index]);
-      chunk.values.push(result.ok ? result.value : null);
-      // The engine reports MAX_PROBLEMS at most; a chunk never needs to carry more.
-      if (!result.ok && chunk.problems.length < MAX_PROBLEMS)
-        chunk.problems.push(`row ${row.rowNumber}, column '${c.header}': ${result.reason}`);
-    }
-    if (chunk.rowNumbers.length >= CHUNK_ROWS) yield* this.end();
-  }
-
-  /** Answers the chunk being gathered, if it holds a row, and starts a new one. */
-  *end(): Generator<RowChunk> {
-    if (this.chunk.rowNumbers.length === 0) return;
-    yield this.chunk;
-    this.chunk = { rowNumbers: [], values: [], problems: [] };
+function convertRow(
+  columns: readonly MappedColumn[],
+  row: SheetRow,
+  values: IngestValue[],
+  problems: string[],
+): void {
+  for (const c of columns) {
+    const result = convertCell(c.attribute, row.cells[c.index]);
+    values.push(result.ok ? result.value : null);
+    // The engine reports MAX_PROBLEMS at most; a chunk never needs to carry more.
+    if (!result.ok && problems.length < MAX_PROBLEMS)
+      problems.push(`row ${row.rowNumber}, column '${c.header}': ${result.reason}`);
   }
 }
