@@ -2,6 +2,7 @@ import { type RawBuilder, sql } from "kysely";
 import type { Db } from "../db/connection.ts";
 import type { Attribute, ContextModel, EntityType } from "../model/model.ts";
 import { identityAttributes, SYSTEM_COLUMNS } from "../model/model.ts";
+import { SQL_TYPES } from "../model/sync/ddl.ts";
 import { writeWithIndexRebuild } from "../records/index-rebuild.ts";
 import { adjustTypeCount } from "../records/type-counts.repository.ts";
 import { diffTable, type Stage, stageTable } from "./stage.repository.ts";
@@ -111,13 +112,43 @@ export async function classifyStage(
       and ${kind} <> 'Unchanged'
     order by 1`.execute(db);
   if (missing.deleteMissing && missing.scope)
-    await sql`insert into ${diffTable(stage)}
-        (_row_no, _key_id, _kind, _base_version, _was_deleted, _proposal, _kept, _old_values)
-      select 0, t.entity_key_id, 'Missing', t.version, false, false, false, ${storedValues("t")}
-      from ${t} t where ${comparable(missing.scope)}
-        and not exists (select 1 from ${stageTable(stage)} s where ${identityMatch(type, "s", "t")})`.execute(
+    await sql`insert into ${diffTable(stage)} ${missingRows(context, type, stage, missing.scope)}`.execute(
       db,
     );
+}
+
+/**
+ * Classifies, into a diff table of their own, the comparable records (within `scope`) absent from
+ * the whole staged file: its Missing rows, once its other rows were classified a range at a time.
+ */
+export async function classifyMissing(
+  db: Db,
+  context: ContextModel,
+  type: EntityType,
+  stage: Stage,
+  scope: MissingScope | undefined,
+): Promise<void> {
+  await sql`create unlogged table ${diffTable(stage)} as ${missingRows(context, type, stage, scope)}`.execute(
+    db,
+  );
+}
+
+/** The diff's rows (its columns in classifyStage's order) for the records absent from the file. */
+function missingRows(
+  context: ContextModel,
+  type: EntityType,
+  stage: Stage,
+  scope: MissingScope | undefined,
+): RawBuilder<unknown> {
+  const absent = stage.attributes.map(
+    (a) => sql`null::${sql.raw(SQL_TYPES[a.dataType])} as ${sql.id(a.name)}`,
+  );
+  return sql`select 0 as _row_no, t.entity_key_id as _key_id, 'Missing' as _kind,
+      null::bigint as _event_id, t.version as _base_version, false as _was_deleted,
+      false as _proposal, false as _kept, ${storedValues("t")} as _old_values,
+      null::jsonb as _new_values, ${sql.join(absent)}
+    from ${entityTable(context, type)} t where ${comparable(scope)}
+      and not exists (select 1 from ${stageTable(stage)} s where ${identityMatch(type, "s", "t")})`;
 }
 
 /** A stored record's attributes as {name: value} jsonb (its system columns left out). */
@@ -137,20 +168,30 @@ export async function countDiff(
 ): Promise<DiffCounts> {
   const { proposals: _p, revived: _r, ...counts } = await kindCounts(db, stage);
   const unchanged = staged - counts.added - counts.changed;
-  const { rows: existing } = await sql<{ n: number }>`
+  return { ...counts, unchanged, existing: await comparableCount(db, context, type, scope) };
+}
+
+/** How many records an ingest compares against (within `scope`): the base of the mass-deletion guard. */
+export async function comparableCount(
+  db: Db,
+  context: ContextModel,
+  type: EntityType,
+  scope: MissingScope | undefined,
+): Promise<number> {
+  const { rows } = await sql<{ n: number }>`
     select count(*)::int as n from ${entityTable(context, type)} t where ${comparable(scope)}`.execute(
     db,
   );
-  return { ...counts, unchanged, existing: existing[0].n };
+  return rows[0].n;
 }
 
-type KindCounts = Omit<DiffCounts, "existing" | "unchanged"> & {
+export type KindCounts = Omit<DiffCounts, "existing" | "unchanged"> & {
   proposals: number;
   revived: number;
 };
 
 /** The diff's rows per kind, with the Adds that reuse a proposal and the Changes that revive a record. */
-async function kindCounts(db: Db, stage: Stage): Promise<KindCounts> {
+export async function kindCounts(db: Db, stage: Stage): Promise<KindCounts> {
   const { rows } = await sql<KindCounts>`
     select count(*) filter (where _kind = 'Add')::int as added,
            count(*) filter (where _kind = 'Add' and _proposal)::int as proposals,

@@ -1,34 +1,19 @@
 import { sql } from "kysely";
 import type { Db } from "../db/connection.ts";
 import { isDeadlock } from "../db/pg-errors.ts";
-import { identityAttributes } from "../model/model.ts";
 import { copyInChunks } from "./chunk-copy.ts";
-import {
-  ConcurrentChangeError,
-  classifyStage,
-  countDiff,
-  type DiffCounts,
-  writeEvents,
-} from "./diff.repository.ts";
+import { ConcurrentChangeError, classifyStage, countDiff, writeEvents } from "./diff.repository.ts";
+import { diffWhileReading } from "./diff-while-reading.ts";
 import { loadEmptyType } from "./first-load.ts";
+import { checkKeys, checkMassMissing } from "./ingest-checks.ts";
 import {
   type IngestInput,
   IngestRejected,
   type IngestResult,
-  MAX_PROBLEMS,
-  repeatedKeysRejected,
   writeOptions,
 } from "./ingest-input.ts";
 import { lockType } from "./ingest-lock.repository.ts";
-import {
-  createStage,
-  dropStage,
-  duplicateKeys,
-  indexStageKeys,
-  insertStageRows,
-  type Stage,
-  stageCopyData,
-} from "./stage.repository.ts";
+import { createStage, dropStage, insertStageRows, stageCopyData } from "./stage.repository.ts";
 
 /** Runs in the caller's transaction when there is one (a metadata import ingests two types at once). */
 function inTransaction<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> {
@@ -41,7 +26,11 @@ function inTransaction<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> {
  */
 export async function ingest(db: Db, input: IngestInput): Promise<IngestResult> {
   try {
-    return (await loadEmptyType(db, input)) ?? (await ingestByDiff(db, input));
+    return (
+      (await loadEmptyType(db, input)) ??
+      (await diffWhileReading(db, input)) ??
+      (await ingestByDiff(db, input))
+    );
   } catch (error) {
     if (error instanceof ConcurrentChangeError)
       throw new IngestRejected(409, `${error.message}; nothing was changed. Please try again.`);
@@ -97,21 +86,4 @@ async function ingestByDiff(db: Db, input: IngestInput): Promise<IngestResult> {
     // with it; dropping it there could only hide the error behind "transaction aborted".
     if (!(failed && db.isTransaction)) await dropStage(db, stage);
   }
-}
-
-/** Refuses the file (422) when a natural key repeats in it. */
-async function checkKeys(db: Db, input: IngestInput, stage: Stage): Promise<void> {
-  const identity = identityAttributes(input.type).map((a) => a.name);
-  if (await indexStageKeys(db, stage, identity)) return;
-  throw repeatedKeysRejected(await duplicateKeys(db, stage, identity, MAX_PROBLEMS));
-}
-
-function checkMassMissing(input: IngestInput, counts: DiffCounts): void {
-  if (input.confirmMassMissing || counts.missing === 0 || counts.missing * 2 <= counts.existing)
-    return;
-  throw new IngestRejected(
-    409,
-    `This upload would mark ${counts.missing} of ${counts.existing} ${input.type.uiName} records missing (more than half). ` +
-      "Check the file, or confirm to continue.",
-  );
 }

@@ -81,6 +81,20 @@ export async function indexStageKeys(
   }
 }
 
+/** Whether some natural key repeats in the stage. */
+export async function keysRepeat(
+  db: Db,
+  stage: Stage,
+  identity: readonly string[],
+): Promise<boolean> {
+  const cols = identity.map((n) => sql.id(n));
+  const { rows } = await sql<{ repeat: boolean }>`
+    select exists (select from ${stageTable(stage)} group by ${sql.join(cols)} having count(*) > 1) as repeat`.execute(
+    db,
+  );
+  return rows[0].repeat;
+}
+
 /** Rows sharing a natural key: the key text and the row numbers, at most `limit` keys. */
 export async function duplicateKeys(
   db: Db,
@@ -94,6 +108,23 @@ export async function duplicateKeys(
     from ${stageTable(stage)} group by ${sql.join(cols)} having count(*) > 1
     order by min(_row_no) limit ${limit}`.execute(db);
   return rows;
+}
+
+/**
+ * A stage of its own for each chunk of a file, beside the file's `stage`, in the same transaction:
+ * each chunk is classified and written on its own (diffWhileReading), then appended to `stage`.
+ */
+export async function createChunkStage(db: Db, stage: Stage): Promise<Stage> {
+  const chunk = { name: `${stage.name}_chunk`, attributes: stage.attributes };
+  await sql`create unlogged table ${stageTable(chunk)} (like ${stageTable(stage)})`.execute(db);
+  return chunk;
+}
+
+/** Appends the chunk's rows to the file's stage and empties the chunk's stage and diff. */
+export async function moveChunk(db: Db, chunk: Stage, stage: Stage): Promise<void> {
+  await sql`insert into ${stageTable(stage)} select * from ${stageTable(chunk)}`.execute(db);
+  await sql`truncate ${stageTable(chunk)}`.execute(db);
+  await sql`drop table if exists ${diffTable(chunk)}`.execute(db);
 }
 
 export async function dropStage(db: Db, stage: Stage): Promise<void> {

@@ -11,8 +11,9 @@ import { upload, workbookOf } from "../testing/xlsx-files.ts";
 import { ingest } from "./ingest.service.ts";
 import { IngestRejected, type IngestRow, rowChunks } from "./ingest-input.ts";
 
-// The first load of a type that holds no records (ingest's loadEmptyType), on a database without
-// the demo records. More rows than one chunk of 5,000, fewer than the 10,000 from which the
+// The ingests that write while the file is read, on a database without the demo records: the first
+// load of a type that holds no records (ingest's loadEmptyType), and the diff of one that does
+// (diffWhileReading). More rows than one chunk of 5,000, fewer than the 10,000 from which the
 // diff's own write builds the indexes again: new index object ids show that the first-load path ran.
 const ROWS = 7_000;
 
@@ -60,6 +61,8 @@ function load(
     maxRows = 1_000_000,
     type = currency,
     attributes = ["code", "name", "minor_units"],
+    deleteMissing = false,
+    confirmMassMissing = false,
     onIndexFailure,
   }: {
     apply?: boolean;
@@ -67,6 +70,8 @@ function load(
     maxRows?: number;
     type?: EntityType;
     attributes?: string[];
+    deleteMissing?: boolean;
+    confirmMassMissing?: boolean;
     onIndexFailure?: (error: unknown) => void;
   } = {},
 ) {
@@ -81,10 +86,10 @@ function load(
     attributes: chosen,
     chunks: rowChunks(chosen, rows),
     columnName: (name) => name,
-    deleteMissing: false,
+    deleteMissing,
     apply,
     dryRun,
-    confirmMassMissing: false,
+    confirmMassMissing,
     source: "upload:first",
     user: "admin",
     maxRows,
@@ -352,6 +357,160 @@ describe("the indexes a first load builds after its commit", () => {
     expect(await indexes()).toEqual(before);
   });
 });
+
+/** The stored currencies, by code: what a refused ingest must leave as it was. */
+async function currencies() {
+  const { rows } = await sql<{
+    code: string;
+    name: string;
+    minor_units: number;
+    is_deleted: boolean;
+    version: number;
+  }>`select code, name, minor_units, is_deleted, version from ctx_reference.currency order by code`.execute(
+    t.database.db,
+  );
+  return rows;
+}
+
+/**
+ * A re-upload of the first ROWS currencies: every 20th left out, every 10th (from the second)
+ * renamed, and `added` new ones after them.
+ */
+async function* reupload(added: number, change = (_i: number, row: IngestRow) => row) {
+  for await (const row of currencyRows(ROWS + added, change)) {
+    const i = row.rowNumber - 2;
+    if (i < ROWS && i % 20 === 0) continue;
+    yield i % 10 === 1 ? { ...row, values: { ...row.values, name: `Renamed ${i}` } } : row;
+  }
+}
+
+describe("the diff of a type that holds records, written while the file is read", () => {
+  beforeEach(async () => {
+    await load(currencyRows(ROWS));
+  });
+
+  it("adds, changes and marks missing, chunk by chunk, as one diff of the whole file", async () => {
+    const before = await indexes();
+    const result = await load(reupload(500), { deleteMissing: true });
+    expect(result).toEqual({
+      rows: ROWS - 350 + 500,
+      added: 500,
+      changed: 700,
+      missing: 350,
+      unchanged: ROWS - 350 - 700,
+      applied: 1_550,
+      pending: 0,
+    });
+    expect(await stored()).toMatchObject({
+      records: ROWS + 500,
+      visible: ROWS + 500,
+      events: ROWS + 1_550,
+      approved: ROWS + 1_550,
+      counted: ROWS + 500 - 350,
+    });
+    const byCode = new Map((await currencies()).map((c) => [c.code, c]));
+    expect(byCode.get("Q000001")).toMatchObject({
+      name: "Renamed 1",
+      version: 2,
+      is_deleted: false,
+    });
+    expect(byCode.get("Q006991")).toMatchObject({ name: "Renamed 6991", version: 2 });
+    expect(byCode.get("Q000020")).toMatchObject({
+      name: "Currency 20",
+      version: 2,
+      is_deleted: true,
+    });
+    expect(byCode.get("Q000002")).toMatchObject({ name: "Currency 2", version: 1 });
+    expect(byCode.get("Q007499")).toMatchObject({ name: "Currency 7499", version: 1 });
+    // Each record's last event, a Change naming the changed value only.
+    const { rows: latest } = await sql<{ action: string; n: number; named: number }>`
+      select e.action, count(*)::int as n,
+        count(*) filter (where e.new_values = jsonb_build_object('name', c.name))::int as named
+      from ctx_reference.currency c join app.events e on e.event_id = c.last_event_id
+      group by e.action order by e.action`.execute(t.database.db);
+    expect(latest).toEqual([
+      { action: "Add", n: ROWS - 350 - 700 + 500, named: 0 },
+      { action: "Change", n: 700, named: 700 },
+      { action: "Missing", n: 350, named: 0 },
+    ]);
+    // Rows written a chunk at a time never reach the 10,000 of a write that rebuilds the indexes.
+    expect(await indexes()).toEqual(before);
+  });
+
+  it("writes nothing when a row after the first chunk is bad", async () => {
+    const before = { records: await currencies(), stored: await stored() };
+    const rows = reupload(500, (i, row) =>
+      i === 6_003 ? { ...row, problems: ["column 'minor_units': not a number"] } : row,
+    );
+    const refused = await load(rows, { deleteMissing: true }).catch((e: unknown) => e);
+    expect((refused as IngestRejected).message).toContain(
+      "row 6005, column 'minor_units': not a number",
+    );
+    expect({ records: await currencies(), stored: await stored() }).toEqual(before);
+  });
+
+  it("writes nothing when a key repeats, within a chunk or across chunks, and names the rows", async () => {
+    const before = { records: await currencies(), stored: await stored() };
+    for (const [at, rows] of [
+      [101, "rows 5, 103"],
+      [6_501, "rows 5, 6503"],
+    ] as const) {
+      const repeated = reupload(500, (i, row) =>
+        i === at ? { ...row, values: { ...row.values, code: "Q000003" } } : row,
+      );
+      const refused = await load(repeated).catch((e: unknown) => e);
+      expect((refused as IngestRejected).message).toContain(
+        `${rows}: the key 'Q000003' appears more than once`,
+      );
+      expect({ records: await currencies(), stored: await stored() }).toEqual(before);
+    }
+  });
+
+  it("refuses to mark more than half of the records missing unless confirmed, writing nothing", async () => {
+    const before = { records: await currencies(), stored: await stored() };
+    const renamed = currencyRows(3_000, (i, row) =>
+      i === 1 ? { ...row, values: { ...row.values, name: "Renamed" } } : row,
+    );
+    const refused = await load(renamed, { deleteMissing: true }).catch((e: unknown) => e);
+    expect(refused).toMatchObject({
+      status: 409,
+      message:
+        "This upload would mark 4000 of 7000 Currency records missing (more than half). Check the file, or confirm to continue.",
+    });
+    expect({ records: await currencies(), stored: await stored() }).toEqual(before);
+    const confirmed = await load(currencyRows(3_000), {
+      deleteMissing: true,
+      confirmMassMissing: true,
+    });
+    expect(confirmed).toMatchObject({ missing: 4_000, unchanged: 3_000, applied: 4_000 });
+  });
+
+  it.skipIf(testDatabaseKind() !== "postgres")(
+    "has written the first chunk's changes while it reads the third",
+    async () => {
+      let writing: boolean | undefined;
+      const rows = reupload(5_000);
+      async function* watched() {
+        for await (const row of rows) {
+          if (row.rowNumber === 11_002) writing = await writtenElsewhere();
+          yield row;
+        }
+      }
+      await load(watched());
+      expect(writing).toBe(true);
+    },
+  );
+});
+
+/** Whether a session other than the one asking holds the type's table for writing. */
+async function writtenElsewhere(): Promise<boolean> {
+  const { rows } = await sql<{ held: boolean }>`
+    select exists (select from pg_locks where relation = 'ctx_reference.currency'::regclass
+      and mode = 'RowExclusiveLock' and granted and pid <> pg_backend_pid()) as held`.execute(
+    t.database.db,
+  );
+  return rows[0].held;
+}
 
 describe("an ingest PostgreSQL fails to break a deadlock", () => {
   it("answers 409, asking to try again, and writes nothing", async () => {

@@ -1,0 +1,105 @@
+import { sql } from "kysely";
+import type { Db } from "../db/connection.ts";
+import { identityAttributes } from "../model/model.ts";
+import { copyInChunks } from "./chunk-copy.ts";
+import {
+  classifyMissing,
+  classifyStage,
+  comparableCount,
+  type KindCounts,
+  kindCounts,
+  writeEvents,
+} from "./diff.repository.ts";
+import { checkKeys, checkMassMissing } from "./ingest-checks.ts";
+import { type IngestInput, type IngestResult, writeOptions } from "./ingest-input.ts";
+import { tryLockType } from "./ingest-lock.repository.ts";
+import {
+  createChunkStage,
+  createStage,
+  dropStage,
+  insertStageRows,
+  keysRepeat,
+  moveChunk,
+  type Stage,
+  stageCopyData,
+} from "./stage.repository.ts";
+
+/**
+ * The diff of a type that holds records, written while the file is read: in one transaction, each
+ * chunk is staged, classified against the stored records and written as events while the parser
+ * reads the next, so the database works alongside the parser instead of after it. Once the file is
+ * read, its keys are checked for repeats and, with deleteMissing, the records it lacks are marked
+ * Missing, the mass-deletion guard judging their number. Any refusal rolls all of it back. Answers
+ * undefined, having read no row, where ingestByDiff is used instead (it stages the whole file,
+ * then writes in a short transaction): a dry run, a caller's transaction, no loadTransaction
+ * (PGlite), a type that refers to itself (a row may only refer to records stored before the
+ * file), or another ingest of the type under way.
+ */
+export async function diffWhileReading(
+  db: Db,
+  input: IngestInput,
+): Promise<IngestResult | undefined> {
+  const transaction = input.loadTransaction;
+  const { context, type } = input;
+  const selfReferring = input.attributes.some((a) => a.referencedEntityType === type.name);
+  if (!transaction || input.dryRun || db.isTransaction || selfReferring) return undefined;
+  return transaction(async (tx) => {
+    if (!(await tryLockType(tx, input))) return undefined;
+    // The classifications join the rows with the type: let their hash tables fit in memory.
+    await sql`set local work_mem = '64MB'`.execute(tx);
+    const existing = await comparableCount(tx, context, type, input.missingScope);
+    const stage = await createStage(tx, input.attributes);
+    const chunk = await createChunkStage(tx, stage);
+    const totals = { added: 0, changed: 0, missing: 0, events: 0 };
+    const writeDiff = async (of: Stage, kinds: KindCounts) => {
+      totals.events += await writeEvents(tx, context, type, of, writeOptions(input));
+      totals.added += kinds.added;
+      totals.changed += kinds.changed;
+      totals.missing += kinds.missing;
+    };
+    const identity = identityAttributes(type).map((a) => a.name);
+    // Once a key repeats, the file will be refused (checkKeys): the rest is only staged.
+    let repeated = false;
+    const rows = await copyInChunks(tx, input, {
+      copyData: (rows) => stageCopyData(chunk, rows),
+      async write(data) {
+        await insertStageRows(tx, input.copyRows, chunk, data);
+        repeated ||= await keysRepeat(tx, chunk, identity);
+        if (!repeated) {
+          await byLookups(tx, () =>
+            classifyStage(tx, context, type, chunk, { deleteMissing: false }),
+          );
+          await writeDiff(chunk, await kindCounts(tx, chunk));
+        }
+        await moveChunk(tx, chunk, stage);
+      },
+    });
+    await checkKeys(tx, input, stage);
+    if (input.deleteMissing) {
+      await classifyMissing(tx, context, type, stage, input.missingScope);
+      const kinds = await kindCounts(tx, stage);
+      checkMassMissing(input, { missing: kinds.missing, existing });
+      await writeDiff(stage, kinds);
+    }
+    await dropStage(tx, chunk);
+    await dropStage(tx, stage);
+    const { added, changed, missing, events } = totals;
+    const diff = { rows, added, changed, missing, unchanged: rows - added - changed };
+    return input.apply
+      ? { ...diff, pending: 0, applied: events }
+      : { ...diff, pending: events, applied: 0 };
+  });
+}
+
+/**
+ * Runs `work` with the planner joining by index lookups. Knowing nothing of a chunk just staged,
+ * it would otherwise read and hash the whole type for every chunk (about 90 ms for 100,000
+ * records) where a lookup per row through the identity index takes a fraction of that.
+ */
+async function byLookups(tx: Db, work: () => Promise<void>): Promise<void> {
+  await sql`set local enable_hashjoin = off`.execute(tx);
+  await sql`set local enable_mergejoin = off`.execute(tx);
+  await work();
+  await sql`reset enable_hashjoin`.execute(tx);
+  await sql`reset enable_mergejoin`.execute(tx);
+}
