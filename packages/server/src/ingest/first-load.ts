@@ -25,8 +25,8 @@ import { tryLockType } from "./ingest-lock.repository.ts";
  * COPYed straight into the type's table as it is read, with no staging, and its Add events are
  * written from the records, with the type's secondary indexes dropped for the load. It is one
  * transaction, so a bad row or a repeated key anywhere rolls all of it back; the non-unique
- * indexes are built after it commits, several at once (buildIndexes), and the answer waits for
- * them. The type's table stays locked until the commit: its readers wait, and so do lists of types
+ * indexes are built after it commits, several at once (buildIndexes), and with afterCommit the
+ * answer does not wait for them. The type's table stays locked until the commit: its readers wait, and so do lists of types
  * that refer to it (they would only see it empty). Answers undefined, having read no row, when the
  * path does not apply: a dry run, a caller's transaction, no loadTransaction, a type that refers
  * to itself (a row may only refer to records stored before the file, never to rows of earlier
@@ -51,10 +51,9 @@ export async function loadEmptyType(db: Db, input: IngestInput): Promise<IngestR
     );
   });
   if (!loaded) return undefined;
-  await buildIndexes(db, loaded.indexes).catch((error) => {
-    if (!input.onIndexFailure) throw error;
-    input.onIndexFailure(error);
-  });
+  const builds = buildIndexes(db, loaded.indexes);
+  if (input.afterCommit) input.afterCommit(builds);
+  else await builds;
   return loaded.result;
 }
 

@@ -97,10 +97,12 @@ export interface IngestInput {
    */
   loadTransaction?: Database["transaction"];
   /**
-   * Told when an index a first load built after its commit failed: the records are stored, and the
-   * next start builds the index. Without it, that failure is thrown.
+   * Takes the index builds a first load leaves for after its commit (buildIndexes), so that the
+   * answer need not wait for them: the records are stored and readable meanwhile, and writes to the
+   * type wait for the builds. A build that fails leaves the records stored; the next start builds
+   * it. Without it, the answer waits for the builds and throws a failure.
    */
-  onIndexFailure?: (error: unknown) => void;
+  afterCommit?: (indexBuilds: Promise<void>) => void;
 }
 
 export interface IngestResult extends Omit<DiffCounts, "existing"> {

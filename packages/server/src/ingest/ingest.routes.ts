@@ -6,6 +6,7 @@ import { pipeline } from "node:stream/promises";
 import type { MultipartFile } from "@fastify/multipart";
 import { ContextRequest, ErrorBody, FileLayoutInfo, UploadFields } from "@ledgerline/contract";
 import { z } from "zod";
+import { BackgroundWork } from "../background-work.ts";
 import { BadRequestError, PayloadTooLargeError } from "../errors.ts";
 import { currentUser } from "../http/guard.ts";
 import type { App, AppDeps } from "../http/types.ts";
@@ -19,6 +20,9 @@ export async function ingestRoutes(app: App, { database, model, config }: AppDep
   const db = database.db;
   const uploadDir = path.join(config.dataDir, "uploads");
   app.addHook("onReady", async () => prepareParser(config.upload.parserMemoryMb));
+  // The index builds of first loads go on after their answers; closing waits for them.
+  const background = new BackgroundWork();
+  app.addHook("onClose", () => background.settled());
 
   app.post(
     "/api/filelayouts",
@@ -92,7 +96,7 @@ export async function ingestRoutes(app: App, { database, model, config }: AppDep
             dryRun: parsed.data.dryRun === "true",
             confirmMassMissing: parsed.data.confirmMassMissing === "true",
           },
-          request.log,
+          { log: request.log, background },
         );
         if (answer.uploadId !== undefined) reply.header("x-upload-id", String(answer.uploadId));
         return reply.status(answer.status).type("text/plain; charset=utf-8").send(answer.text);

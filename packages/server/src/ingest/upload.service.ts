@@ -2,6 +2,7 @@ import type { FileLayoutInfo } from "@ledgerline/contract";
 import type { FastifyBaseLogger } from "fastify";
 import { type ContextRights, requireTypePermission, rightsIn } from "../admin/permissions.ts";
 import type { CurrentUser } from "../auth/auth.service.ts";
+import type { BackgroundWork } from "../background-work.ts";
 import type { Config } from "../config.ts";
 import type { Database, Db } from "../db/connection.ts";
 import { ForbiddenError, NotFoundError } from "../errors.ts";
@@ -86,7 +87,7 @@ export async function uploadFile(
   config: Config,
   user: CurrentUser,
   request: UploadRequest,
-  log: FastifyBaseLogger,
+  { log, background }: { log: FastifyBaseLogger; background: BackgroundWork },
 ): Promise<UploadAnswer> {
   const { db } = database;
   const rights = await rightsIn(db, model, user, request.context);
@@ -144,10 +145,12 @@ export async function uploadFile(
       maxRows: config.upload.maxRows,
       // PGlite runs one statement at a time for the whole server: no transaction may last a file.
       loadTransaction: database.kind === "postgres" ? database.transaction : undefined,
-      onIndexFailure: (error) =>
-        log.error(
-          { err: error, context: rights.context.name, entityType: type.name },
-          "an index of the first load was not built; the next start builds it",
+      afterCommit: (indexBuilds) =>
+        background.add(indexBuilds, (error) =>
+          log.error(
+            { err: error, context: rights.context.name, entityType: type.name },
+            "an index of the first load was not built; the next start builds it",
+          ),
         ),
     });
     const text = summary(request.fileName, result, request.dryRun);
