@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { Db } from "../db/connection.ts";
 import { identityAttributes } from "../model/model.ts";
+import { MIN_BULK_ROWS } from "../records/index-rebuild.ts";
 import { copyInChunks } from "./chunk-copy.ts";
 import {
   classifyMissing,
@@ -14,12 +15,13 @@ import { checkKeys, checkMassMissing } from "./ingest-checks.ts";
 import { type IngestInput, type IngestResult, writeOptions } from "./ingest-input.ts";
 import { tryLockType } from "./ingest-lock.repository.ts";
 import {
-  createChunkStage,
+  appendStage,
   createStage,
+  createStageBeside,
   dropStage,
+  emptyStage,
   insertStageRows,
   keysRepeat,
-  moveChunk,
   type Stage,
   stageCopyData,
 } from "./stage.repository.ts";
@@ -29,7 +31,9 @@ import {
  * chunk is staged, classified against the stored records and written as events while the parser
  * reads the next, so the database works alongside the parser instead of after it. Once the file is
  * read, its keys are checked for repeats and, with deleteMissing, the records it lacks are marked
- * Missing, the mass-deletion guard judging their number. Any refusal rolls all of it back. Answers
+ * Missing, the mass-deletion guard judging their number. When the new records come to outnumber
+ * the type's, the rest of the file is written in one go at the end instead, as a bulk write. Any
+ * refusal rolls all of it back. Answers
  * undefined, having read no row, where ingestByDiff is used instead (it stages the whole file,
  * then writes in a short transaction): a dry run, a caller's transaction, no loadTransaction
  * (PGlite), a type that refers to itself (a row may only refer to records stored before the
@@ -49,7 +53,8 @@ export async function diffWhileReading(
     await sql`set local work_mem = '64MB'`.execute(tx);
     const existing = await comparableCount(tx, context, type, input.missingScope);
     const stage = await createStage(tx, input.attributes);
-    const chunk = await createChunkStage(tx, stage);
+    const chunk = await createStageBeside(tx, stage, "chunk");
+    const rest = await createStageBeside(tx, stage, "rest");
     const totals = { added: 0, changed: 0, missing: 0, events: 0 };
     const writeDiff = async (of: Stage, kinds: KindCounts) => {
       totals.events += await writeEvents(tx, context, type, of, writeOptions(input));
@@ -60,29 +65,39 @@ export async function diffWhileReading(
     const identity = identityAttributes(type).map((a) => a.name);
     // Once a key repeats, the file will be refused (checkKeys): the rest is only staged.
     let repeated = false;
+    // Once the new records outnumber the type's, the rest of the file is likely a bulk load: it is
+    // staged, then written in one go, which builds the indexes again rather than adding to them
+    // row by row (writeWithIndexRebuild).
+    let bulk = false;
     const rows = await copyInChunks(tx, input, {
       copyData: (rows) => stageCopyData(chunk, rows),
       async write(data) {
         await insertStageRows(tx, input.copyRows, chunk, data);
         repeated ||= await keysRepeat(tx, chunk, identity);
-        if (!repeated) {
+        if (bulk && !repeated) await appendStage(tx, chunk, rest);
+        else if (!repeated) {
           await byLookups(tx, () =>
             classifyStage(tx, context, type, chunk, { deleteMissing: false }),
           );
           await writeDiff(chunk, await kindCounts(tx, chunk));
+          bulk = totals.added >= MIN_BULK_ROWS && totals.added >= existing;
         }
-        await moveChunk(tx, chunk, stage);
+        await appendStage(tx, chunk, stage);
+        await emptyStage(tx, chunk);
       },
     });
     await checkKeys(tx, input, stage);
+    if (bulk) {
+      await classifyStage(tx, context, type, rest, { deleteMissing: false });
+      await writeDiff(rest, await kindCounts(tx, rest));
+    }
     if (input.deleteMissing) {
       await classifyMissing(tx, context, type, stage, input.missingScope);
       const kinds = await kindCounts(tx, stage);
       checkMassMissing(input, { missing: kinds.missing, existing });
       await writeDiff(stage, kinds);
     }
-    await dropStage(tx, chunk);
-    await dropStage(tx, stage);
+    for (const staged of [chunk, rest, stage]) await dropStage(tx, staged);
     const { added, changed, missing, events } = totals;
     const diff = { rows, added, changed, missing, unchanged: rows - added - changed };
     return input.apply

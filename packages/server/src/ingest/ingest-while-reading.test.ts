@@ -133,6 +133,25 @@ async function stored() {
   return rows[0];
 }
 
+/** What stored() answers once `rows` records were added, approved, each with its Add event. */
+const allApplied = (rows: number) => ({
+  records: rows,
+  visible: rows,
+  linked: rows,
+  events: rows,
+  approved: rows,
+  pending: 0,
+  counted: rows,
+});
+
+/** Checks that the type's indexes are those of `before`, all built again but the primary key. */
+async function expectBuiltAgain(before: Awaited<ReturnType<typeof indexes>>) {
+  const after = await indexes();
+  expect(withoutOids(after)).toEqual(withoutOids(before));
+  const kept = after.filter((a) => before.some((b) => b.oid === a.oid)).map((a) => a.name);
+  expect(kept).toEqual(["currency_pkey"]);
+}
+
 const nothingStored = {
   records: 0,
   visible: 0,
@@ -156,19 +175,8 @@ describe("the first load of an empty type", () => {
       applied: ROWS,
       pending: 0,
     });
-    expect(await stored()).toEqual({
-      records: ROWS,
-      visible: ROWS,
-      linked: ROWS,
-      events: ROWS,
-      approved: ROWS,
-      pending: 0,
-      counted: ROWS,
-    });
-    const after = await indexes();
-    expect(withoutOids(after)).toEqual(withoutOids(before));
-    const kept = after.filter((a) => before.some((b) => b.oid === a.oid)).map((a) => a.name);
-    expect(kept).toEqual(["currency_pkey"]);
+    expect(await stored()).toEqual(allApplied(ROWS));
+    await expectBuiltAgain(before);
     // Keys and events follow the rows of the file, across chunks.
     const { rows } = await sql<{ code: string; event: number }>`
       select code, last_event_id as event from ctx_reference.currency order by entity_key_id`.execute(
@@ -522,6 +530,27 @@ describe("the diff of a type that holds records, written while the file is read"
       expect(writing).toBe(true);
     },
   );
+});
+
+describe("a large file into a type that holds few records", () => {
+  it("is written chunk by chunk until its new records outnumber the type's, then in one go", async () => {
+    await load(currencyRows(3));
+    const before = await indexes();
+    const rows = 35_000;
+    expect(await load(currencyRows(rows))).toEqual({
+      rows,
+      added: rows - 3,
+      changed: 0,
+      missing: 0,
+      unchanged: 3,
+      applied: rows - 3,
+      pending: 0,
+    });
+    expect(await stored()).toEqual(allApplied(rows));
+    // The last 20,000 rows, more than the 15,000 records by then, were written with the indexes
+    // built again.
+    await expectBuiltAgain(before);
+  });
 });
 
 /** Whether a session other than the one asking holds the type's table for writing. */

@@ -111,20 +111,24 @@ export async function duplicateKeys(
 }
 
 /**
- * A stage of its own for each chunk of a file, beside the file's `stage`, in the same transaction:
- * each chunk is classified and written on its own (diffWhileReading), then appended to `stage`.
+ * A stage beside the file's `stage`, in the same transaction, named with `suffix`: for each chunk
+ * of the file in turn, or for the rows left to write at the end (diffWhileReading).
  */
-export async function createChunkStage(db: Db, stage: Stage): Promise<Stage> {
-  const chunk = { name: `${stage.name}_chunk`, attributes: stage.attributes };
-  await sql`create unlogged table ${stageTable(chunk)} (like ${stageTable(stage)})`.execute(db);
-  return chunk;
+export async function createStageBeside(db: Db, stage: Stage, suffix: string): Promise<Stage> {
+  const beside = { name: `${stage.name}_${suffix}`, attributes: stage.attributes };
+  await sql`create unlogged table ${stageTable(beside)} (like ${stageTable(stage)})`.execute(db);
+  return beside;
 }
 
-/** Appends the chunk's rows to the file's stage and empties the chunk's stage and diff. */
-export async function moveChunk(db: Db, chunk: Stage, stage: Stage): Promise<void> {
-  await sql`insert into ${stageTable(stage)} select * from ${stageTable(chunk)}`.execute(db);
-  await sql`truncate ${stageTable(chunk)}`.execute(db);
-  await sql`drop table if exists ${diffTable(chunk)}`.execute(db);
+/** Appends the rows of stage `from` to stage `to`. */
+export async function appendStage(db: Db, from: Stage, to: Stage): Promise<void> {
+  await sql`insert into ${stageTable(to)} select * from ${stageTable(from)}`.execute(db);
+}
+
+/** Empties a stage and drops its diff, for the next chunk. */
+export async function emptyStage(db: Db, stage: Stage): Promise<void> {
+  await sql`truncate ${stageTable(stage)}`.execute(db);
+  await sql`drop table if exists ${diffTable(stage)}`.execute(db);
 }
 
 export async function dropStage(db: Db, stage: Stage): Promise<void> {

@@ -3,7 +3,7 @@ import type { Db } from "../db/connection.ts";
 import { isUniqueViolation, sqlState } from "../db/pg-errors.ts";
 
 /** Fewer rows than this are always written with the indexes in place. */
-const MIN_BULK_ROWS = 10_000;
+export const MIN_BULK_ROWS = 10_000;
 /** lock_not_available (the wait timed out) and deadlock_detected. */
 const LOCK_FAILURES = new Set(["55P03", "40P01"]);
 /** How long a bulk write waits for readers to leave the table before it keeps the indexes instead. */
