@@ -119,7 +119,7 @@ export async function classifyStage(
 
 /**
  * Classifies, into a diff table of their own, the comparable records (within `scope`) absent from
- * the whole staged file: its Missing rows, once its other rows were classified a range at a time.
+ * the whole staged file: its Missing rows, once its other rows were classified chunk by chunk.
  */
 export async function classifyMissing(
   db: Db,
