@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { Db } from "../db/connection.ts";
+import { lockTypeShared } from "../ingest/ingest-lock.repository.ts";
 import type { EventRow } from "./events.repository.ts";
 
 /** What deciding on a pending event needs of it; its values stay in the database. */
@@ -11,13 +12,17 @@ export type PendingEventRef = Pick<
 /** Which pending events to decide on: explicit ids, or every pending event of one upload. */
 export type EventSelection = { entityEventIds: number[] } | { uploadId: number };
 
-/** The pending events of a type matching the selection, locked for the transaction, oldest first. */
+/**
+ * The pending events of a type matching the selection, locked for the transaction, oldest first,
+ * once no ingest of the type is under way (lockTypeShared).
+ */
 export async function lockPendingEvents(
   db: Db,
   context: string,
   entityType: string,
   selection: EventSelection,
 ): Promise<PendingEventRef[]> {
+  await lockTypeShared(db, { context: { name: context }, type: { name: entityType } });
   const match =
     "uploadId" in selection
       ? sql`source = ${`upload:${selection.uploadId}`}`

@@ -2,11 +2,14 @@ import { sql } from "kysely";
 import type { Db } from "../db/connection.ts";
 import { identityAttributes } from "../model/model.ts";
 import { MIN_BULK_ROWS } from "../records/index-rebuild.ts";
+import { adjustTypeCount } from "../records/type-counts.repository.ts";
 import { copyInChunks } from "./chunk-copy.ts";
 import {
+  classifyChunk,
   classifyMissing,
   classifyStage,
   comparableCount,
+  createChunkDiff,
   type KindCounts,
   kindCounts,
   writeEvents,
@@ -14,6 +17,7 @@ import {
 import { checkKeys, checkMassMissing } from "./ingest-checks.ts";
 import { type IngestInput, type IngestResult, writeOptions } from "./ingest-input.ts";
 import { tryLockType } from "./ingest-lock.repository.ts";
+import { inReadingSlot } from "./reading-slots.ts";
 import {
   appendStage,
   createStage,
@@ -33,77 +37,85 @@ import {
  * read, its keys are checked for repeats and, with deleteMissing, the records it lacks are marked
  * Missing, the mass-deletion guard judging their number. When the new records come to outnumber
  * the type's, the rest of the file is written in one go at the end instead, as a bulk write. Any
- * refusal rolls all of it back. Answers
- * undefined, having read no row, where ingestByDiff is used instead (it stages the whole file,
- * then writes in a short transaction): a dry run, a caller's transaction, no loadTransaction
- * (PGlite), a type that refers to itself (a row may only refer to records stored before the
- * file), or another ingest of the type under way.
+ * refusal rolls all of it back. Answers undefined, having read no row, where ingestByDiff is used
+ * instead (it stages the whole file, then writes in a short transaction): a dry run, a caller's
+ * transaction, no loadTransaction (PGlite), a type that refers to itself (a row may only refer to
+ * records stored before the file), another ingest or a decision on the type under way, or every
+ * reading slot taken (inReadingSlot).
  */
 export async function diffWhileReading(
   db: Db,
   input: IngestInput,
 ): Promise<IngestResult | undefined> {
   const transaction = input.loadTransaction;
-  const { context, type } = input;
-  const selfReferring = input.attributes.some((a) => a.referencedEntityType === type.name);
+  const selfReferring = input.attributes.some((a) => a.referencedEntityType === input.type.name);
   if (!transaction || input.dryRun || db.isTransaction || selfReferring) return undefined;
-  return transaction(async (tx) => {
-    if (!(await tryLockType(tx, input))) return undefined;
-    // The classifications join the rows with the type: let their hash tables fit in memory.
-    await sql`set local work_mem = '64MB'`.execute(tx);
-    const existing = await comparableCount(tx, context, type, input.missingScope);
-    const stage = await createStage(tx, input.attributes);
-    const chunk = await createStageBeside(tx, stage, "chunk");
-    const rest = await createStageBeside(tx, stage, "rest");
-    const totals = { added: 0, changed: 0, missing: 0, events: 0 };
-    const writeDiff = async (of: Stage, kinds: KindCounts) => {
-      totals.events += await writeEvents(tx, context, type, of, writeOptions(input));
-      totals.added += kinds.added;
-      totals.changed += kinds.changed;
-      totals.missing += kinds.missing;
-    };
-    const identity = identityAttributes(type).map((a) => a.name);
-    // Once a key repeats, the file will be refused (checkKeys): the rest is only staged.
-    let repeated = false;
-    // Once the new records outnumber the type's, the rest of the file is likely a bulk load: it is
-    // staged, then written in one go, which builds the indexes again rather than adding to them
-    // row by row (writeWithIndexRebuild).
-    let bulk = false;
-    const rows = await copyInChunks(tx, input, {
-      copyData: (rows) => stageCopyData(chunk, rows),
-      async write(data) {
-        await insertStageRows(tx, input.copyRows, chunk, data);
-        repeated ||= await keysRepeat(tx, chunk, identity);
-        if (bulk && !repeated) await appendStage(tx, chunk, rest);
-        else if (!repeated) {
-          await byLookups(tx, () =>
-            classifyStage(tx, context, type, chunk, { deleteMissing: false }),
-          );
-          await writeDiff(chunk, await kindCounts(tx, chunk));
-          bulk = totals.added >= MIN_BULK_ROWS && totals.added >= existing;
-        }
-        await appendStage(tx, chunk, stage);
-        await emptyStage(tx, chunk);
-      },
-    });
-    await checkKeys(tx, input, stage);
-    if (bulk) {
-      await classifyStage(tx, context, type, rest, { deleteMissing: false });
-      await writeDiff(rest, await kindCounts(tx, rest));
-    }
-    if (input.deleteMissing) {
-      await classifyMissing(tx, context, type, stage, input.missingScope);
-      const kinds = await kindCounts(tx, stage);
-      checkMassMissing(input, { missing: kinds.missing, existing });
-      await writeDiff(stage, kinds);
-    }
-    for (const staged of [chunk, rest, stage]) await dropStage(tx, staged);
-    const { added, changed, missing, events } = totals;
-    const diff = { rows, added, changed, missing, unchanged: rows - added - changed };
-    return input.apply
-      ? { ...diff, pending: 0, applied: events }
-      : { ...diff, pending: events, applied: 0 };
+  return inReadingSlot(() => transaction((tx) => diffInTransaction(tx, input)));
+}
+
+async function diffInTransaction(tx: Db, input: IngestInput): Promise<IngestResult | undefined> {
+  const { context, type } = input;
+  if (!(await tryLockType(tx, input))) return undefined;
+  // The classifications join the rows with the type: let their hash tables fit in memory.
+  await sql`set local work_mem = '64MB'`.execute(tx);
+  const existing = await comparableCount(tx, context, type, input.missingScope);
+  const stage = await createStage(tx, input.attributes);
+  // One chunk stage and one diff for every chunk: tables made per chunk would each keep their
+  // locks until the commit.
+  const chunk = await createStageBeside(tx, stage, "chunk");
+  await createChunkDiff(tx, context, type, chunk);
+  const rest = await createStageBeside(tx, stage, "rest");
+  const totals = { added: 0, changed: 0, missing: 0, events: 0, visibleChange: 0 };
+  const writeDiff = async (of: Stage, kinds: KindCounts) => {
+    const written = await writeEvents(tx, context, type, of, writeOptions(input));
+    totals.events += written.events;
+    totals.visibleChange += written.visibleChange;
+    totals.added += kinds.added;
+    totals.changed += kinds.changed;
+    totals.missing += kinds.missing;
+  };
+  const identity = identityAttributes(type).map((a) => a.name);
+  // Once a key repeats, the file will be refused (checkKeys): the rest is only staged.
+  let repeated = false;
+  // Once the new records outnumber the type's, the rest of the file is likely a bulk load: it is
+  // staged, then written in one go, which builds the indexes again rather than adding to them
+  // row by row (writeWithIndexRebuild).
+  let bulk = false;
+  const rows = await copyInChunks(tx, input, {
+    copyData: (rows) => stageCopyData(chunk, rows),
+    async write(data) {
+      await insertStageRows(tx, input.copyRows, chunk, data);
+      repeated ||= await keysRepeat(tx, chunk, identity);
+      if (bulk && !repeated) await appendStage(tx, chunk, rest);
+      else if (!repeated) {
+        await byLookups(tx, () => classifyChunk(tx, context, type, chunk));
+        await writeDiff(chunk, await kindCounts(tx, chunk));
+        bulk = totals.added >= MIN_BULK_ROWS && totals.added >= existing;
+      }
+      await appendStage(tx, chunk, stage);
+      await emptyStage(tx, chunk);
+    },
   });
+  await checkKeys(tx, input, stage);
+  if (bulk) {
+    await classifyStage(tx, context, type, rest, { deleteMissing: false });
+    await writeDiff(rest, await kindCounts(tx, rest));
+  }
+  if (input.deleteMissing) {
+    await classifyMissing(tx, context, type, stage, input.missingScope);
+    const kinds = await kindCounts(tx, stage);
+    checkMassMissing(input, { missing: kinds.missing, existing });
+    await writeDiff(stage, kinds);
+  }
+  // Adjusted once, at the end: every write of the type updates this one row, and a web create
+  // of the type would otherwise wait for the whole file.
+  await adjustTypeCount(tx, context.name, type.name, totals.visibleChange);
+  for (const staged of [chunk, rest, stage]) await dropStage(tx, staged);
+  const { added, changed, missing, events } = totals;
+  const diff = { rows, added, changed, missing, unchanged: rows - added - changed };
+  return input.apply
+    ? { ...diff, pending: 0, applied: events }
+    : { ...diff, pending: events, applied: 0 };
 }
 
 /**

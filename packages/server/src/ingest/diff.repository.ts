@@ -4,7 +4,6 @@ import type { Attribute, ContextModel, EntityType } from "../model/model.ts";
 import { identityAttributes, SYSTEM_COLUMNS } from "../model/model.ts";
 import { SQL_TYPES } from "../model/sync/ddl.ts";
 import { writeWithIndexRebuild } from "../records/index-rebuild.ts";
-import { adjustTypeCount } from "../records/type-counts.repository.ts";
 import { diffTable, type Stage, stageTable } from "./stage.repository.ts";
 
 /** Limits Missing to the records whose attribute is one of the values, e.g. the data objects of one metadata source. */
@@ -86,6 +85,47 @@ export async function classifyStage(
   stage: Stage,
   missing: MissingRule,
 ): Promise<void> {
+  await sql`create unlogged table ${diffTable(stage)} as ${classifiedRows(context, type, stage, missing)}`.execute(
+    db,
+  );
+  if (missing.deleteMissing && missing.scope)
+    await sql`insert into ${diffTable(stage)} ${missingRows(context, type, stage, missing.scope)}`.execute(
+      db,
+    );
+}
+
+/**
+ * Creates the diff table of a stage that is classified again and again, a chunk at a time
+ * (classifyChunk): one table for all the chunks, emptied between them.
+ */
+export async function createChunkDiff(
+  db: Db,
+  context: ContextModel,
+  type: EntityType,
+  stage: Stage,
+): Promise<void> {
+  const rows = classifiedRows(context, type, stage, { deleteMissing: false });
+  await sql`create unlogged table ${diffTable(stage)} as ${rows} with no data`.execute(db);
+}
+
+/** Classifies a chunk's stage into its empty diff table (createChunkDiff), as classifyStage does, without Missing. */
+export async function classifyChunk(
+  db: Db,
+  context: ContextModel,
+  type: EntityType,
+  stage: Stage,
+): Promise<void> {
+  const rows = classifiedRows(context, type, stage, { deleteMissing: false });
+  await sql`insert into ${diffTable(stage)} ${rows}`.execute(db);
+}
+
+/** The rows of classifyStage's diff, with the unscoped Missing ones when deleteMissing. */
+function classifiedRows(
+  context: ContextModel,
+  type: EntityType,
+  stage: Stage,
+  missing: MissingRule,
+): RawBuilder<unknown> {
   const t = entityTable(context, type);
   const inFile = sql`s._row_no is not null`;
   const change = sql`not t.is_pending_new and (t.is_deleted or ${differs(stage)})`;
@@ -97,8 +137,7 @@ export async function classifyStage(
   // its own by an anti-join instead, so the rest of the table is not. The diff is written in the
   // file's order, so new records get their keys, and all rows their events, in that order.
   const wholeTable = missing.deleteMissing && !missing.scope;
-  await sql`create unlogged table ${diffTable(stage)} as
-    select coalesce(s._row_no, 0) as _row_no, t.entity_key_id as _key_id, ${kind} as _kind,
+  return sql`select coalesce(s._row_no, 0) as _row_no, t.entity_key_id as _key_id, ${kind} as _kind,
       null::bigint as _event_id, t.version as _base_version,
       coalesce(t.is_deleted, false) as _was_deleted, coalesce(t.is_pending_new, false) as _proposal,
       false as _kept,
@@ -110,11 +149,7 @@ export async function classifyStage(
       on ${identityMatch(type, "s", "t")}
     where (${inFile} or ${wholeTable ? comparable(undefined) : sql`false`})
       and ${kind} <> 'Unchanged'
-    order by 1`.execute(db);
-  if (missing.deleteMissing && missing.scope)
-    await sql`insert into ${diffTable(stage)} ${missingRows(context, type, stage, missing.scope)}`.execute(
-      db,
-    );
+    order by 1`;
 }
 
 /**
@@ -215,7 +250,10 @@ export interface WriteOptions {
  * event ids in the diff. Pending: new records are stored as hidden proposals and nothing else
  * changes; a change the same source already proposed, unchanged, keeps its pending event, and one
  * it proposed and was refused is not proposed again. Applied: records are written straight from
- * the diff. Answers the number of events that stand for the rows (new, or kept pending).
+ * the diff. Answers the number of events that stand for the rows (new, or kept pending), and by
+ * how much the type's count of visible records changes, for the caller to adjust
+ * (adjustTypeCount): the counter is one row that every write of the type updates, so a caller that
+ * writes several diffs in one long transaction adjusts it once, at its end.
  */
 export async function writeEvents(
   db: Db,
@@ -223,7 +261,7 @@ export async function writeEvents(
   type: EntityType,
   stage: Stage,
   options: WriteOptions,
-): Promise<number> {
+): Promise<{ events: number; visibleChange: number }> {
   const s = diffTable(stage);
   const t = entityTable(context, type);
   const { source, user, apply } = options;
@@ -278,10 +316,10 @@ export async function writeEvents(
            case when s._kind = 'Add' then null else s._old_values end, ${proposed}, ${baseVersion},
            ${source}, ${user}
     from ${s} s where s._event_id is not null and not s._kept`.execute(db);
-  if (apply) await applyStage(db, context, type, stage, user, reused);
+  const visibleChange = apply ? await applyStage(db, context, type, stage, user, reused) : 0;
   const { rows } = await sql<{ n: number }>`
     select count(*)::int as n from ${s} where _event_id is not null`.execute(db);
-  return fresh[0].n + rows[0].n;
+  return { events: fresh[0].n + rows[0].n, visibleChange };
 }
 
 /** How the ingest's events are recorded: approved by the uploader now, or left pending. */
@@ -328,7 +366,8 @@ async function insertNewRecords(
 /**
  * Applies the Change and Missing rows to their records. Each must still be at the version the
  * diff read: a record written meanwhile (a web edit) fails the whole ingest rather than being
- * overwritten. New records were written as applied already.
+ * overwritten. New records were written as applied already. Answers by how much the count of
+ * visible records changes.
  */
 async function applyStage(
   db: Db,
@@ -337,7 +376,7 @@ async function applyStage(
   stage: Stage,
   user: string,
   proposalsApplied: number,
-): Promise<void> {
+): Promise<number> {
   const s = diffTable(stage);
   const t = entityTable(context, type);
   const expected = await kindCounts(db, stage);
@@ -359,12 +398,7 @@ async function applyStage(
     throw new ConcurrentChangeError(
       `${overtaken === 1 ? "A record was" : `${overtaken} records were`} changed by someone else while the file was processed`,
     );
-  await adjustTypeCount(
-    db,
-    context.name,
-    type.name,
-    expected.added + expected.revived - expected.missing,
-  );
+  return expected.added + expected.revived - expected.missing;
 }
 
 /**

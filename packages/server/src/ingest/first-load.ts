@@ -19,6 +19,7 @@ import {
   writeOptions,
 } from "./ingest-input.ts";
 import { tryLockType } from "./ingest-lock.repository.ts";
+import { inReadingSlot } from "./reading-slots.ts";
 
 /**
  * The first load of a type that holds no records at all: every row is an Add, so each chunk is
@@ -30,26 +31,29 @@ import { tryLockType } from "./ingest-lock.repository.ts";
  * that refer to it (they would only see it empty). Answers undefined, having read no row, when the
  * path does not apply: a dry run, a caller's transaction, no loadTransaction, a type that refers
  * to itself (a row may only refer to records stored before the file, never to rows of earlier
- * chunks), a type that holds records, or one another ingest or its readers keep busy.
+ * chunks), a type that holds records, one another ingest or its readers keep busy, or when other
+ * ingests hold every reading slot (inReadingSlot).
  */
 export async function loadEmptyType(db: Db, input: IngestInput): Promise<IngestResult | undefined> {
   const transaction = input.loadTransaction;
   const { context, type } = input;
   const selfReferring = input.attributes.some((a) => a.referencedEntityType === type.name);
   if (!transaction || input.dryRun || db.isTransaction || selfReferring) return undefined;
-  const loaded = await transaction(async (tx) => {
-    // Another ingest of the type is under way: rather than wait for it, go through the diff.
-    if (!(await tryLockType(tx, input))) return undefined;
-    // The file's row number of each record, in load order: repeated keys are reported by them.
-    const rowNumbers: number[] = [];
-    return loadEmptyTable(
-      tx,
-      context.schema,
-      type.name,
-      () => copyFirstLoad(tx, input, rowNumbers),
-      () => repeatedKeysError(tx, input, rowNumbers),
-    );
-  });
+  const loaded = await inReadingSlot(() =>
+    transaction(async (tx) => {
+      // Another ingest of the type is under way: rather than wait for it, go through the diff.
+      if (!(await tryLockType(tx, input))) return undefined;
+      // The file's row number of each record, in load order: repeated keys are reported by them.
+      const rowNumbers: number[] = [];
+      return loadEmptyTable(
+        tx,
+        context.schema,
+        type.name,
+        () => copyFirstLoad(tx, input, rowNumbers),
+        () => repeatedKeysError(tx, input, rowNumbers),
+      );
+    }),
+  );
   if (!loaded) return undefined;
   const builds = buildIndexes(db, loaded.indexes);
   if (input.afterCommit) input.afterCommit(builds);

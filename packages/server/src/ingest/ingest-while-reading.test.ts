@@ -1,5 +1,8 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { lockPendingEvents } from "../changes/pending.repository.ts";
+import type { Db } from "../db/connection.ts";
+import { sqlState } from "../db/pg-errors.ts";
 import type { ContextModel, EntityType } from "../model/model.ts";
 import { findContext, findEntityType } from "../model/model.ts";
 import { buildIndexes } from "../records/index-rebuild.ts";
@@ -530,7 +533,48 @@ describe("the diff of a type that holds records, written while the file is read"
       expect(writing).toBe(true);
     },
   );
+
+  it.skipIf(testDatabaseKind() !== "postgres")(
+    "leaves the type's count free while it reads, and makes decisions on the type wait for it",
+    async () => {
+      let countLocked: boolean | undefined;
+      let decisionWaits: boolean | undefined;
+      async function* watched() {
+        // A row of the fourth chunk: the second and third, with new records, are written.
+        for await (const row of reupload(10_000)) {
+          if (row.rowNumber === 15_851) {
+            countLocked = await blockedElsewhere(async (tx) => {
+              await sql`select row_count from app.type_counts
+                where context = 'reference' and entity_type = 'currency' for update`.execute(tx);
+            });
+            decisionWaits = await blockedElsewhere(async (tx) => {
+              await lockPendingEvents(tx, "reference", "currency", { entityEventIds: [] });
+            });
+          }
+          yield row;
+        }
+      }
+      expect(await load(watched())).toMatchObject({ added: 10_000, changed: 700 });
+      expect([countLocked, decisionWaits]).toEqual([false, true]);
+      expect(await stored()).toMatchObject({ counted: ROWS + 10_000 });
+    },
+  );
 });
+
+/** Whether `work`, in a transaction of another session, has to wait for a lock (0.2 s at most). */
+async function blockedElsewhere(work: (tx: Db) => Promise<void>): Promise<boolean> {
+  return t.database.db
+    .transaction()
+    .execute(async (tx) => {
+      await sql`set local lock_timeout = '200ms'`.execute(tx);
+      await work(tx);
+      return false;
+    })
+    .catch((error: unknown) => {
+      if (sqlState(error) !== "55P03") throw error;
+      return true;
+    });
+}
 
 describe("a large file into a type that holds few records", () => {
   it("is written chunk by chunk until its new records outnumber the type's, then in one go", async () => {

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { Db } from "../db/connection.ts";
 import { isDeadlock } from "../db/pg-errors.ts";
+import { adjustTypeCount } from "../records/type-counts.repository.ts";
 import { copyInChunks } from "./chunk-copy.ts";
 import { ConcurrentChangeError, classifyStage, countDiff, writeEvents } from "./diff.repository.ts";
 import { diffWhileReading } from "./diff-while-reading.ts";
@@ -72,10 +73,11 @@ async function ingestByDiff(db: Db, input: IngestInput): Promise<IngestResult> {
       checkMassMissing(input, counts);
       const { existing: _existing, ...result } = counts;
       if (input.dryRun) return { ...result, rows, pending: 0, applied: 0 };
-      const events =
+      const { events, visibleChange } =
         result.added + result.changed + result.missing === 0
-          ? 0
+          ? { events: 0, visibleChange: 0 }
           : await writeEvents(tx, input.context, input.type, stage, writeOptions(input));
+      await adjustTypeCount(tx, input.context.name, input.type.name, visibleChange);
       return input.apply
         ? { ...result, rows, pending: 0, applied: events }
         : { ...result, rows, pending: events, applied: 0 };

@@ -125,10 +125,9 @@ export async function appendStage(db: Db, from: Stage, to: Stage): Promise<void>
   await sql`insert into ${stageTable(to)} select * from ${stageTable(from)}`.execute(db);
 }
 
-/** Empties a stage and drops its diff, for the next chunk. */
+/** Empties a stage and its diff (createChunkDiff), for the next chunk. */
 export async function emptyStage(db: Db, stage: Stage): Promise<void> {
-  await sql`truncate ${stageTable(stage)}`.execute(db);
-  await sql`drop table if exists ${diffTable(stage)}`.execute(db);
+  await sql`truncate ${stageTable(stage)}, ${diffTable(stage)}`.execute(db);
 }
 
 export async function dropStage(db: Db, stage: Stage): Promise<void> {

@@ -4,6 +4,7 @@ import { requireTypePermission, rightsIn } from "../admin/permissions.ts";
 import type { CurrentUser } from "../auth/auth.service.ts";
 import type { Db } from "../db/connection.ts";
 import { ConflictError, NotFoundError } from "../errors.ts";
+import { lockTypeShared } from "../ingest/ingest-lock.repository.ts";
 import { type ContextModel, type EntityType, type Model, SYSTEM_COLUMNS } from "../model/model.ts";
 import { adjustTypeCount } from "./type-counts.repository.ts";
 
@@ -28,6 +29,8 @@ export async function deleteRecords(
   const hidden = sql.raw(`array[${SYSTEM_COLUMNS.map((c) => `'${c}'`).join(",")}]`);
 
   return db.transaction().execute(async (tx) => {
+    // Several records are locked in key order: first let an ingest of the type end (lockTypeShared).
+    if (ids.length > 1) await lockTypeShared(tx, { context, type });
     const { rows: found } = await sql<{
       entity_key_id: number;
       is_deleted: boolean;
