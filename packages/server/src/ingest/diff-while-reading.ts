@@ -5,11 +5,10 @@ import { MIN_BULK_ROWS } from "../records/index-rebuild.ts";
 import { adjustTypeCount } from "../records/type-counts.repository.ts";
 import { copyInChunks } from "./chunk-copy.ts";
 import {
-  classifyChunk,
+  chunkDiff,
   classifyMissing,
   classifyStage,
   comparableCount,
-  createChunkDiff,
   type KindCounts,
   kindCounts,
   writeEvents,
@@ -63,7 +62,8 @@ async function diffInTransaction(tx: Db, input: IngestInput): Promise<IngestResu
   // One chunk stage and one diff for every chunk: tables made per chunk would each keep their
   // locks until the commit.
   const chunk = await createStageBeside(tx, stage, "chunk");
-  await createChunkDiff(tx, context, type, chunk);
+  const classified = chunkDiff(context, type, chunk);
+  await classified.create(tx);
   const rest = await createStageBeside(tx, stage, "rest");
   const totals = { added: 0, changed: 0, missing: 0, events: 0, visibleChange: 0 };
   const writeDiff = async (of: Stage, kinds: KindCounts) => {
@@ -88,7 +88,7 @@ async function diffInTransaction(tx: Db, input: IngestInput): Promise<IngestResu
       repeated ||= await keysRepeat(tx, chunk, identity);
       if (bulk && !repeated) await appendStage(tx, chunk, rest);
       else if (!repeated) {
-        await byLookups(tx, () => classifyChunk(tx, context, type, chunk));
+        await byLookups(tx, () => classified.classify(tx));
         await writeDiff(chunk, await kindCounts(tx, chunk));
         bulk = totals.added >= MIN_BULK_ROWS && totals.added >= existing;
       }
@@ -123,7 +123,7 @@ async function diffInTransaction(tx: Db, input: IngestInput): Promise<IngestResu
  * it would otherwise read and hash the whole type for every chunk (about 90 ms for 100,000
  * records) where a lookup per row through the identity index takes a fraction of that.
  */
-async function byLookups(tx: Db, work: () => Promise<void>): Promise<void> {
+async function byLookups(tx: Db, work: () => Promise<unknown>): Promise<void> {
   await sql`set local enable_hashjoin = off`.execute(tx);
   await sql`set local enable_mergejoin = off`.execute(tx);
   await work();

@@ -95,28 +95,17 @@ export async function classifyStage(
 }
 
 /**
- * Creates the diff table of a stage that is classified again and again, a chunk at a time
- * (classifyChunk): one table for all the chunks, emptied between them.
+ * The diff of a stage classified again and again, a chunk at a time, as classifyStage does without
+ * Missing: one table for all the chunks (`create`), each chunk classified into it once it is
+ * emptied (`classify`).
  */
-export async function createChunkDiff(
-  db: Db,
-  context: ContextModel,
-  type: EntityType,
-  stage: Stage,
-): Promise<void> {
+export function chunkDiff(context: ContextModel, type: EntityType, stage: Stage) {
   const rows = classifiedRows(context, type, stage, { deleteMissing: false });
-  await sql`create unlogged table ${diffTable(stage)} as ${rows} with no data`.execute(db);
-}
-
-/** Classifies a chunk's stage into its empty diff table (createChunkDiff), as classifyStage does, without Missing. */
-export async function classifyChunk(
-  db: Db,
-  context: ContextModel,
-  type: EntityType,
-  stage: Stage,
-): Promise<void> {
-  const rows = classifiedRows(context, type, stage, { deleteMissing: false });
-  await sql`insert into ${diffTable(stage)} ${rows}`.execute(db);
+  return {
+    create: (db: Db) =>
+      sql`create unlogged table ${diffTable(stage)} as ${rows} with no data`.execute(db),
+    classify: (db: Db) => sql`insert into ${diffTable(stage)} ${rows}`.execute(db),
+  };
 }
 
 /** The rows of classifyStage's diff, with the unscoped Missing ones when deleteMissing. */
