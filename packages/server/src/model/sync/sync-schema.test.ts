@@ -1,11 +1,13 @@
 import type { Kysely } from "kysely";
 import { sql } from "kysely";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../db/connection.ts";
 import { migrateToLatest } from "../../db/migrate.ts";
-import { openTestDatabase } from "../../testing/test-database.ts";
+import { openTestDatabase, testDatabaseKind } from "../../testing/test-database.ts";
 import { parseContextFile } from "../load-model.ts";
 import type { Model } from "../model.ts";
+import type { SyncAction } from "./plan.ts";
 import { DestructiveModelChangeError, syncSchema } from "./sync-schema.ts";
 
 const BASE = `
@@ -32,7 +34,7 @@ function modelOf(text: string): Model {
   return { contexts: [ctx as NonNullable<typeof ctx>] };
 }
 
-let database: Database;
+let database: Database & { url?: string };
 let db: Kysely<unknown>;
 beforeAll(async () => {
   database = await openTestDatabase();
@@ -169,6 +171,42 @@ describe("schema sync", () => {
     expect(await columnsOf("warehouse")).toEqual([]);
     expect(await syncSchema(db, modelOf(BASE), { allowDestructive: false })).toEqual([]);
   });
+
+  it.skipIf(testDatabaseKind() !== "postgres")(
+    "gives way to a long write of a table it alters, readers waiting at most one lock wait",
+    async () => {
+      const writer = new pg.Client({ connectionString: database.url });
+      await writer.connect();
+      const patience = { lockWait: "200ms", pauseMs: 300, attempts: 50 };
+      const widened = BASE.replace(
+        "      - { name: title, dataType: String }",
+        "      - { name: title, dataType: String }\n      - { name: colour, dataType: String, nullable: true }",
+      );
+      const waits: number[] = [];
+      let synced: Promise<SyncAction[]> | undefined;
+      try {
+        // Another session writes products for a while, as an upload written while its file is read.
+        await writer.query("begin");
+        await writer.query("lock table ctx_shop.product in row exclusive mode");
+        synced = syncSchema(db, modelOf(widened), { allowDestructive: false }, patience);
+        for (let i = 0; i < 5; i++) {
+          const started = Date.now();
+          await sql`select count(*) from ctx_shop.product`.execute(db);
+          waits.push(Date.now() - started);
+          await new Promise((resolve) => setTimeout(resolve, 150));
+        }
+        expect(await columnsOf("product")).not.toContain("colour");
+      } finally {
+        await writer.query("rollback");
+        await writer.end();
+      }
+      const actions = ((await synced) ?? []).map((a) => a.description);
+      expect(actions).toContain("add column ctx_shop.product.colour text");
+      expect(await columnsOf("product")).toContain("colour");
+      expect(Math.max(...waits)).toBeLessThan(600);
+      await syncSchema(db, modelOf(BASE), { allowDestructive: true });
+    },
+  );
 
   it("names the failing step when a formula is not valid SQL", async () => {
     const bad = BASE.replace(`"code || ' ' || title"`, `"no_such_column || 'x'"`);
