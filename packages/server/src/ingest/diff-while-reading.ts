@@ -15,8 +15,7 @@ import {
 } from "./diff.repository.ts";
 import { checkKeys, checkMassMissing } from "./ingest-checks.ts";
 import { type IngestInput, type IngestResult, writeOptions } from "./ingest-input.ts";
-import { tryLockType } from "./ingest-lock.repository.ts";
-import { inReadingSlot } from "./reading-slots.ts";
+import { inReadingTransaction } from "./reading-slots.ts";
 import {
   appendStage,
   createStage,
@@ -36,25 +35,19 @@ import {
  * read, its keys are checked for repeats and, with deleteMissing, the records it lacks are marked
  * Missing, the mass-deletion guard judging their number. When the new records come to outnumber
  * the type's, the rest of the file is written in one go at the end instead, as a bulk write. Any
- * refusal rolls all of it back. Answers undefined, having read no row, where ingestByDiff is used
- * instead (it stages the whole file, then writes in a short transaction): a dry run, a caller's
- * transaction, no loadTransaction (PGlite), a type that refers to itself (a row may only refer to
- * records stored before the file), another ingest or a decision on the type under way, or every
- * reading slot taken (inReadingSlot).
+ * refusal rolls all of it back. Answers undefined, having read no row, where no transaction may
+ * stay open while the file is read (inReadingTransaction): ingestByDiff is used instead, which
+ * stages the whole file, then writes in a short transaction.
  */
 export async function diffWhileReading(
   db: Db,
   input: IngestInput,
 ): Promise<IngestResult | undefined> {
-  const transaction = input.loadTransaction;
-  const selfReferring = input.attributes.some((a) => a.referencedEntityType === input.type.name);
-  if (!transaction || input.dryRun || db.isTransaction || selfReferring) return undefined;
-  return inReadingSlot(() => transaction((tx) => diffInTransaction(tx, input)));
+  return inReadingTransaction(db, input, (tx) => diffInTransaction(tx, input));
 }
 
-async function diffInTransaction(tx: Db, input: IngestInput): Promise<IngestResult | undefined> {
+async function diffInTransaction(tx: Db, input: IngestInput): Promise<IngestResult> {
   const { context, type } = input;
-  if (!(await tryLockType(tx, input))) return undefined;
   // The classifications join the rows with the type: let their hash tables fit in memory.
   await sql`set local work_mem = '64MB'`.execute(tx);
   const existing = await comparableCount(tx, context, type, input.missingScope);

@@ -18,8 +18,7 @@ import {
   repeatedKeysRejected,
   writeOptions,
 } from "./ingest-input.ts";
-import { tryLockType } from "./ingest-lock.repository.ts";
-import { inReadingSlot } from "./reading-slots.ts";
+import { inReadingTransaction } from "./reading-slots.ts";
 
 /**
  * The first load of a type that holds no records at all: every row is an Add, so each chunk is
@@ -27,33 +26,25 @@ import { inReadingSlot } from "./reading-slots.ts";
  * written from the records, with the type's secondary indexes dropped for the load. It is one
  * transaction, so a bad row or a repeated key anywhere rolls all of it back; the non-unique
  * indexes are built after it commits, several at once (buildIndexes), and with afterCommit the
- * answer does not wait for them. The type's table stays locked until the commit: its readers wait, and so do lists of types
- * that refer to it (they would only see it empty). Answers undefined, having read no row, when the
- * path does not apply: a dry run, a caller's transaction, no loadTransaction, a type that refers
- * to itself (a row may only refer to records stored before the file, never to rows of earlier
- * chunks), a type that holds records, one another ingest or its readers keep busy, or when other
- * ingests hold every reading slot (inReadingSlot).
+ * answer does not wait for them. The type's table stays locked until the commit: its readers
+ * wait, and so do lists of types that refer to it (they would only see it empty). Answers
+ * undefined, having read no row, when the path does not apply: where no transaction may stay open
+ * while the file is read (inReadingTransaction), for a type that holds records, or one its readers
+ * keep busy.
  */
 export async function loadEmptyType(db: Db, input: IngestInput): Promise<IngestResult | undefined> {
-  const transaction = input.loadTransaction;
   const { context, type } = input;
-  const selfReferring = input.attributes.some((a) => a.referencedEntityType === type.name);
-  if (!transaction || input.dryRun || db.isTransaction || selfReferring) return undefined;
-  const loaded = await inReadingSlot(() =>
-    transaction(async (tx) => {
-      // Another ingest of the type is under way: rather than wait for it, go through the diff.
-      if (!(await tryLockType(tx, input))) return undefined;
-      // The file's row number of each record, in load order: repeated keys are reported by them.
-      const rowNumbers: number[] = [];
-      return loadEmptyTable(
-        tx,
-        context.schema,
-        type.name,
-        () => copyFirstLoad(tx, input, rowNumbers),
-        () => repeatedKeysError(tx, input, rowNumbers),
-      );
-    }),
-  );
+  const loaded = await inReadingTransaction(db, input, (tx) => {
+    // The file's row number of each record, in load order: repeated keys are reported by them.
+    const rowNumbers: number[] = [];
+    return loadEmptyTable(
+      tx,
+      context.schema,
+      type.name,
+      () => copyFirstLoad(tx, input, rowNumbers),
+      () => repeatedKeysError(tx, input, rowNumbers),
+    );
+  });
   if (!loaded) return undefined;
   const builds = buildIndexes(db, loaded.indexes);
   if (input.afterCommit) input.afterCommit(builds);

@@ -1,3 +1,7 @@
+import type { Db } from "../db/connection.ts";
+import type { IngestInput } from "./ingest-input.ts";
+import { tryLockType } from "./ingest-lock.repository.ts";
+
 /** How many ingests of this server may hold a transaction open while their file is read. */
 export const READING_SLOTS = 3;
 
@@ -17,4 +21,25 @@ export async function inReadingSlot<T>(work: () => Promise<T | undefined>): Prom
   } finally {
     reading -= 1;
   }
+}
+
+/**
+ * Runs `work` in a transaction that stays open while the file is read (loadEmptyType,
+ * diffWhileReading), holding the type's ingest lock. Answers undefined, having read no row, where
+ * such a transaction is not to be: a dry run, a caller's transaction, no loadTransaction (PGlite,
+ * which would serve nothing else meanwhile), a type whose file refers to the type itself (a row
+ * may only refer to records stored before the file, never to an earlier chunk's), every reading
+ * slot taken, or another ingest of the type (or a decision on it) under way; and where `work` does.
+ */
+export async function inReadingTransaction<T>(
+  db: Db,
+  input: IngestInput,
+  work: (tx: Db) => Promise<T | undefined>,
+): Promise<T | undefined> {
+  const transaction = input.loadTransaction;
+  const selfReferring = input.attributes.some((a) => a.referencedEntityType === input.type.name);
+  if (!transaction || input.dryRun || db.isTransaction || selfReferring) return undefined;
+  return inReadingSlot(() =>
+    transaction(async (tx) => ((await tryLockType(tx, input)) ? work(tx) : undefined)),
+  );
 }
