@@ -53,7 +53,8 @@ export function freePort(): Promise<number> {
 /** Starts the server in the background; its output goes to logFile. */
 export function startServer(root: string, env: NodeJS.ProcessEnv, logFile: string): ChildProcess {
   const log = openSync(logFile, "a");
-  return spawn(process.execPath, ["--import", "tsx", "packages/server/src/main.ts"], {
+  // The compiled server, as `npm run serve` runs it in production (`npm run test:e2e` builds it).
+  return spawn(process.execPath, ["--enable-source-maps", "packages/server/dist/main.js"], {
     cwd: root,
     env,
     stdio: ["ignore", log, log],

@@ -18,6 +18,7 @@ import { errorHandler } from "./http/error-handler.ts";
 import { installGuard } from "./http/guard.ts";
 import type { App, AppDeps } from "./http/types.ts";
 import { ingestRoutes } from "./ingest/ingest.routes.ts";
+import { createLogger } from "./logger.ts";
 import { publishRoutes } from "./publish/publish.routes.ts";
 import { recordsRoutes } from "./records/records.routes.ts";
 import { openApiRoutes, registerOpenApi } from "./system/openapi.ts";
@@ -32,17 +33,7 @@ export interface BuildOptions {
 export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promise<App> {
   const { config, database } = deps;
   const app = Fastify({
-    logger:
-      options.logger === false
-        ? false
-        : {
-            level: config.logLevel,
-            redact: [
-              "req.headers.cookie",
-              "req.headers.authorization",
-              'res.headers["set-cookie"]',
-            ],
-          },
+    ...(options.logger === false ? { logger: false } : { loggerInstance: createLogger(config) }),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();

@@ -25,6 +25,14 @@ describe("loadConfig", () => {
     );
   });
 
+  it("logs readable lines on a terminal and JSON otherwise, in production, or when told", () => {
+    expect(loadConfig({}, [], true).logFormat).toBe("pretty");
+    expect(loadConfig({}, [], false).logFormat).toBe("json");
+    expect(loadConfig({ NODE_ENV: "production" }, [], true).logFormat).toBe("json");
+    expect(loadConfig({ LOG_FORMAT: "pretty" }, [], false).logFormat).toBe("pretty");
+    expect(loadConfig({ LOG_FORMAT: "json" }, [], true).logFormat).toBe("json");
+  });
+
   it("names every invalid variable", () => {
     const attempt = () =>
       loadConfig({ PORT: "eighty", ADMIN_PASSWORD: "short", NAV_HIDE: "upload,bogus" }, []);

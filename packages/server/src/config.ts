@@ -27,6 +27,8 @@ const EnvSchema = z.object({
   SESSION_IDLE_MINUTES: z.coerce.number().int().positive().default(30),
   SESSION_MAX_HOURS: z.coerce.number().int().positive().default(12),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  LOG_FORMAT: z.enum(["pretty", "json"]).optional(),
+  NODE_ENV: z.string().optional(),
   TRUST_PROXY: flag.default(false),
   NAV_HIDE: z
     .string()
@@ -65,6 +67,8 @@ export interface Config {
   sessionIdleMinutes: number;
   sessionMaxHours: number;
   logLevel: string;
+  /** pretty: one readable line an entry, for a person at a terminal; json: one JSON object a line. */
+  logFormat: "pretty" | "json";
   trustProxy: boolean;
   navHidden: NavItem[];
   webDist: string;
@@ -99,6 +103,9 @@ export const CONFIG_HELP: Record<keyof z.infer<typeof EnvSchema>, string> = {
   SESSION_IDLE_MINUTES: "idle session lifetime in minutes (default 30)",
   SESSION_MAX_HOURS: "absolute session lifetime in hours (default 12)",
   LOG_LEVEL: "fatal, error, warn, info, debug, trace or silent (default info)",
+  LOG_FORMAT:
+    "pretty (readable lines) or json (one object a line); default pretty on a terminal, json otherwise and when NODE_ENV=production",
+  NODE_ENV: "production makes the logs JSON even on a terminal",
   TRUST_PROXY: "1 when behind a reverse proxy that sets X-Forwarded-* (default 0)",
   NAV_HIDE:
     "comma-separated navigation items to switch off (home, upload, explorer, pending, wikimanager, systemenvironments, developer, admin)",
@@ -113,6 +120,7 @@ export class ConfigError extends Error {}
 export function loadConfig(
   env: Record<string, string | undefined> = process.env,
   argv: readonly string[] = process.argv.slice(2),
+  terminal: boolean = process.stdout.isTTY === true,
 ): Config {
   const defined = Object.fromEntries(
     Object.entries(env).filter(([, v]) => v !== undefined && v !== ""),
@@ -141,6 +149,7 @@ export function loadConfig(
     sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
     sessionMaxHours: e.SESSION_MAX_HOURS,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT ?? (terminal && e.NODE_ENV !== "production" ? "pretty" : "json"),
     trustProxy: e.TRUST_PROXY,
     navHidden: e.NAV_HIDE,
     webDist: path.resolve(e.WEB_DIST),

@@ -4,10 +4,12 @@ import { buildApp } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { openDatabase } from "./db/connection.ts";
 import { startScheduler } from "./dictionary/scheduler.ts";
+import { flushLogger } from "./logger.ts";
 import { ModelError } from "./model/load-model.ts";
 import { findContext } from "./model/model.ts";
 import { DestructiveModelChangeError } from "./model/sync/sync-schema.ts";
 import { prepare } from "./prepare.ts";
+import { startBanner, summariseSeed, summariseSync } from "./start-report.ts";
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -28,9 +30,10 @@ async function main(): Promise<void> {
       })
     : undefined;
 
-  for (const action of prepared.syncActions) app.log.info(`model sync: ${action.description}`);
-  for (const s of prepared.seeded)
-    app.log.info(`seeded ${s.rows} ${s.context}.${s.entityType} records`);
+  for (const action of prepared.syncActions) app.log.debug(`model sync: ${action.description}`);
+  app.log.info(summariseSync(prepared.syncActions));
+  const seeded = summariseSeed(prepared.seeded);
+  if (seeded) app.log.info(seeded);
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -46,23 +49,9 @@ async function main(): Promise<void> {
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
 
   await app.listen({ port: config.port, host: config.host });
-  const address = `http://${config.host}:${config.port}`;
-  const store = config.databaseUrl ? "PostgreSQL" : `embedded PGlite in ${config.dataDir}`;
-  const lines = [
-    `Ledgerline is running on ${address} (${store}${config.demo ? ", demo data" : ""})`,
-  ];
-  if (prepared.admin?.generatedPassword) {
-    lines.push(
-      `First start: sign in as '${prepared.admin.username}' with the password ${prepared.admin.generatedPassword}`,
-      "This password is shown only once; change it in User management.",
-    );
-  } else {
-    lines.push(
-      `Sign in as '${config.adminUsername}' with ADMIN_PASSWORD, or the password printed at the first start.`,
-    );
-  }
-  // Printed, not logged: the one place a generated password is shown.
-  console.log(`\n  ${lines.join("\n  ")}\n`);
+  // The logger writes asynchronously: flush it so that the banner is the last thing printed.
+  await flushLogger(app.log);
+  console.log(startBanner(config, `http://${config.host}:${config.port}`, prepared.admin));
 }
 
 main().catch((error: unknown) => {

@@ -10,7 +10,11 @@ export interface WorkerLimits {
   maxMilliseconds: number;
 }
 
-const ENTRY = new URL("./xlsx-worker-entry.mjs", import.meta.url);
+// From source the worker needs the TypeScript loader registered first; the compiled server
+// (scripts/build-server.ts) has the worker bundled beside it as xlsx-worker.js.
+const ENTRY = import.meta.url.endsWith(".ts")
+  ? new URL("./xlsx-worker-entry.mjs", import.meta.url)
+  : new URL("./xlsx-worker.js", import.meta.url);
 
 /** A parsing thread started ahead of need; each thread parses one file and is then stopped. */
 let spare: { worker: Worker; memoryMb: number } | undefined;

@@ -4,12 +4,11 @@ import fastifyStatic from "@fastify/static";
 import { AppConfig } from "@ledgerline/contract";
 import { sql } from "kysely";
 import { z } from "zod";
+import serverPackage from "../../package.json" with { type: "json" };
 import { isReserved } from "../http/route-policy.ts";
 import type { App, AppDeps } from "../http/types.ts";
 
-const VERSION: string = JSON.parse(
-  fs.readFileSync(path.resolve(import.meta.dirname, "../../package.json"), "utf8"),
-).version;
+const VERSION: string = serverPackage.version;
 
 /** /healthz, /readyz, /app-config.json, the built web app and the SPA fallback for deep links. */
 export async function systemRoutes(app: App, { config, database }: AppDeps): Promise<void> {
