@@ -8,10 +8,10 @@ const REDACT = ["req.headers.cookie", "req.headers.authorization", 'res.headers[
 /** The server's logger: readable lines for a person at a terminal, JSON lines for log collectors. */
 export function createLogger(config: Pick<Config, "logLevel" | "logFormat">): FastifyBaseLogger {
   const options = { level: config.logLevel, redact: REDACT };
-  if (config.logFormat === "json") return pino(options);
+  // Synchronous writes keep the log in order with what the server prints (the start banner).
+  if (config.logFormat === "json") return pino(options, pino.destination({ sync: true }));
   return pino(
     options,
-    // Synchronous: a person at a terminal reads these lines in order with what the server prints.
     pretty({
       translateTime: "SYS:HH:MM:ss",
       ignore: "pid,hostname,reqId",
@@ -19,10 +19,4 @@ export function createLogger(config: Pick<Config, "logLevel" | "logFormat">): Fa
       sync: true,
     }),
   );
-}
-
-/** Resolves once what the logger has buffered is written (JSON logs are written asynchronously). */
-export function flushLogger(logger: FastifyBaseLogger): Promise<void> {
-  const { flush } = logger as Partial<Pick<pino.Logger, "flush">>;
-  return new Promise((resolve) => (flush ? flush.call(logger, () => resolve()) : resolve()));
 }

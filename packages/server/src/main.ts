@@ -4,7 +4,6 @@ import { buildApp } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { openDatabase } from "./db/connection.ts";
 import { startScheduler } from "./dictionary/scheduler.ts";
-import { flushLogger } from "./logger.ts";
 import { ModelError } from "./model/load-model.ts";
 import { findContext } from "./model/model.ts";
 import { DestructiveModelChangeError } from "./model/sync/sync-schema.ts";
@@ -49,8 +48,6 @@ async function main(): Promise<void> {
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
 
   await app.listen({ port: config.port, host: config.host });
-  // The logger writes asynchronously: flush it so that the banner is the last thing printed.
-  await flushLogger(app.log);
   console.log(startBanner(config, `http://${config.host}:${config.port}`, prepared.admin));
 }
 
