@@ -4,6 +4,7 @@ import { benchDictionary } from "./dictionary.ts";
 import { benchExport } from "./export.ts";
 import { benchIngest } from "./ingest.ts";
 import { benchLoad } from "./load.ts";
+import { benchNotify } from "./notify.ts";
 import { benchPublish } from "./publish.ts";
 import { benchRecords } from "./records.ts";
 import { installInterruptHandler } from "./support/cleanup.ts";
@@ -16,6 +17,7 @@ const BENCHMARKS: Record<string, () => Promise<void>> = {
   dictionary: benchDictionary,
   publish: benchPublish,
   load: benchLoad,
+  notify: benchNotify,
 };
 
 const name = process.argv[2];

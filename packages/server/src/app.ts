@@ -19,6 +19,7 @@ import { installGuard } from "./http/guard.ts";
 import type { App, AppDeps } from "./http/types.ts";
 import { ingestRoutes } from "./ingest/ingest.routes.ts";
 import { createLogger } from "./logger.ts";
+import { notificationsRoutes } from "./notifications/notifications.routes.ts";
 import { publishRoutes } from "./publish/publish.routes.ts";
 import { recordsRoutes } from "./records/records.routes.ts";
 import { openApiRoutes, registerOpenApi } from "./system/openapi.ts";
@@ -83,6 +84,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await publishRoutes(app, deps);
   await usersRoutes(app, deps);
   await rolesRoutes(app, deps);
+  await notificationsRoutes(app, deps);
   await openApiRoutes(app);
   await systemRoutes(app, deps);
   return app;

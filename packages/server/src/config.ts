@@ -43,6 +43,16 @@ const EnvSchema = z.object({
   WEB_DIST: z.string().default(path.resolve(import.meta.dirname, "../../web/dist")),
   UPLOAD_MAX_MB: z.coerce.number().positive().max(2048).default(50),
   UPLOAD_MAX_ROWS: z.coerce.number().int().positive().default(1_000_000),
+  PUBLIC_URL: z.string().url().optional(),
+  SMTP_HOST: z.string().optional(),
+  SMTP_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  SMTP_TLS: z.enum(["starttls", "implicit", "none"]).default("starttls"),
+  SMTP_USER: z.string().optional(),
+  SMTP_PASSWORD: z.string().optional(),
+  SMTP_FROM: z.string().email().optional(),
+  NOTIFY_DIGEST_MINUTES: z.coerce.number().positive().default(15),
+  NOTIFY_MAX_ATTEMPTS: z.coerce.number().int().positive().default(8),
+  NOTIFY_POLL_MS: z.coerce.number().int().positive().default(2000),
 });
 
 /** Every setting of the server, parsed from the environment in one place. */
@@ -73,6 +83,18 @@ export interface Config {
   navHidden: NavItem[];
   webDist: string;
   allowDestructiveModelChanges: boolean;
+  /** The address users reach the server at, for links in e-mails. */
+  publicUrl: string;
+  /** undefined: no SMTP server, nothing is e-mailed (the outbox is still written and kept). */
+  smtp: SmtpConfig | undefined;
+  notify: {
+    /** Shortest time between two digests of a type's web changes. */
+    digestMinutes: number;
+    /** Tries before a message is marked failed. */
+    maxAttempts: number;
+    /** How often the sender looks for due messages. */
+    pollMs: number;
+  };
   upload: {
     maxBytes: number;
     maxRows: number;
@@ -82,6 +104,16 @@ export interface Config {
     parserMemoryMb: number;
     parserMilliseconds: number;
   };
+}
+
+export interface SmtpConfig {
+  host: string;
+  port: number;
+  /** starttls: upgrade a plain connection (required); implicit: TLS from the start; none: plain text. */
+  tls: "starttls" | "implicit" | "none";
+  user: string | undefined;
+  password: string | undefined;
+  from: string;
 }
 
 /** Descriptions of the variables, printed by `--help` and mirrored in the README. */
@@ -112,6 +144,16 @@ export const CONFIG_HELP: Record<keyof z.infer<typeof EnvSchema>, string> = {
   WEB_DIST: "folder of the built web app (default packages/web/dist)",
   UPLOAD_MAX_MB: "largest accepted upload in MB (default 50)",
   UPLOAD_MAX_ROWS: "most rows one upload may carry (default 1000000)",
+  PUBLIC_URL: "the address users open, for links in e-mails (default http://HOST:PORT)",
+  SMTP_HOST: "SMTP server for e-mail notifications; unset: nothing is e-mailed",
+  SMTP_PORT: "its port (default 587, 465 with SMTP_TLS=implicit, 25 with none)",
+  SMTP_TLS: "starttls (default), implicit or none",
+  SMTP_USER: "SMTP login, when the server wants one",
+  SMTP_PASSWORD: "SMTP password",
+  SMTP_FROM: "sender address of the e-mails (required with SMTP_HOST)",
+  NOTIFY_DIGEST_MINUTES: "shortest time between two digests of a type's web changes (default 15)",
+  NOTIFY_MAX_ATTEMPTS: "tries before an e-mail is marked failed (default 8)",
+  NOTIFY_POLL_MS: "how often the sender looks for due e-mails, in ms (default 2000)",
 };
 
 export class ConfigError extends Error {}
@@ -154,6 +196,13 @@ export function loadConfig(
     navHidden: e.NAV_HIDE,
     webDist: path.resolve(e.WEB_DIST),
     allowDestructiveModelChanges: argv.includes("--allow-destructive-model-changes"),
+    publicUrl: (e.PUBLIC_URL ?? `http://${e.HOST}:${e.PORT}`).replace(/\/+$/, ""),
+    smtp: smtpConfig(e),
+    notify: {
+      digestMinutes: e.NOTIFY_DIGEST_MINUTES,
+      maxAttempts: e.NOTIFY_MAX_ATTEMPTS,
+      pollMs: e.NOTIFY_POLL_MS,
+    },
     upload: {
       maxBytes: Math.round(e.UPLOAD_MAX_MB * 1024 * 1024),
       maxRows: e.UPLOAD_MAX_ROWS,
@@ -165,6 +214,21 @@ export function loadConfig(
       parserMemoryMb: 512,
       parserMilliseconds: 10 * 60 * 1000,
     },
+  };
+}
+
+function smtpConfig(e: z.infer<typeof EnvSchema>): SmtpConfig | undefined {
+  if (!e.SMTP_HOST) return undefined;
+  if (!e.SMTP_FROM)
+    throw new ConfigError("Invalid configuration:\n  SMTP_FROM: required with SMTP_HOST");
+  const defaultPort = { starttls: 587, implicit: 465, none: 25 }[e.SMTP_TLS];
+  return {
+    host: e.SMTP_HOST,
+    port: e.SMTP_PORT ?? defaultPort,
+    tls: e.SMTP_TLS,
+    user: e.SMTP_USER,
+    password: e.SMTP_PASSWORD,
+    from: e.SMTP_FROM,
   };
 }
 

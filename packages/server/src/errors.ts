@@ -1,10 +1,15 @@
-/** An error whose message is safe to show to the caller, with the HTTP status to answer. */
+/**
+ * An error whose message is safe to show to the caller, with the HTTP status to answer. The
+ * message never holds a server path, an address, SQL or a password; the cause may, and goes only
+ * to the server log.
+ */
 export class AppError extends Error {
   constructor(
     readonly statusCode: number,
     message: string,
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
   }
 }
 

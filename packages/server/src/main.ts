@@ -7,6 +7,8 @@ import { startScheduler } from "./dictionary/scheduler.ts";
 import { ModelError } from "./model/load-model.ts";
 import { findContext } from "./model/model.ts";
 import { DestructiveModelChangeError } from "./model/sync/sync-schema.ts";
+import { notifierOf } from "./notifications/notify.service.ts";
+import { smtpTransport, startSender } from "./notifications/sender.ts";
 import { prepare } from "./prepare.ts";
 import { startBanner, summariseSeed, summariseSync } from "./start-report.ts";
 
@@ -26,7 +28,22 @@ async function main(): Promise<void> {
     ? startScheduler(database, dictionary, {
         connectionsDir: config.connectionsDir,
         log: app.log,
+        notifier: notifierOf(config),
       })
+    : undefined;
+  const sender = config.smtp
+    ? startSender(
+        {
+          db: database.db,
+          notifier: notifierOf(config),
+          contexts: prepared.model.contexts,
+          transport: smtpTransport(config.smtp),
+          from: config.smtp.from,
+          maxAttempts: config.notify.maxAttempts,
+          log: app.log,
+        },
+        config.notify.pollMs,
+      )
     : undefined;
 
   for (const action of prepared.syncActions) app.log.debug(`model sync: ${action.description}`);
@@ -40,6 +57,7 @@ async function main(): Promise<void> {
     closing = true;
     app.log.info(`${signal} received: finishing in-flight requests`);
     await scheduler?.stop();
+    await sender?.stop();
     await app.close();
     await database.close();
     process.exit(0);

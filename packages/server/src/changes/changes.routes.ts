@@ -12,14 +12,16 @@ import {
 import { z } from "zod";
 import { currentUser } from "../http/guard.ts";
 import type { App, AppDeps } from "../http/types.ts";
+import { notifierOf } from "../notifications/notify.service.ts";
 import { listPendingChangeSets } from "./change-sets.service.ts";
 import { approve, listActions, pendingSummary, reject, runAction } from "./decisions.service.ts";
 
 const errors = { 400: ErrorBody, 403: ErrorBody, 404: ErrorBody };
 
 /** Pending summary, change sets, approve, reject and custom actions. */
-export async function changesRoutes(app: App, { database, model }: AppDeps): Promise<void> {
+export async function changesRoutes(app: App, { config, database, model }: AppDeps): Promise<void> {
   const db = database.db;
+  const notifier = notifierOf(config);
 
   app.post(
     "/api/getpendingsummary",
@@ -59,7 +61,7 @@ export async function changesRoutes(app: App, { database, model }: AppDeps): Pro
         response: { 200: DecisionResponse, ...errors },
       },
     },
-    async (request) => approve(db, model, currentUser(request), request.body),
+    async (request) => approve(db, model, currentUser(request), request.body, notifier),
   );
 
   app.post(
@@ -72,7 +74,7 @@ export async function changesRoutes(app: App, { database, model }: AppDeps): Pro
         response: { 200: DecisionResponse, ...errors },
       },
     },
-    async (request) => reject(db, model, currentUser(request), request.body),
+    async (request) => reject(db, model, currentUser(request), request.body, notifier),
   );
 
   app.post(
@@ -100,6 +102,6 @@ export async function changesRoutes(app: App, { database, model }: AppDeps): Pro
         response: { 200: DecisionResponse, ...errors },
       },
     },
-    async (request) => runAction(db, model, currentUser(request), request.body),
+    async (request) => runAction(db, model, currentUser(request), request.body, notifier),
   );
 }

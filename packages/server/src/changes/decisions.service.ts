@@ -11,6 +11,7 @@ import type { CurrentUser } from "../auth/auth.service.ts";
 import type { Db } from "../db/connection.ts";
 import { BadRequestError, ForbiddenError, NotFoundError } from "../errors.ts";
 import type { ContextModel, CustomAction, EntityType, Model } from "../model/model.ts";
+import { type Notifier, notifyDecision } from "../notifications/notify.service.ts";
 import { type ApplyResult, applyEvents } from "./apply-events.ts";
 import { ACTION_HANDLERS } from "./custom-actions.ts";
 import {
@@ -64,6 +65,7 @@ async function decideOn(
   model: Model,
   user: CurrentUser,
   request: DecisionRequest,
+  notifier: Notifier,
   verb: string,
   decide: (
     tx: Db,
@@ -82,6 +84,14 @@ async function decideOn(
       selectionOf(request),
     );
     const result = await decide(tx, rights.context, type, events);
+    await notifyDecision(tx, notifier, {
+      context: rights.context,
+      type,
+      verb,
+      decidedBy: user.username,
+      events,
+      result,
+    });
     return response(verb, requestedCount(request, events.length), result);
   });
 }
@@ -92,8 +102,9 @@ export function approve(
   model: Model,
   user: CurrentUser,
   request: DecisionRequest,
+  notifier: Notifier,
 ): Promise<DecisionResponse> {
-  return decideOn(db, model, user, request, "approved", (tx, context, type, events) => {
+  return decideOn(db, model, user, request, notifier, "approved", (tx, context, type, events) => {
     assertNotOwn(type, events, user);
     return applyEvents(tx, context, type, events, user.username);
   });
@@ -105,11 +116,20 @@ export function reject(
   model: Model,
   user: CurrentUser,
   request: DecisionRequest,
+  notifier: Notifier,
 ): Promise<DecisionResponse> {
-  return decideOn(db, model, user, request, "rejected", async (tx, context, type, events) => {
-    await rejectEvents(tx, context.schema, type.name, events, user.username);
-    return { applied: events.map((e) => e.event_id), conflicts: [] };
-  });
+  return decideOn(
+    db,
+    model,
+    user,
+    request,
+    notifier,
+    "rejected",
+    async (tx, context, type, events) => {
+      await rejectEvents(tx, context.schema, type.name, events, user.username);
+      return { applied: events.map((e) => e.event_id), conflicts: [] };
+    },
+  );
 }
 
 const KIND_RULE: Record<
@@ -152,6 +172,7 @@ export async function runAction(
   model: Model,
   user: CurrentUser,
   request: RunActionRequest,
+  notifier: Notifier,
 ): Promise<DecisionResponse> {
   const rights = await rightsIn(db, model, user, request.context);
   const type = requireTypePermission(rights, request.entityType, "approve");
@@ -178,6 +199,14 @@ export async function runAction(
       type,
       events,
       user: user.username,
+    });
+    await notifyDecision(tx, notifier, {
+      context: rights.context,
+      type,
+      verb: `processed by '${action.uiName}'`,
+      decidedBy: user.username,
+      events,
+      result,
     });
     return response(
       `processed by '${action.uiName}'`,

@@ -4,6 +4,7 @@ import * as uploads from "./migrations/002-uploads.ts";
 import * as importRuns from "./migrations/003-import-runs.ts";
 import * as publishRuns from "./migrations/004-publish-runs.ts";
 import * as rateLimits from "./migrations/005-rate-limits.ts";
+import * as notifications from "./migrations/006-notifications.ts";
 
 // Ordered by name; a new migration is a new numbered file added here. Applied migrations never change.
 const MIGRATIONS: Record<string, Migration> = {
@@ -12,6 +13,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "003-import-runs": importRuns,
   "004-publish-runs": publishRuns,
   "005-rate-limits": rateLimits,
+  "006-notifications": notifications,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

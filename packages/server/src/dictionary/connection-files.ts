@@ -3,10 +3,12 @@ import fs from "node:fs/promises";
 import path from "node:path";
 // @ts-expect-error pgpass ships no types; its helper reads one explicit .pgpass file.
 import pgpassHelper from "pgpass/lib/helper.js";
-import { BadRequestError, NotFoundError } from "../errors.ts";
+import { AppError, BadRequestError, NotFoundError } from "../errors.ts";
 
 /** Settings of one PostgreSQL connection, read from a libpq service file. Never sent to clients. */
 export interface ConnectionSettings {
+  /** The file's name, the only part of it users see (they choose it in the system environment). */
+  fileName: string;
   host: string;
   port: number;
   database: string;
@@ -41,7 +43,7 @@ export async function listConnectionFiles(dir: string): Promise<string[]> {
 export function parseServiceFile(fileName: string, text: string): ConnectionSettings {
   const values = new Map<string, string>();
   let sections = 0;
-  for (const raw of text.split(/\r?\n/)) {
+  for (const [index, raw] of text.split(/\r?\n/).entries()) {
     const line = raw.trim();
     if (line === "" || line.startsWith("#")) continue;
     if (/^\[[^\]]+\]$/.test(line)) {
@@ -49,9 +51,10 @@ export function parseServiceFile(fileName: string, text: string): ConnectionSett
       continue;
     }
     const eq = line.indexOf("=");
+    // By its number only: the line may hold a host or a password.
     if (eq <= 0 || sections === 0)
       throw new BadRequestError(
-        `Connection file '${fileName}': cannot read the line '${line.split("=")[0]}'`,
+        `Connection file '${fileName}': line ${index + 1} is not 'key=value' inside a [section]`,
       );
     const key = line.slice(0, eq).trim();
     if (!KNOWN_KEYS.has(key))
@@ -70,6 +73,7 @@ export function parseServiceFile(fileName: string, text: string): ConnectionSett
     throw new BadRequestError(`Connection file '${fileName}': port is not a port number`);
   const timeout = values.get("connect_timeout");
   return {
+    fileName,
     host,
     port,
     database,
@@ -106,8 +110,12 @@ async function passwordFromPgpass(
 export async function loadConnection(dir: string, fileName: string): Promise<ConnectionSettings> {
   if (!FILE_NAME.test(fileName))
     throw new BadRequestError(`'${fileName}' is not a connection file name`);
-  const text = await fs.readFile(path.join(dir, fileName), "utf8").catch(() => {
-    throw new NotFoundError(`Connection file '${fileName}' does not exist`);
+  const text = await fs.readFile(path.join(dir, fileName), "utf8").catch((error: unknown) => {
+    if ((error as { code?: string }).code === "ENOENT")
+      throw new NotFoundError(`Connection file '${fileName}' does not exist`);
+    throw new AppError(500, `The server cannot read the connection file '${fileName}'`, {
+      cause: error,
+    });
   });
   const settings = parseServiceFile(fileName, text);
   return settings.password !== undefined

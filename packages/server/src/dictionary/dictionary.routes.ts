@@ -5,11 +5,13 @@ import type { CurrentUser } from "../auth/auth.service.ts";
 import { AppError, BadRequestError } from "../errors.ts";
 import { currentUser } from "../http/guard.ts";
 import type { App, AppDeps } from "../http/types.ts";
+import { IngestRejected } from "../ingest/ingest-input.ts";
+import { notifierOf } from "../notifications/notify.service.ts";
 import { listConnectionFiles, loadConnection } from "./connection-files.ts";
 import { checkCron } from "./cron.ts";
 import { dictionaryContext } from "./dictionary-model.ts";
 import { connectionFileOf, importMetadataSource } from "./import.service.ts";
-import { connectReadOnly, SourceConnectionError } from "./source-database.ts";
+import { SourceConnectionError, withSourceDatabase } from "./source-database.ts";
 
 const text = z.string();
 
@@ -24,8 +26,12 @@ export async function dictionaryRoutes(
     requireTypePermission(await rightsIn(db, model, user, context.name), typeName, permission);
     return context;
   };
-  const asBadGateway = (error: unknown) => {
-    throw error instanceof SourceConnectionError ? new AppError(502, error.message) : error;
+  // Both refusals carry texts worded for users; other errors go to the error handler as they are.
+  const answerable = (error: unknown) => {
+    if (error instanceof SourceConnectionError)
+      throw new AppError(502, error.message, { cause: error.cause });
+    if (error instanceof IngestRejected) throw new AppError(error.status, error.message);
+    throw error;
   };
 
   app.get(
@@ -78,12 +84,9 @@ export async function dictionaryRoutes(
         config.connectionsDir,
         await connectionFileOf(db, context, request.body.EntityKeyID),
       );
-      const client = await connectReadOnly(settings).catch(asBadGateway);
-      try {
-        await client.query("select version()");
-      } finally {
-        await client.end();
-      }
+      await withSourceDatabase(settings, (client) => client.query("select version()")).catch(
+        answerable,
+      );
       return { Msg: "connection confirmed" };
     },
   );
@@ -96,7 +99,15 @@ export async function dictionaryRoutes(
           "Imports the source's tables and columns as data objects and elements (Add / Change / Missing).",
         tags: ["dictionary"],
         body: MetadataSourceRequest,
-        response: { 200: MsgBody, 400: text, 403: text, 404: text, 422: text, 502: text },
+        response: {
+          200: MsgBody,
+          400: text,
+          403: text,
+          404: text,
+          409: text,
+          422: text,
+          502: text,
+        },
       },
     },
     async (request) => {
@@ -107,7 +118,8 @@ export async function dictionaryRoutes(
         connectionsDir: config.connectionsDir,
         user: user.username,
         trigger: "manual",
-      }).catch(asBadGateway);
+        notifier: notifierOf(config),
+      }).catch(answerable);
       return { Msg: outcome.message };
     },
   );

@@ -380,13 +380,19 @@ describe.skipIf(!reachable)("Data Dictionary metadata sources", () => {
     ).toHaveLength(1);
   });
 
-  describe("ping failures name the cause and never the password", () => {
+  describe("ping and import failures name the cause, never the server's settings or paths", () => {
     const PASSWORD = "Sup3r-Secret-Pw";
+    /** Pings with these connection file lines; the answer holds none of their values. */
     async function pingWith(lines: string[]): Promise<{ status: number; body: string }> {
       await writeConnection("src.conf", [...lines, `password=${PASSWORD}`]);
       const res = await dd("/data-dictionary/ping-metadata-source", { EntityKeyID: sourceKey });
-      expect(res.body).not.toContain(PASSWORD);
       expect(res.headers["content-type"]).toMatch(/^text\/plain/);
+      for (const line of [...lines, `password=${PASSWORD}`]) {
+        const [key, value] = line.split("=");
+        if (["host", "port", "dbname", "user", "password"].includes(key))
+          expect(res.body, key).not.toContain(value);
+      }
+      expect(res.body).not.toContain(connectionsDir);
       return { status: res.statusCode, body: res.body };
     }
     afterAll(() =>
@@ -402,17 +408,35 @@ describe.skipIf(!reachable)("Data Dictionary metadata sources", () => {
       const fake = await fakePostgres("wrong-password");
       try {
         expect(
-          await pingWith(["host=127.0.0.1", `port=${fake.port}`, "dbname=sales", "user=reader"]),
+          await pingWith(["host=127.0.0.1", `port=${fake.port}`, "dbname=sales_db", "user=reader"]),
         ).toEqual({
           status: 502,
-          body: `Cannot connect to sales on 127.0.0.1:${fake.port}: wrong password for user 'reader'`,
+          body: "Cannot connect with connection file 'src.conf': wrong password",
         });
       } finally {
         await fake.close();
       }
     });
 
-    it("unknown database, refused port, unknown host, timeout", async () => {
+    it("a closed port on 127.0.0.1: 502, 'connection refused', no host, port or folder", async () => {
+      const closed = await fakePostgres("silent");
+      await closed.close();
+      const answer = await pingWith([
+        "host=127.0.0.1",
+        `port=${closed.port}`,
+        "dbname=sales_db",
+        "user=reader",
+      ]);
+      expect(answer).toEqual({
+        status: 502,
+        body: "Cannot connect with connection file 'src.conf': connection refused",
+      });
+      expect(answer.body).not.toContain("127.0.0.1");
+      expect(answer.body).not.toContain(String(closed.port));
+      expect(answer.body).not.toContain(connectionsDir);
+    });
+
+    it("unknown database, unknown host, timeout", async () => {
       expect(
         await pingWith([
           `host=${source.host}`,
@@ -422,38 +446,63 @@ describe.skipIf(!reachable)("Data Dictionary metadata sources", () => {
         ]),
       ).toEqual({
         status: 502,
-        body: `Cannot connect to no_such_db on ${source.host}:${source.port}: database 'no_such_db' does not exist on ${source.host}:${source.port}`,
+        body: "Cannot connect with connection file 'src.conf': unknown database",
       });
-      const closed = await fakePostgres("silent");
-      await closed.close();
       expect(
-        (await pingWith(["host=127.0.0.1", `port=${closed.port}`, "dbname=x", "user=reader"])).body,
-      ).toMatch(/refused the connection$/);
-      expect(
-        (await pingWith(["host=no-such-host.invalid", "dbname=x", "user=reader"])).body,
-      ).toMatch(/unknown host 'no-such-host\.invalid'$/);
+        await pingWith(["host=no-such-host.invalid", "dbname=sales_db", "user=reader"]),
+      ).toEqual({
+        status: 502,
+        body: "Cannot connect with connection file 'src.conf': unknown host",
+      });
       const silent = await fakePostgres("silent");
       try {
         const res = await pingWith([
           "host=127.0.0.1",
           `port=${silent.port}`,
-          "dbname=x",
+          "dbname=sales_db",
           "user=reader",
           "connect_timeout=1",
         ]);
         expect(res).toEqual({
           status: 502,
-          body: `Cannot connect to x on 127.0.0.1:${silent.port}: no answer from 127.0.0.1:${silent.port} in time`,
+          body: "Cannot connect with connection file 'src.conf': timeout: no answer in time",
         });
       } finally {
         await silent.close();
       }
     });
 
+    it("an import that cannot connect answers and records the same plain words", async () => {
+      const closed = await fakePostgres("silent");
+      await closed.close();
+      await writeConnection("src.conf", [
+        "host=127.0.0.1",
+        `port=${closed.port}`,
+        "dbname=sales_db",
+        "user=reader",
+      ]);
+      const res = await dd("/data-dictionary/import-metadata-from-source", {
+        EntityKeyID: sourceKey,
+      });
+      expect({ status: res.statusCode, body: res.body }).toEqual({
+        status: 502,
+        body: "Cannot connect with connection file 'src.conf': connection refused",
+      });
+      const lastimport = await listRecords(t, admin, {
+        context: DD,
+        entityType: "metadatasource",
+        entityKeyID: sourceKey,
+        requestedAttributes: ["lastimport"],
+      });
+      expect(lastimport.data[0].requested.attrValues.lastimport.value).toMatch(
+        /^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC failed: Cannot connect with connection file 'src\.conf': connection refused$/,
+      );
+    });
+
     it("a connection file with an unknown key is refused by name", async () => {
       const res = await pingWith([
         "host=127.0.0.1",
-        "dbname=x",
+        "dbname=sales_db",
         "user=reader",
         "sslcert=/etc/passwd",
       ]);
@@ -461,6 +510,15 @@ describe.skipIf(!reachable)("Data Dictionary metadata sources", () => {
         status: 400,
         body: "Connection file 'src.conf': unknown key 'sslcert'",
       });
+    });
+
+    it("a line it cannot read is named by its number, not its text", async () => {
+      const res = await pingWith(["host 10.20.30.40", "dbname=sales_db", "user=reader"]);
+      expect(res).toEqual({
+        status: 400,
+        body: "Connection file 'src.conf': line 3 is not 'key=value' inside a [section]",
+      });
+      expect(res.body).not.toContain("10.20.30.40");
     });
   });
 });

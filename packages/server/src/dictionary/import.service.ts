@@ -1,17 +1,22 @@
 import type { ScalarValue } from "@ledgerline/contract";
 import type { CopyRows, Database, Db } from "../db/connection.ts";
-import { NotFoundError } from "../errors.ts";
+import { AppError, NotFoundError } from "../errors.ts";
 import { ingest } from "../ingest/ingest.service.ts";
-import { type IngestResult, rowChunks } from "../ingest/ingest-input.ts";
+import { IngestRejected, type IngestResult, rowChunks } from "../ingest/ingest-input.ts";
 import type { IngestValue } from "../ingest/row-converter.ts";
 import type { Attribute, ContextModel, EntityType } from "../model/model.ts";
+import {
+  type Notifier,
+  notifyChangeSetWaiting,
+  notifyImportFailed,
+} from "../notifications/notify.service.ts";
 import { recordsWhere } from "../records/records.repository.ts";
 import { runListQuery } from "../records/records.service.ts";
 import { type Catalog, readCatalog } from "./catalog.ts";
 import { loadConnection } from "./connection-files.ts";
 import { dictionaryTypes } from "./dictionary-model.ts";
 import { finishRun, startRun } from "./import-runs.repository.ts";
-import { connectReadOnly } from "./source-database.ts";
+import { SourceConnectionError, withSourceDatabase } from "./source-database.ts";
 
 export interface ImportOutcome {
   message: string;
@@ -50,6 +55,19 @@ export async function connectionFileOf(
   return file;
 }
 
+/** The metadata source's name, as messages name it. */
+async function sourceNameOf(db: Db, context: ContextModel, sourceKey: number): Promise<string> {
+  const { metadatasource } = dictionaryTypes(context);
+  const { data } = await runListQuery(db, context, metadatasource, {
+    context: context.name,
+    entityType: metadatasource.name,
+    entityKeyID: sourceKey,
+    includeDeleted: true,
+    requestedAttributes: ["name"],
+  });
+  return String(data[0]?.requested.attrValues.name?.value ?? `#${sourceKey}`);
+}
+
 /** Reads the source database's catalog (read-only, with timeouts). */
 export async function readSourceCatalog(
   db: Db,
@@ -61,12 +79,20 @@ export async function readSourceCatalog(
     connectionsDir,
     await connectionFileOf(db, context, sourceKey),
   );
-  const client = await connectReadOnly(settings);
-  try {
-    return await readCatalog(client);
-  } finally {
-    await client.end();
-  }
+  return withSourceDatabase(settings, readCatalog);
+}
+
+/**
+ * What a failed import's run records, which users read in `lastimport`: the message of an error
+ * worded for them, otherwise a plain sentence (a database's or the file system's text can hold SQL,
+ * names and paths).
+ */
+function failureText(error: unknown): string {
+  return error instanceof AppError ||
+    error instanceof SourceConnectionError ||
+    error instanceof IngestRejected
+    ? error.message
+    : "a server error stopped the import; the server log has the details";
 }
 
 function counts(label: string, r: IngestResult): string {
@@ -86,6 +112,7 @@ export async function importMetadataSource(
     connectionsDir: string;
     user: string;
     trigger: "manual" | "schedule";
+    notifier: Notifier;
   },
 ): Promise<ImportOutcome> {
   const { db } = database;
@@ -96,9 +123,25 @@ export async function importMetadataSource(
   });
   try {
     const catalog = await readSourceCatalog(db, context, options.connectionsDir, options.sourceKey);
-    const outcome = await database.transaction((tx) =>
-      ingestCatalog(tx, database.copyRows, context, options.sourceKey, catalog, options.user),
-    );
+    const outcome = await database.transaction(async (tx) => {
+      const written = await ingestCatalog(
+        tx,
+        database.copyRows,
+        context,
+        options.sourceKey,
+        catalog,
+        options.user,
+      );
+      const { dataobject, dataelement } = dictionaryTypes(context);
+      await notifyChangeSetWaiting(tx, options.notifier, {
+        context,
+        types: [dataobject, dataelement],
+        source: `import:${options.sourceKey}`,
+        what: `the metadata import of ${await sourceNameOf(tx, context, options.sourceKey)}`,
+        by: options.user,
+      });
+      return written;
+    });
     await finishRun(db, runId, {
       succeeded: true,
       message: outcome.message,
@@ -110,7 +153,17 @@ export async function importMetadataSource(
     });
     return outcome;
   } catch (error) {
-    await finishRun(db, runId, { succeeded: false, message: (error as Error).message });
+    const message = failureText(error);
+    await db.transaction().execute(async (tx) => {
+      await finishRun(tx, runId, { succeeded: false, message });
+      if (options.trigger === "schedule")
+        await notifyImportFailed(tx, options.notifier, {
+          context,
+          sourceKey: options.sourceKey,
+          sourceName: await sourceNameOf(tx, context, options.sourceKey),
+          error: message,
+        });
+    });
     throw error;
   }
 }

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
 import type { Database } from "../db/connection.ts";
 import type { ContextModel } from "../model/model.ts";
+import { type Notifier, SILENT } from "../notifications/notify.service.ts";
 import { runListQuery } from "../records/records.service.ts";
 import { type Schedule, scheduleOf } from "./cron.ts";
 import { dictionaryTypes } from "./dictionary-model.ts";
@@ -27,7 +28,13 @@ const READ_EVERY_MS = 15_000;
 export function startScheduler(
   database: Database,
   context: ContextModel,
-  options: { connectionsDir: string; log: FastifyBaseLogger; autoStart?: boolean },
+  options: {
+    connectionsDir: string;
+    log: FastifyBaseLogger;
+    autoStart?: boolean;
+    /** Who hears of a failed run; without it, nobody is told. */
+    notifier?: Notifier;
+  },
 ): Scheduler {
   const { db } = database;
   const instance = `${process.pid}-${randomBytes(4).toString("hex")}`;
@@ -80,8 +87,10 @@ export function startScheduler(
         connectionsDir: options.connectionsDir,
         user: "scheduler",
         trigger: "schedule",
+        notifier: options.notifier ?? SILENT,
       }).catch((error: Error) =>
-        options.log.warn({ source: key, err: error.message }, "scheduled metadata import failed"),
+        // The whole error: its message is worded for users, its cause holds the detail.
+        options.log.warn({ source: key, err: error }, "scheduled metadata import failed"),
       );
     }
     const upcoming = schedules

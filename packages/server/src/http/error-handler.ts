@@ -1,3 +1,4 @@
+import { STATUS_CODES } from "node:http";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { sqlState } from "../db/pg-errors.ts";
 import { AppError, TooManyRequestsError } from "../errors.ts";
@@ -26,15 +27,35 @@ const DATA_EXCEPTIONS: Record<string, string> = {
   "22P02": "A value is not valid for its type",
 };
 
-/** The status and the caller-safe message of an error; never a stack trace or SQL. */
-function describe(error: FastifyError): { status: number; message: string } {
+/**
+ * Errors whose text is the server's own: a database's (a five-character SQLSTATE; it can quote SQL,
+ * table and column names and values), the operating system's (errno, syscall, path), or one its
+ * maker marked as not for clients (http-errors' `expose: false`).
+ */
+function isInternal(error: FastifyError): boolean {
+  const e = error as FastifyError & { errno?: unknown; syscall?: unknown; expose?: unknown };
+  return (
+    /^[0-9A-Z]{5}$/.test(sqlState(error) ?? "") ||
+    e.errno !== undefined ||
+    e.syscall !== undefined ||
+    e.expose === false
+  );
+}
+
+/** The status and the caller-safe message of an error; never a stack trace, SQL or a server path. */
+function describe(error: FastifyError): { status: number; message: string; logged?: boolean } {
   if (error instanceof AppError) return { status: error.statusCode, message: error.message };
   const dataException = DATA_EXCEPTIONS[sqlState(error) ?? ""];
   if (dataException) return { status: 400, message: dataException };
   if (error.validation) return { status: 400, message: validationMessage(error) };
   const status = error.statusCode ?? 500;
-  // Fastify's own client errors (bad JSON, unsupported media type, body too large) carry safe texts.
-  if (status >= 400 && status < 500) return { status, message: error.message };
+  if (status >= 400 && status < 500) {
+    // Fastify's own client errors (bad JSON, unsupported media type, body too large) carry safe
+    // texts; a client status on an error with the server's own text gets the status's name.
+    if (isInternal(error))
+      return { status, message: STATUS_CODES[status] ?? "Bad request", logged: true };
+    return { status, message: error.message };
+  }
   return { status: 500, message: "Internal server error" };
 }
 
@@ -46,8 +67,8 @@ export function errorHandler(
 ): void {
   if (error instanceof TooManyRequestsError)
     reply.header("retry-after", String(error.retryAfterSeconds));
-  const { status, message } = describe(error);
-  if (status >= 500) request.log.error({ err: error }, "request failed");
+  const { status, message, logged } = describe(error);
+  if (status >= 500 || logged) request.log.error({ err: error }, "request failed");
   if (request.routeOptions.config?.policy?.textErrors) {
     reply.status(status).type("text/plain; charset=utf-8").send(message);
     return;

@@ -102,6 +102,12 @@ export const ROUTE_POLICY: Readonly<Record<string, RoutePolicy>> = {
   "POST /api/addrole": admin(),
   "POST /api/removerole": admin(),
 
+  "POST /api/notifications/settings": signedIn(),
+  "POST /api/notifications/updatesetting": signedIn(),
+  "POST /api/notifications/users": admin(),
+  "POST /api/notifications/outbox": admin(),
+  "POST /api/waiting": signedIn(),
+
   "GET /api/openapi.json": dev(),
   "GET /api/docs*": dev(),
   "HEAD /api/docs*": dev(),

@@ -1,4 +1,4 @@
-import type { CopyRows, Database } from "../db/connection.ts";
+import type { CopyRows, Database, Db } from "../db/connection.ts";
 import type { Attribute, ContextModel, EntityType } from "../model/model.ts";
 import type { DiffCounts, MissingScope, WriteOptions } from "./diff.repository.ts";
 import type { IngestValue } from "./row-converter.ts";
@@ -103,6 +103,11 @@ export interface IngestInput {
    * it. Without it, the answer waits for the builds and throws a failure.
    */
   afterCommit?: (indexBuilds: Promise<void>) => void;
+  /**
+   * Runs in the ingest's transaction once its events are written (never on a dry run), for what
+   * must commit with them or not at all: the notifications of an upload.
+   */
+  beforeCommit?: (tx: Db) => Promise<void>;
 }
 
 export interface IngestResult extends Omit<DiffCounts, "existing"> {

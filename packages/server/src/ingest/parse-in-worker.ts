@@ -99,7 +99,10 @@ async function* parseInWorker(job: ParseJob, limits: WorkerLimits): AsyncGenerat
     wake?.();
   };
   worker.on("message", (m: WorkerMessage) => push(m));
-  worker.on("error", (e) => push(new FileFormatError(`The file could not be read (${e.message})`)));
+  // The thread's own error text can name server paths: the user reads a plain sentence.
+  worker.on("error", (e) =>
+    push(new FileFormatError("The file could not be read: the reader stopped", { cause: e })),
+  );
   worker.on("exit", (code) => {
     if (code !== 0)
       push(

@@ -8,6 +8,7 @@ import type { Database, Db } from "../db/connection.ts";
 import { ForbiddenError, NotFoundError } from "../errors.ts";
 import type { Attribute, Model } from "../model/model.ts";
 import { findEntityType } from "../model/model.ts";
+import { notifierOf, notifyChangeSetWaiting } from "../notifications/notify.service.ts";
 import { ingest } from "./ingest.service.ts";
 import { IngestRejected, type IngestResult } from "./ingest-input.ts";
 import { type LayoutInWorker, openLayoutInWorker } from "./parse-in-worker.ts";
@@ -145,6 +146,14 @@ export async function uploadFile(
       maxRows: config.upload.maxRows,
       // PGlite runs one statement at a time for the whole server: no transaction may last a file.
       loadTransaction: database.kind === "postgres" ? database.transaction : undefined,
+      beforeCommit: (tx) =>
+        notifyChangeSetWaiting(tx, notifierOf(config), {
+          context: rights.context,
+          types: [type],
+          source: `upload:${uploadId}`,
+          what: `the upload of ${request.fileName}`,
+          by: user.username,
+        }),
       afterCommit: (indexBuilds) =>
         background.add(indexBuilds, (error) =>
           log.error(

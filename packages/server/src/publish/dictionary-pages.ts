@@ -1,5 +1,6 @@
 import type { DictionarySnapshot, Row } from "./dictionary-snapshot.ts";
 import { type Block, doc, type Inline, type PageDoc } from "./document.ts";
+import { mermaidEntity, mermaidLabel } from "./mermaid.ts";
 
 // Code-point order, so page order never depends on the machine's locale data.
 const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
@@ -134,7 +135,21 @@ function applicationPage(
   return { id: ids.application(app), title: str(app.name), blocks };
 }
 
-const entityName = (o: Row) => `${slug(o.schema)}__${slug(o.name)}`.replace(/[^A-Za-z0-9_-]/g, "_");
+const entityName = (o: Row) => mermaidEntity(`${slug(o.schema)}__${slug(o.name)}`);
+
+/**
+ * The data object a foreign key (`schema.table.column`) refers to. Names may hold dots themselves,
+ * so every split is tried; the longest `schema.table` known wins, so the answer never depends on
+ * the order of the objects.
+ */
+function referredObject(objects: Map<string, Row>, foreignkey: unknown): Row | undefined {
+  const fk = str(foreignkey);
+  let found: Row | undefined;
+  for (let dot = fk.indexOf("."); dot >= 0; dot = fk.indexOf(".", dot + 1)) {
+    found = objects.get(fk.slice(0, dot)) ?? found;
+  }
+  return found;
+}
 
 function objectPage(
   ids: PageIds,
@@ -144,10 +159,7 @@ function objectPage(
   referrers: Row[],
   source: Row | undefined,
 ): PageDoc {
-  const fkTarget = (fk: unknown) => {
-    const [schema, table] = str(fk).split(".");
-    return sourceObjects.get(`${schema}.${table}`);
-  };
+  const fkTarget = (fk: unknown) => referredObject(sourceObjects, fk);
   const keys = (e: Row): Inline[] => {
     const parts: Inline[] = [];
     if (e.primarykey) parts.push("PK");
@@ -194,7 +206,10 @@ function objectPage(
     const lines = [`erDiagram`];
     for (const e of elements) {
       const t = e.foreignkey ? fkTarget(e.foreignkey) : undefined;
-      if (t) lines.push(`  ${entityName(object)} }o--|| ${entityName(t)} : "${str(e.name)}"`);
+      if (t)
+        lines.push(
+          `  ${entityName(object)} }o--|| ${entityName(t)} : "${mermaidLabel(str(e.name))}"`,
+        );
     }
     for (const r of referrers)
       lines.push(`  ${entityName(r)} }o--|| ${entityName(object)} : "references"`);
@@ -237,8 +252,7 @@ export function buildPages(s: DictionarySnapshot): PageDoc[] {
     const referrers = new Map<number, Map<number, Row>>();
     for (const o of objects) {
       for (const e of elementsByObject.get(o.key) ?? []) {
-        const [schema, table] = str(e.foreignkey).split(".");
-        const target = e.foreignkey ? byQualified.get(`${schema}.${table}`) : undefined;
+        const target = e.foreignkey ? referredObject(byQualified, e.foreignkey) : undefined;
         if (!target || target.key === o.key) continue;
         const set = referrers.get(target.key) ?? new Map<number, Row>();
         set.set(o.key, o);

@@ -4,15 +4,11 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { markdownFileName } from "./markdown.ts";
-import { isOwnedPage, type WikiTarget } from "./wiki-target.ts";
+import { gitTargetName, isRemoteGit } from "./target-name.ts";
+import { isOwnedPage, type WikiTarget, WikiTargetError } from "./wiki-target.ts";
 
 const exec = promisify(execFile);
 const AUTHOR = ["-c", "user.name=Ledgerline", "-c", "user.email=ledgerline@localhost"];
-
-/** A remote (clone, then push) rather than a folder used as the repository itself. */
-function isRemote(location: string): boolean {
-  return /^[a-z][a-z0-9+.-]*:\/\//i.test(location) || /^[^/\\]+@[^:]+:/.test(location);
-}
 
 async function git(cwd: string, ...args: string[]): Promise<string> {
   const { stdout } = await exec("git", args, {
@@ -59,7 +55,7 @@ async function exists(p: string): Promise<boolean> {
  * folder, then pushed). One commit per publish; none when nothing changed.
  */
 export function gitTarget(location: string, dataDir: string): WikiTarget {
-  const remote = isRemote(location);
+  const remote = isRemoteGit(location);
   const dir = remote
     ? path.join(
         dataDir,
@@ -67,43 +63,69 @@ export function gitTarget(location: string, dataDir: string): WikiTarget {
         createHash("sha256").update(location).digest("hex").slice(0, 12),
       )
     : path.resolve(location);
-  const safeLocation = location.replace(/\/\/[^@/]+@/, "//***@");
+  const name = gitTargetName(location);
+  // git's and the file system's own texts name server paths and, for a remote, its address with
+  // any credentials: they stay in the cause, for the server log.
+  const step = async <T>(failure: string, work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work();
+    } catch (error) {
+      throw new WikiTargetError(failure, { cause: error });
+    }
+  };
 
   async function open(): Promise<void> {
     if (remote) {
       if (!(await exists(path.join(dir, ".git")))) {
-        await fs.mkdir(path.dirname(dir), { recursive: true });
-        await exec("git", ["clone", "--quiet", location, dir], {
-          env: { ...process.env, GIT_TERMINAL_PROMPT: "0" },
+        await step(`the ${name} could not be cloned`, async () => {
+          await fs.mkdir(path.dirname(dir), { recursive: true });
+          await exec("git", ["clone", "--quiet", location, dir], {
+            env: { ...process.env, GIT_TERMINAL_PROMPT: "0" },
+          });
         });
       }
-      await git(dir, "fetch", "--quiet", "origin");
-      const head = (await git(dir, "ls-remote", "--symref", "origin", "HEAD")).match(
-        /refs\/heads\/(\S+)\s+HEAD/,
-      );
-      if (head) await git(dir, "reset", "--quiet", "--hard", `origin/${head[1]}`);
+      await step(`the ${name} could not be fetched`, async () => {
+        await git(dir, "fetch", "--quiet", "origin");
+        const head = (await git(dir, "ls-remote", "--symref", "origin", "HEAD")).match(
+          /refs\/heads\/(\S+)\s+HEAD/,
+        );
+        if (head) await git(dir, "reset", "--quiet", "--hard", `origin/${head[1]}`);
+      });
     } else if (!(await exists(path.join(dir, ".git")))) {
-      await fs.mkdir(dir, { recursive: true });
-      await git(dir, "init", "--quiet", "-b", "main");
+      await step(`the ${name} could not be created`, async () => {
+        await fs.mkdir(dir, { recursive: true });
+        await git(dir, "init", "--quiet", "-b", "main");
+      });
     }
   }
 
   return {
-    description: `git repository ${safeLocation}`,
+    description: name,
     format: "markdown",
     indexUrl: undefined,
     async listPages() {
       await open();
-      return readPages(dir);
+      return step(`the pages in the ${name} could not be read`, () => readPages(dir));
     },
-    putPage: (id, text) => fs.writeFile(path.join(dir, markdownFileName({ id })), text),
-    deletePage: (id) => fs.rm(path.join(dir, markdownFileName({ id })), { force: true }),
+    putPage: (id, text) =>
+      step(`the page '${id}' could not be written to the ${name}`, () =>
+        fs.writeFile(path.join(dir, markdownFileName({ id })), text),
+      ),
+    deletePage: (id) =>
+      step(`the page '${id}' could not be removed from the ${name}`, () =>
+        fs.rm(path.join(dir, markdownFileName({ id })), { force: true }),
+      ),
     async finish(message) {
-      await git(dir, "add", "--all");
-      const staged = await git(dir, "status", "--porcelain");
-      if (staged.trim() === "") return;
-      await git(dir, ...AUTHOR, "commit", "--quiet", "-m", message);
-      if (remote) await git(dir, "push", "--quiet", "origin", "HEAD");
+      const staged = await step(`git could not commit to the ${name}`, async () => {
+        await git(dir, "add", "--all");
+        const changes = await git(dir, "status", "--porcelain");
+        if (changes.trim() !== "") await git(dir, ...AUTHOR, "commit", "--quiet", "-m", message);
+        return changes.trim() !== "";
+      });
+      if (staged && remote)
+        await step(`the push to the ${name} failed`, () =>
+          git(dir, "push", "--quiet", "origin", "HEAD"),
+        );
     },
   };
 }

@@ -5,12 +5,28 @@ export function markdownFileName(page: Pick<PageDoc, "id">): string {
   return `${page.id}.md`;
 }
 
-const SPECIAL = /[\\`*_[\]<>|#\n]/;
+// Every character that starts inline markup in CommonMark or GitHub / GitLab Markdown: code,
+// emphasis, links and images, raw HTML, table cells, headings, entities, strikethrough, math.
+const SPECIAL = /[\\`*_[\]<>|#&~$\r\n]/;
+const INLINE = /[\\`*_[\]<>|#&~$]/g;
 
+/** Text as text: each markup character backslash-escaped, line breaks (CR, LF, CRLF) as spaces. */
 function escapeMarkdown(text: string): string {
-  // Most cells need no escaping: one test spares them the two replacements.
+  // Most cells need no escaping: one test spares them the replacements.
   if (!SPECIAL.test(text)) return text;
-  return text.replace(/([\\`*_[\]<>|#])/g, "\\$1").replace(/\r?\n/g, " ");
+  return text.replace(INLINE, "\\$&").replace(/\r\n?|\n/g, " ");
+}
+
+/**
+ * A line that begins a block must not begin one the text chose: leading blanks (4 make code),
+ * '-' and '+' (a list or a rule), `1.` / `1)` (a numbered list), ':' (an Azure DevOps container).
+ * The other block markers ('#', '>', '*', '_', '`', '~', '<', '|') are escaped wherever they are.
+ */
+function escapeLineStart(line: string): string {
+  return line
+    .trimStart()
+    .replace(/^[-+:]/, "\\$&")
+    .replace(/^(\d{1,9})([.)])/, "$1\\$2");
 }
 
 function inline(parts: readonly Inline[]): string {
@@ -23,22 +39,30 @@ function inline(parts: readonly Inline[]): string {
     .join("");
 }
 
+/** A fence longer than any run of backticks inside, so nothing inside can close it. */
+function fenceFor(content: string): string {
+  const longest = Math.max(0, ...(content.match(/`+/g) ?? []).map((run) => run.length));
+  return "`".repeat(Math.max(3, longest + 1));
+}
+
 function block(b: Block): string {
   switch (b.kind) {
     case "heading":
       return `${"#".repeat(b.level)} ${escapeMarkdown(b.text)}`;
     case "paragraph":
-      return inline(b.parts);
+      return escapeLineStart(inline(b.parts));
     case "list":
-      return b.items.map((item) => `- ${inline(item)}`).join("\n");
+      return b.items.map((item) => `- ${escapeLineStart(inline(item))}`).join("\n");
     case "table": {
       const head = `| ${b.header.map(escapeMarkdown).join(" | ")} |`;
       const rule = `| ${b.header.map(() => "---").join(" | ")} |`;
       const rows = b.rows.map((r) => `| ${r.map(inline).join(" | ")} |`);
       return [head, rule, ...rows].join("\n");
     }
-    case "diagram":
-      return `\`\`\`mermaid\n${b.mermaid}\n\`\`\``;
+    case "diagram": {
+      const fence = fenceFor(b.mermaid);
+      return `${fence}mermaid\n${b.mermaid}\n${fence}`;
+    }
   }
 }
 

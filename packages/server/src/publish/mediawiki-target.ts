@@ -1,4 +1,5 @@
-import { isOwnedPage, type WikiTarget } from "./wiki-target.ts";
+import { urlWithoutCredentials } from "./target-name.ts";
+import { isOwnedPage, type WikiTarget, WikiTargetError } from "./wiki-target.ts";
 import { wikiTitle } from "./wikitext.ts";
 
 export interface MediawikiOptions {
@@ -17,7 +18,10 @@ type ApiAnswer = Record<string, unknown> & { error?: { code: string; info: strin
 class MediawikiApi {
   private readonly cookies = new Map<string, string>();
 
-  constructor(private readonly apiUrl: string) {}
+  constructor(
+    private readonly apiUrl: string,
+    private readonly name: string,
+  ) {}
 
   async call(params: Record<string, string>, method: "GET" | "POST" = "GET"): Promise<ApiAnswer> {
     const query = new URLSearchParams({ format: "json", formatversion: "2", ...params });
@@ -29,15 +33,29 @@ class MediawikiApi {
         ...(method === "POST" ? { "content-type": "application/x-www-form-urlencoded" } : {}),
       },
       body: method === "POST" ? query : undefined,
+    }).catch((error: unknown) => {
+      throw new WikiTargetError(`${this.name} cannot be reached`, { cause: error });
     });
     for (const set of response.headers.getSetCookie()) {
       const [pair] = set.split(";");
       const eq = pair.indexOf("=");
       this.cookies.set(pair.slice(0, eq).trim(), pair.slice(eq + 1).trim());
     }
-    if (!response.ok) throw new Error(`the wiki answered ${response.status}`);
-    const answer = (await response.json()) as ApiAnswer;
-    if (answer.error) throw new Error(`the wiki refused: ${answer.error.info}`);
+    if (!response.ok) throw new WikiTargetError(`the wiki answered ${response.status}`);
+    const answer = (await response.json().catch((error: unknown) => {
+      throw new WikiTargetError(`${this.name} did not answer as a MediaWiki API`, {
+        cause: error,
+      });
+    })) as ApiAnswer;
+    if (answer.error) {
+      // An internal error's text is the wiki's server detail (with $wgShowExceptionDetails, its
+      // SQL and file paths); a refusal's text is written for wiki users.
+      if (answer.error.code.startsWith("internal_api_error"))
+        throw new WikiTargetError("the wiki failed with an internal error", {
+          cause: new Error(answer.error.info),
+        });
+      throw new WikiTargetError(`the wiki refused: ${answer.error.info}`);
+    }
     return answer;
   }
 
@@ -58,7 +76,8 @@ class MediawikiApi {
  * objects are deleted when the bot may delete, otherwise marked as no longer published.
  */
 export function mediawikiTarget(options: MediawikiOptions): WikiTarget {
-  const api = new MediawikiApi(options.apiUrl);
+  const address = urlWithoutCredentials(options.apiUrl);
+  const api = new MediawikiApi(options.apiUrl, `the wiki at ${address}`);
   let csrf = "";
   // The root as the wiki writes it (spaces, capital first letter) and its namespace.
   let root = { title: options.root, ns: 0 };
@@ -81,12 +100,14 @@ export function mediawikiTarget(options: MediawikiOptions): WikiTarget {
     );
     const result = (answer.edit as { result?: string } | undefined)?.result;
     if (result !== "Success")
-      throw new Error(`the wiki did not save '${title}' (${JSON.stringify(answer.edit)})`);
+      throw new WikiTargetError(`the wiki did not save '${title}'`, {
+        cause: new Error(JSON.stringify(answer.edit)),
+      });
   }
 
   async function login(): Promise<void> {
     if (!options.user || !options.password)
-      throw new Error(
+      throw new WikiTargetError(
         "WIKI_USER and WIKI_PASSWORD (a bot password) are required for a MediaWiki target",
       );
     api.reset();
@@ -100,13 +121,16 @@ export function mediawikiTarget(options: MediawikiOptions): WikiTarget {
       "POST",
     );
     const result = (answer.login as { result: string; reason?: string }).result;
-    if (result !== "Success") throw new Error(`the wiki refused the bot login (${result})`);
+    if (result !== "Success")
+      throw new WikiTargetError(`the wiki refused the bot login (${result})`);
     csrf = await api.token("csrf");
     const info = await api.call({ action: "query", titles: options.root });
     const page = (info.query as { pages: { title: string; ns: number; invalid?: boolean }[] })
       .pages[0];
     if (!page || page.invalid)
-      throw new Error(`WIKI_ROOT '${options.root}' is not a valid page title on the wiki`);
+      throw new WikiTargetError(
+        `WIKI_ROOT '${options.root}' is not a valid page title on the wiki`,
+      );
     root = { title: page.title, ns: page.ns };
   }
 
@@ -133,9 +157,9 @@ export function mediawikiTarget(options: MediawikiOptions): WikiTarget {
   }
 
   return {
-    description: `MediaWiki ${options.apiUrl} under '${options.root}'`,
+    description: `MediaWiki ${address} under '${options.root}'`,
     format: "wikitext",
-    indexUrl: options.apiUrl.replace(
+    indexUrl: address.replace(
       /api\.php$/,
       `index.php?title=${encodeURIComponent(options.root.replaceAll(" ", "_"))}`,
     ),

@@ -1,4 +1,5 @@
 import { PublishedUrl, type PublishServerMessage } from "@ledgerline/contract";
+import type { FastifyBaseLogger } from "fastify";
 import type { WebSocket } from "ws";
 import type { Database } from "../db/connection.ts";
 import type { ContextModel } from "../model/model.ts";
@@ -19,6 +20,7 @@ export class PublishHub {
     private readonly context: ContextModel,
     private readonly target: WikiTarget,
     private readonly wikiRoot: string,
+    private readonly log?: FastifyBaseLogger,
   ) {}
 
   async start(): Promise<void> {
@@ -52,6 +54,7 @@ export class PublishHub {
     const result = await publishDictionary(this.database.db, this.context, this.target, {
       user,
       wikiRoot: this.wikiRoot,
+      log: this.log,
       onProgress: (done, total) => {
         if (done === total || done % 50 === 0) this.broadcast({ type: "progress", done, total });
       },

@@ -23,7 +23,7 @@ export async function publishRoutes(app: App, { database, model, config }: AppDe
   const context = findContext(model, DATA_DICTIONARY_CONTEXT);
   await app.register(fastifyWebsocket, { options: { maxPayload: MAX_FRAME_BYTES } });
   if (!context) return;
-  const hub = new PublishHub(database, context, wikiTargetOf(config), config.wikiRoot);
+  const hub = new PublishHub(database, context, wikiTargetOf(config), config.wikiRoot, app.log);
   await hub.start();
   app.addHook("onClose", () => hub.stop());
 

@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../db/connection.ts";
 import type { ContextModel } from "../model/model.ts";
 import { buildPages } from "./dictionary-pages.ts";
@@ -9,7 +10,7 @@ import {
   notifyPublishState,
   tryStartRun,
 } from "./publish-runs.repository.ts";
-import type { WikiTarget } from "./wiki-target.ts";
+import { type WikiTarget, WikiTargetError } from "./wiki-target.ts";
 import { renderWikitext } from "./wikitext.ts";
 
 export interface PublishResult {
@@ -21,6 +22,13 @@ export interface PublishResult {
 }
 
 export const BUSY_MESSAGE = "A publish is already in progress; try again when it has finished";
+
+/** Why a publish failed, in words for its users: a target says what went wrong; anything else is ours. */
+function failureReason(error: unknown): string {
+  return error instanceof WikiTargetError
+    ? error.message
+    : "a server error stopped it; the server log has the details";
+}
 
 // Well inside the 2 minutes after which a silent run counts as crashed (publish-runs.repository.ts),
 // whatever one page takes: a slow wiki can spend minutes on a few hundred edits.
@@ -36,7 +44,13 @@ export async function publishDictionary(
   db: Db,
   context: ContextModel,
   target: WikiTarget,
-  options: { user: string; wikiRoot: string; onProgress?: (done: number, total: number) => void },
+  options: {
+    user: string;
+    wikiRoot: string;
+    onProgress?: (done: number, total: number) => void;
+    /** Where the full failure goes (paths, git's and the wiki's texts), never to users. */
+    log?: FastifyBaseLogger;
+  },
 ): Promise<PublishResult> {
   const runId = await tryStartRun(db, { user: options.user, target: target.description });
   if (runId === undefined)
@@ -85,7 +99,8 @@ export async function publishDictionary(
     });
     return { message, error: false, written, unchanged, removed: stale.length };
   } catch (error) {
-    const message = `Publish failed: ${(error as Error).message}`;
+    options.log?.error({ err: error, target: target.description }, "publish failed");
+    const message = `Publish failed: ${failureReason(error)}`;
     await finishRun(db, runId, { succeeded: false, message });
     return { message, error: true, written: 0, unchanged: 0, removed: 0 };
   }

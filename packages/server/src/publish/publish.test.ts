@@ -16,6 +16,7 @@ import {
   TEST_USER_PASSWORD,
   type TestApp,
 } from "../testing/test-app.ts";
+import { gitTarget } from "./git-target.ts";
 import { publishDictionary } from "./publish.service.ts";
 import {
   createShopDictionary,
@@ -67,9 +68,12 @@ async function filesInWiki(): Promise<string[]> {
 
 describe("publish to a git wiki", () => {
   it("writes every page in one commit, then makes no commit when nothing changed", async () => {
-    expect(await dd.publish()).toBe(
-      `Published to git repository file://${bare}: 4 pages written, 0 unchanged, 0 removed`,
+    // The repository by its name: the server's folders are nothing users need or should see.
+    const message = await dd.publish();
+    expect(message).toBe(
+      "Published to git repository 'wiki.git': 4 pages written, 0 unchanged, 0 removed",
     );
+    expect(message).not.toContain(work);
     expect(await filesInWiki()).toEqual([
       "Application-Demo.md",
       "Home.md",
@@ -246,5 +250,54 @@ describe("WebSocket /ws/publish", () => {
   it("refuses a connection without a session or from a foreign origin", async () => {
     await expect(connect("ledgerline_session=nope")).rejects.toThrow("HTTP 401");
     await expect(connect(admin, "https://evil.example")).rejects.toThrow("HTTP 403");
+  });
+});
+
+// Last: these runs announce 'busy' without the hub, which the socket tests above must not hear.
+describe("publish failures", () => {
+  it("says why a publish failed without git's text, server paths or credentials", async () => {
+    const context = findContext(t.prepared.model, DATA_DICTIONARY_CONTEXT);
+    if (!context) throw new Error("no dictionary context");
+    const publish = (target: WikiTarget) =>
+      publishDictionary(t.database.db, context, target, { user: "admin", wikiRoot: "" });
+    // Nothing listens on port 9: git's own message names the address, the clone folder and more.
+    const unreachable = await publish(
+      gitTarget("http://deploy:s3cr3t@127.0.0.1:9/team/wiki.git", path.join(work, "data")),
+    );
+    expect(unreachable).toMatchObject({
+      error: true,
+      message:
+        "Publish failed: the git repository http://127.0.0.1:9/team/wiki.git could not be cloned",
+    });
+    const missing = await publish(gitTarget(`file://${work}/no-such.git`, work));
+    expect(missing.message).toBe(
+      "Publish failed: the git repository 'no-such.git' could not be cloned",
+    );
+    // Any other failure is the server's: the user learns that much, the log the rest.
+    const broken = await publish({
+      description: "a broken wiki",
+      format: "markdown",
+      indexUrl: undefined,
+      listPages: async () => {
+        throw new Error("EACCES: permission denied, open '/srv/ledgerline/wiki/Home.md'");
+      },
+      putPage: async () => undefined,
+      deletePage: async () => undefined,
+      finish: async () => undefined,
+    });
+    expect(broken.message).toBe(
+      "Publish failed: a server error stopped it; the server log has the details",
+    );
+    const runs = await t.database.db
+      .selectFrom("app.publish_runs")
+      .select("message")
+      .where("outcome", "=", "failed")
+      .where("message", "is not", null)
+      .execute();
+    expect(runs).toHaveLength(3);
+    for (const { message } of runs) {
+      expect(message).not.toMatch(/s3cr3t|deploy|\/srv\/|EACCES/);
+      expect(message).not.toContain(work);
+    }
   });
 });

@@ -177,6 +177,32 @@ describe("dictionary pages", () => {
     `);
   });
 
+  it("keep names and comments that hold markup as text, in both dialects", () => {
+    const s = snapshot();
+    const hostile = "x\r```\n[a](http://evil) <script>alert(1)</script> [[L]] {{T}} '''b''' ~~~~";
+    s.objects[0].description = `- ${hostile}`;
+    s.elements[0].name = hostile;
+    s.elements[0].description = "1. __NOTOC__ * : ;";
+    const orders = buildPages(s).find((p) => p.id === "Object-3-sales.orders");
+    if (!orders) throw new Error("no orders page");
+    const label = ': "x_a_(http://evil) _script_alert(1)_/script_ _L_ _T_ _b_ _"';
+
+    const markdown = renderMarkdown(orders);
+    expect(markdown).toContain(
+      "\\- x \\`\\`\\` \\[a\\](http://evil) \\<script\\>alert(1)\\</script\\> \\[\\[L\\]\\] {{T}} '''b''' \\~\\~\\~\\~",
+    );
+    expect(markdown).toContain("| 1. \\_\\_NOTOC\\_\\_ \\* : ; |");
+    expect(markdown).toContain(label);
+    expect(markdown.match(/^```/gm)).toHaveLength(2);
+
+    const wikitext = renderWikitext("Data Dictionary", orders);
+    expect(wikitext).toContain(
+      "&#45; x ``` &#91;a&#93;(http://evil) &#60;script&#62;alert(1)&#60;/script&#62; &#91;&#91;L&#93;&#93; &#123;&#123;T&#125;&#125; &#39;&#39;&#39;b&#39;&#39;&#39; &#126;&#126;&#126;&#126;",
+    );
+    expect(wikitext).toContain("|| 1. &#95;_NOTOC__ * : ;");
+    expect(wikitext).toContain(label);
+  });
+
   it("render wikitext with subpages of the root page", () => {
     const pages = buildPages(snapshot());
     expect(renderWikitext("Data Dictionary", pages[0])).toMatchInlineSnapshot(`

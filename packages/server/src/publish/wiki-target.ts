@@ -1,6 +1,6 @@
 /** Where published pages go. Confluence or others fit the same shape. */
 export interface WikiTarget {
-  /** Says where, for messages and the run record (never a password). */
+  /** Says where in the users' terms, for messages and the run record: never a server path or a password. */
   readonly description: string;
   /** Which dialect the pages are written in. */
   readonly format: "markdown" | "wikitext";
@@ -18,3 +18,9 @@ export interface WikiTarget {
 export function isOwnedPage(id: string): boolean {
   return id === "Home" || id.startsWith("Application-") || id.startsWith("Object-");
 }
+
+/**
+ * A target's failure worded for the people who publish: what went wrong and where, in their terms.
+ * The cause (git's or the wiki's own text, with paths and addresses) is for the server log only.
+ */
+export class WikiTargetError extends Error {}

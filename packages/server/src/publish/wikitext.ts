@@ -5,12 +5,34 @@ export function wikiTitle(root: string, page: Pick<PageDoc, "id">): string {
   return page.id === "Home" ? root : `${root}/${page.id}`;
 }
 
-const SPECIAL = /[[\]{}|<>'=\n]/;
+// Characters that start markup anywhere in a line: links and external links, templates and
+// parser functions, table cells, tags, bold and italics, headings, entities, and signatures
+// ('~~~~' is replaced by the saving user's name, so the page would differ at every publish).
+const SPECIAL = /[[\]{}|<>'=&~\r\n]|__/;
+const INLINE = /[[\]{}|<>'=&~]/g;
+const entity = (c: string) => `&#${c.charCodeAt(0)};`;
 
+/**
+ * Text as text: each markup character as a numeric entity (MediaWiki shows it as the character),
+ * line breaks (CR, LF, CRLF) as spaces, and each `__` that a later `__` could close broken up, so
+ * no `__NOTOC__` (in any language) is a behaviour switch.
+ */
 function escapeWikitext(text: string): string {
-  // Most cells need no escaping: one test spares them the two replacements.
+  // Most cells need no escaping: one test spares them the replacements.
   if (!SPECIAL.test(text)) return text;
-  return text.replace(/[[\]{}|<>'=]/g, (c) => `&#${c.charCodeAt(0)};`).replace(/\r?\n/g, " ");
+  return text
+    .replace(INLINE, entity)
+    .replace(/\r\n?|\n/g, " ")
+    .replace(/_(?=_\S*__)/g, "&#95;");
+}
+
+/**
+ * A line must not begin a block the text chose: a leading blank makes preformatted text, '*', '#',
+ * ':' and ';' make lists and indents, '-' ('----') a rule. Inside table rows no line starts with
+ * catalog text, so only paragraphs and list items need it.
+ */
+function escapeLineStart(line: string): string {
+  return line.trimStart().replace(/^[*#:;-]/, entity);
 }
 
 function inline(root: string, parts: readonly Inline[]): string {
@@ -30,16 +52,18 @@ function block(root: string, b: Block): string {
       return `${marks} ${escapeWikitext(b.text)} ${marks}`;
     }
     case "paragraph":
-      return inline(root, b.parts);
+      return escapeLineStart(inline(root, b.parts));
     case "list":
-      return b.items.map((item) => `* ${inline(root, item)}`).join("\n");
+      return b.items.map((item) => `* ${escapeLineStart(inline(root, item))}`).join("\n");
     case "table": {
       const head = `! ${b.header.map(escapeWikitext).join(" !! ")}`;
       const rows = b.rows.map((r) => `|-\n| ${r.map((cell) => inline(root, cell)).join(" || ")}`);
       return ['{| class="wikitable sortable"', head, ...rows, "|}"].join("\n");
     }
     case "diagram":
-      return `<pre class="mermaid">\n${b.mermaid.replace(/</g, "&lt;")}\n</pre>`;
+      // <pre> shows its content as it is (no links, templates or tags); '&' and '<' are the
+      // only characters that could still end it or turn into something else.
+      return `<pre class="mermaid">\n${b.mermaid.replace(/&/g, "&amp;").replace(/</g, "&lt;")}\n</pre>`;
   }
 }
 

@@ -6,6 +6,7 @@ import type { Db } from "../db/connection.ts";
 import { ConflictError, NotFoundError } from "../errors.ts";
 import { lockTypeShared } from "../ingest/ingest-lock.repository.ts";
 import { type ContextModel, type EntityType, type Model, SYSTEM_COLUMNS } from "../model/model.ts";
+import { markWebDigestDue, type Notifier } from "../notifications/notify.service.ts";
 import { adjustTypeCount } from "./type-counts.repository.ts";
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
@@ -20,6 +21,7 @@ export async function deleteRecords(
   model: Model,
   user: CurrentUser,
   request: DeleteRequest,
+  notifier: Notifier,
 ): Promise<MsgBody> {
   const rights = await rightsIn(db, model, user, request.context);
   const type = requireTypePermission(rights, request.entityType, "delete");
@@ -85,6 +87,7 @@ export async function deleteRecords(
         await adjustTypeCount(tx, context.name, type.name, -live.length);
       }
     }
+    if (pending && live.length > 0) await markWebDigestDue(tx, notifier, context.name, type.name);
     const parts: string[] = [];
     if (live.length > 0)
       parts.push(

@@ -20,6 +20,7 @@ import { exportItems, exportQuery } from "../exports/exports.service.ts";
 import { reportFileName, XLSX_CONTENT_TYPE } from "../exports/xlsx-writer.ts";
 import { currentUser } from "../http/guard.ts";
 import type { App, AppDeps } from "../http/types.ts";
+import { notifierOf } from "../notifications/notify.service.ts";
 import { deleteRecords } from "./delete.service.ts";
 import { getEntityType, listEntityTypes, queryRecords } from "./records.service.ts";
 import { saveRecord } from "./save.service.ts";
@@ -28,8 +29,9 @@ const errors = { 400: ErrorBody, 403: ErrorBody, 404: ErrorBody };
 const xlsxFile = z.any().describe("The .xlsx file");
 
 /** Entity types, record queries, save, soft delete, history and XLSX exports. */
-export async function recordsRoutes(app: App, { database, model }: AppDeps): Promise<void> {
+export async function recordsRoutes(app: App, { config, database, model }: AppDeps): Promise<void> {
   const db = database.db;
+  const notifier = notifierOf(config);
 
   app.post(
     "/api/entitytypes",
@@ -83,7 +85,7 @@ export async function recordsRoutes(app: App, { database, model }: AppDeps): Pro
         response: { 200: SaveResponse, ...errors, 409: ErrorBody },
       },
     },
-    async (request) => saveRecord(db, model, currentUser(request), request.body),
+    async (request) => saveRecord(db, model, currentUser(request), request.body, notifier),
   );
 
   app.post(
@@ -96,7 +98,7 @@ export async function recordsRoutes(app: App, { database, model }: AppDeps): Pro
         response: { 200: MsgBody, ...errors },
       },
     },
-    async (request) => deleteRecords(db, model, currentUser(request), request.body),
+    async (request) => deleteRecords(db, model, currentUser(request), request.body, notifier),
   );
 
   app.post(

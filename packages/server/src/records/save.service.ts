@@ -12,6 +12,7 @@ import { isUniqueViolation } from "../db/pg-errors.ts";
 import { BadRequestError, ConflictError, NotFoundError } from "../errors.ts";
 import type { Attribute, ContextModel, EntityType, Model } from "../model/model.ts";
 import { findEntityType, identityAttributes, storedAttributes } from "../model/model.ts";
+import { markWebDigestDue, type Notifier } from "../notifications/notify.service.ts";
 import * as records from "./records.repository.ts";
 import { adjustTypeCount } from "./type-counts.repository.ts";
 import { convertValue, sameValue } from "./values.ts";
@@ -24,6 +25,7 @@ export async function saveRecord(
   model: Model,
   user: CurrentUser,
   request: SaveRequest,
+  notifier: Notifier,
 ): Promise<SaveResponse> {
   const rights = await rightsIn(db, model, user, request.context);
   const type = findEntityType(rights.context, request.entityType);
@@ -35,13 +37,14 @@ export async function saveRecord(
     request.action ??
     ((await isExisting(db, rights.context, type, request.record)) ? "update" : "create");
   try {
-    return await db
-      .transaction()
-      .execute((tx) =>
+    return await db.transaction().execute(async (tx) => {
+      const saved =
         action === "create"
-          ? createRecord(tx, rights, type, request.record, user)
-          : updateRecord(tx, rights, type, request.record, request.expectedVersion, user),
-      );
+          ? await createRecord(tx, rights, type, request.record, user)
+          : await updateRecord(tx, rights, type, request.record, request.expectedVersion, user);
+      if (saved.pending) await markWebDigestDue(tx, notifier, rights.context.name, type.name);
+      return saved;
+    });
   } catch (error) {
     if (isUniqueViolation(error)) throw duplicateError(type, request.record);
     throw error;

@@ -89,3 +89,28 @@ export async function createShopDictionary(dd: DictionaryClient): Promise<number
   });
   return source;
 }
+
+/**
+ * Approves every pending change of these dictionary types as `cookie`'s user (who must not be the
+ * one who made them: nobody approves their own changes).
+ */
+export async function approvePending(
+  t: TestApp,
+  cookie: string,
+  entityTypes: readonly string[],
+): Promise<void> {
+  const context = DATA_DICTIONARY_CONTEXT;
+  for (const entityType of entityTypes) {
+    const list = await listRecords(t, cookie, {
+      context,
+      entityType,
+      requirePending: true,
+      includeDeleted: true,
+      pageSize: 0,
+    });
+    const entityEventIds = list.data.flatMap((r) => (r.pending ?? []).map((p) => p.entityEventID));
+    if (entityEventIds.length === 0) continue;
+    const res = await t.post("/api/approve", { context, entityType, entityEventIds }, cookie);
+    expect(res.statusCode, res.body).toBe(200);
+  }
+}

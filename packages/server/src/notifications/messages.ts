@@ -1,0 +1,153 @@
+/** A message's content: plain text plus simple HTML, with no remote images. */
+export interface MessageContent {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+const HTML_ESCAPES: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+};
+
+/** Every value from records, file names or users passes through here before it enters HTML. */
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] as string);
+}
+
+/** A subject is one line: a file name or record value must not start a header of its own. */
+function oneLine(value: string): string {
+  return value.replace(/[\r\n\t]+/g, " ").trim();
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/** Counts worded for people, zeros left out: "3 added, 1 changed". */
+export function countsText(
+  counts: Readonly<Record<string, number>>,
+  words: Record<string, string>,
+) {
+  const parts = Object.entries(words)
+    .filter(([kind]) => (counts[kind] ?? 0) > 0)
+    .map(([kind, word]) => `${counts[kind]} ${word}`);
+  return parts.length > 0 ? parts.join(", ") : "no changes";
+}
+
+export const UPLOAD_WORDS = { Add: "added", Change: "changed", Missing: "missing" };
+export const WEB_WORDS = {
+  Create: "created",
+  Update: "updated",
+  Amend: "amended",
+  Delete: "deleted",
+};
+
+interface Paragraphs {
+  subject: string;
+  /** Lines of the message, each plain text; values are escaped for the HTML part here. */
+  lines: string[];
+  link: { label: string; url: string };
+}
+
+function compose({ subject, lines, link }: Paragraphs): MessageContent {
+  const footer =
+    "You receive this message from Ledgerline. Switch this kind of message off on the Notifications page.";
+  const text = [...lines, "", `${link.label}: ${link.url}`, "", "--", footer].join("\n");
+  const html = [
+    ...lines.map((l) => `<p>${escapeHtml(l)}</p>`),
+    `<p><a href="${escapeHtml(link.url)}">${escapeHtml(link.label)}</a></p>`,
+    `<p style="color:#6c757d;font-size:small">${escapeHtml(footer)}</p>`,
+  ].join("\n");
+  return { subject: oneLine(subject), text, html };
+}
+
+export interface ChangeSetWaiting {
+  application: string;
+  /** "the upload of countries.xlsx" or "the metadata import of <source>". */
+  what: string;
+  by: string;
+  /** Per type (its uiName), the pending changes by kind. */
+  types: { uiName: string; counts: Record<string, number> }[];
+  link: string;
+}
+
+/** To approvers: an upload or a metadata import has changes waiting for a decision. */
+export function changeSetWaitingMessage(m: ChangeSetWaiting): MessageContent {
+  const total = m.types.reduce(
+    (sum, t) => sum + Object.values(t.counts).reduce((a, b) => a + b, 0),
+    0,
+  );
+  return compose({
+    subject: `${m.application}: ${plural(total, "change")} from ${m.what} wait for your approval`,
+    lines: [
+      `${m.by} made ${m.what} in ${m.application}; ${plural(total, "change")} wait for approval:`,
+      ...m.types.map((t) => `${t.uiName}: ${countsText(t.counts, UPLOAD_WORDS)}`),
+    ],
+    link: { label: "Review the changes", url: m.link },
+  });
+}
+
+export interface WebDigest {
+  application: string;
+  typeUiName: string;
+  counts: Record<string, number>;
+  link: string;
+}
+
+/** To approvers: a type's web changes waiting for a decision (one digest per interval). */
+export function webDigestMessage(m: WebDigest): MessageContent {
+  const total = Object.values(m.counts).reduce((a, b) => a + b, 0);
+  return compose({
+    subject: `${m.application}: ${plural(total, "web change")} to ${m.typeUiName} wait for your approval`,
+    lines: [
+      `${plural(total, "change")} made in the web to ${m.typeUiName} (${m.application}) wait for approval: ${countsText(m.counts, WEB_WORDS)}.`,
+    ],
+    link: { label: "Review the changes", url: m.link },
+  });
+}
+
+export interface Decision {
+  application: string;
+  typeUiName: string;
+  /** "approved", "rejected" or "processed by 'Approve as verified'". */
+  verb: string;
+  decidedBy: string;
+  decided: number;
+  conflicts: number;
+  link: string;
+}
+
+/** To a proposer: their changes were decided on. */
+export function decisionMessage(m: Decision): MessageContent {
+  const lines = [
+    `${m.decidedBy} ${m.verb} ${m.decided} of your changes to ${m.typeUiName} (${m.application}).`,
+  ];
+  if (m.conflicts > 0)
+    lines.push(
+      `${plural(m.conflicts, "change")} ran into a conflict (the record changed since it was proposed) and stay pending.`,
+    );
+  const what = m.conflicts > 0 && m.decided === 0 ? "ran into a conflict" : m.verb;
+  return compose({
+    subject: `${m.application}: your changes to ${m.typeUiName} ${what}`,
+    lines,
+    link: { label: "Open the pending changes", url: m.link },
+  });
+}
+
+export interface ImportFailed {
+  sourceName: string;
+  /** The error worded for users (never credentials, hosts or SQL). */
+  error: string;
+  link: string;
+}
+
+/** To a metadata source's owner: its scheduled import failed. */
+export function importFailedMessage(m: ImportFailed): MessageContent {
+  return compose({
+    subject: `Data Dictionary: the scheduled import of ${m.sourceName} failed`,
+    lines: [`The scheduled import of the metadata source ${m.sourceName} failed: ${m.error}`],
+    link: { label: "Open the metadata sources", url: m.link },
+  });
+}
