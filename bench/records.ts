@@ -92,6 +92,8 @@ interface RunSummary {
   seedSeconds: number;
   deepPage: number;
   run: Run;
+  /** Page 1 at 50 connections with the session cookie and with an API token. */
+  tokenRun: { cookie: LoadResult; token: LoadResult };
 }
 
 async function post(url: string, body: unknown, cookie?: string): Promise<Record<string, unknown>> {
@@ -160,10 +162,49 @@ async function benchEngine(
         );
       }
     }
-    return { engine: label, rows, seedSeconds, deepPage: qs.deep.pageNum as number, run };
+    const tokenRun = await measureToken(app.url, qs.page, cookie, seconds, rounds);
+    console.log(
+      `${label} page 1 at 50 connections: cookie ${tokenRun.cookie.rps.toFixed(0)} req/s p99 ${tokenRun.cookie.p99} ms; token ${tokenRun.token.rps.toFixed(0)} req/s p99 ${tokenRun.token.p99} ms`,
+    );
+    return {
+      engine: label,
+      rows,
+      seedSeconds,
+      deepPage: qs.deep.pageNum as number,
+      run,
+      tokenRun,
+    };
   } finally {
     await raw.close();
   }
+}
+
+/**
+ * Page 1 at 50 connections signed in two ways, in alternating rounds: with the session cookie and
+ * with a read API token of the same user.
+ */
+async function measureToken(
+  url: string,
+  query: EntityQuery,
+  cookie: string,
+  seconds: number,
+  rounds: number,
+): Promise<{ cookie: LoadResult; token: LoadResult }> {
+  const created = await post(
+    `${url}/api/tokens/create`,
+    { name: "bench", scope: "read", expiresInDays: 1 },
+    cookie,
+  );
+  const authorization = `Bearer ${created.secret as string}`;
+  const common = { url: `${url}/api/entity`, body: query, connections: 50 };
+  await load({ ...common, authorization, seconds: Math.min(2, seconds), maxRequests: 1_000 });
+  const byCookie: LoadResult[] = [];
+  const byToken: LoadResult[] = [];
+  for (let round = 0; round < rounds; round++) {
+    byCookie.push(await load({ ...common, cookie, seconds, maxRequests: 100_000 }));
+    byToken.push(await load({ ...common, authorization, seconds, maxRequests: 100_000 }));
+  }
+  return { cookie: median(byCookie), token: median(byToken) };
 }
 
 function report(s: RunSummary): string {
@@ -226,6 +267,13 @@ function targets(s: RunSummary): string[] {
       ),
     );
   }
+  const { cookie, token } = s.tokenRun;
+  lines.push(
+    check(
+      token.rps >= 0.95 * cookie.rps,
+      `page 1 at 50 with an API token: ${token.rps.toFixed(0)} req/s vs ${cookie.rps.toFixed(0)} with the cookie (p99 ${token.p99} vs ${cookie.p99} ms)`,
+    ),
+  );
   return lines;
 }
 
@@ -237,16 +285,24 @@ export async function benchRecords(): Promise<void> {
   await announceBench("records");
 
   const model = { "bench.yaml": BENCH_MODEL_YAML };
+  // The token run sends far more than a pipeline's allowance per minute.
+  const env = { TOKEN_RATE_LIMIT: "100000000" };
   const summaries: RunSummary[] = [
-    await withBenchApp("records", model, (setup) =>
-      benchEngine("PostgreSQL", setup, rows, seconds, rounds),
+    await withBenchApp(
+      "records",
+      model,
+      (setup) => benchEngine("PostgreSQL", setup, rows, seconds, rounds),
+      env,
     ),
   ];
   if (envFlag("BENCH_PGLITE", true))
     summaries.push(
       await withTempDir("pglite", (dir) =>
-        withApp({ pgliteDir: path.join(dir, "pglite") }, model, (setup) =>
-          benchEngine("PGlite", setup, pgliteRows, seconds, rounds),
+        withApp(
+          { pgliteDir: path.join(dir, "pglite") },
+          model,
+          (setup) => benchEngine("PGlite", setup, pgliteRows, seconds, rounds),
+          env,
         ),
       ),
     );
@@ -261,6 +317,10 @@ export async function benchRecords(): Promise<void> {
     raw_rps: round(pg.filter[50].raw.rps, 1),
     c50_p99_ms: pg.filter[50].ours.p99,
     raw_c50_p99_ms: pg.filter[50].raw.p99,
+    cookie_page_c50_rps: round(summaries[0].tokenRun.cookie.rps, 1),
+    token_page_c50_rps: round(summaries[0].tokenRun.token.rps, 1),
+    cookie_page_c50_p99_ms: summaries[0].tokenRun.cookie.p99,
+    token_page_c50_p99_ms: summaries[0].tokenRun.token.p99,
   });
   console.log(`\nFinished with ${loadNote()}.\n`);
   for (const s of summaries) {

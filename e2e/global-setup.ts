@@ -2,6 +2,8 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { FullConfig } from "@playwright/test";
+import { keepMailSink, startMailSink } from "./support/mail.ts";
+import { startOidcForE2e, stopOidcForE2e } from "./support/oidc.ts";
 import {
   cli,
   freePort,
@@ -38,6 +40,9 @@ async function snapshotBuild(dist: string, target: string): Promise<void> {
  *     test users and their roles;
  *  3. the server starts again, serving a copy of packages/web/dist; its address goes to
  *     E2E_BASE_URL for the workers, its process id and DATA_DIR to global-teardown.ts.
+ * Before all this, a plain SMTP server starts on a free port; the server sends its notifications
+ * there (polling its outbox every 200 ms), and each message lands as an .eml file in the folder
+ * published as E2E_MAIL_DIR.
  */
 export default async function globalSetup(config: FullConfig): Promise<void> {
   const root = config.configFile ? path.dirname(config.configFile) : process.cwd();
@@ -53,6 +58,9 @@ export default async function globalSetup(config: FullConfig): Promise<void> {
   await snapshotBuild(path.join(root, "packages/web/dist"), webDist);
   const port = await freePort();
   const baseURL = `http://127.0.0.1:${port}`;
+  const mailDir = path.join(dataDir, "mail");
+  const mail = await startMailSink(mailDir, await freePort());
+  keepMailSink(mail);
   const env = serverEnv({
     PORT: String(port),
     HOST: "127.0.0.1",
@@ -61,8 +69,17 @@ export default async function globalSetup(config: FullConfig): Promise<void> {
     DEMO: "1",
     LOG_LEVEL: "warn",
     WEB_DIST: webDist,
+    SMTP_HOST: "127.0.0.1",
+    SMTP_PORT: String(mail.port),
+    SMTP_TLS: "none",
+    SMTP_FROM: "ledgerline@example.test",
+    PUBLIC_URL: baseURL,
+    NOTIFY_POLL_MS: "200",
   });
+  // Company sign-in: a real OpenID Connect provider, started before the server (support/oidc.ts).
+  Object.assign(env, await startOidcForE2e(baseURL, dataDir));
   process.env.E2E_DATA_DIR = dataDir;
+  process.env.E2E_MAIL_DIR = mailDir;
 
   const started = Date.now();
   let pid: number | undefined;
@@ -91,6 +108,8 @@ export default async function globalSetup(config: FullConfig): Promise<void> {
     await waitForHealth(baseURL, server);
   } catch (error) {
     if (pid) await stopProcess(pid);
+    await mail.close();
+    await stopOidcForE2e();
     const log = existsSync(logFile) ? readFileSync(logFile, "utf8").slice(-4000) : "";
     if (!process.env.E2E_KEEP_DATA) rmSync(dataDir, { recursive: true, force: true });
     throw new Error(`${(error as Error).message}\n--- server log ---\n${log}`, { cause: error });

@@ -13,6 +13,8 @@ export interface LoadOptions {
   url: string;
   body: unknown;
   cookie?: string;
+  /** `Bearer <token>`, sent as Authorization instead of a session cookie. */
+  authorization?: string;
   connections: number;
   /** Upper bound on the run's length in seconds. */
   seconds: number;
@@ -34,6 +36,7 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     headers: {
       "content-type": "application/json",
       ...(options.cookie ? { cookie: options.cookie } : {}),
+      ...(options.authorization ? { authorization: options.authorization } : {}),
     },
     body: JSON.stringify(options.body),
     connections: options.connections,

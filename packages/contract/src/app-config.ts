@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { OidcLoginOptions } from "./oidc.ts";
 
 /** Navigation items that an operator can switch off (NAV_HIDE). */
 export const NavItem = z.enum([
@@ -18,5 +19,7 @@ export const AppConfig = z.object({
   productName: z.string(),
   version: z.string(),
   navHidden: z.array(NavItem),
+  /** Company sign-in (OpenID Connect); absent when it is off. */
+  oidc: OidcLoginOptions.optional(),
 });
 export type AppConfig = z.infer<typeof AppConfig>;

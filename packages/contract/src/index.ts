@@ -4,6 +4,8 @@ export * from "./common.ts";
 export * from "./contexts.ts";
 export * from "./entities.ts";
 export * from "./notifications.ts";
+export * from "./oidc.ts";
 export * from "./publish.ts";
 export * from "./roles.ts";
+export * from "./tokens.ts";
 export * from "./users.ts";

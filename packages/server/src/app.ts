@@ -2,6 +2,7 @@ import fastifyCookie from "@fastify/cookie";
 import fastifyFormbody from "@fastify/formbody";
 import fastifyHelmet from "@fastify/helmet";
 import fastifyMultipart from "@fastify/multipart";
+import fastifyRateLimit from "@fastify/rate-limit";
 import Fastify from "fastify";
 import {
   serializerCompiler,
@@ -11,9 +12,11 @@ import {
 import { rolesRoutes } from "./admin/roles.routes.ts";
 import { usersRoutes } from "./admin/users.routes.ts";
 import { authRoutes } from "./auth/auth.routes.ts";
+import { oidcRoutes } from "./auth/oidc/oidc.routes.ts";
 import { changesRoutes } from "./changes/changes.routes.ts";
 import { contextsRoutes } from "./contexts/contexts.routes.ts";
 import { dictionaryRoutes } from "./dictionary/dictionary.routes.ts";
+import { TooManyRequestsError } from "./errors.ts";
 import { errorHandler } from "./http/error-handler.ts";
 import { installGuard } from "./http/guard.ts";
 import type { App, AppDeps } from "./http/types.ts";
@@ -24,6 +27,7 @@ import { publishRoutes } from "./publish/publish.routes.ts";
 import { recordsRoutes } from "./records/records.routes.ts";
 import { openApiRoutes, registerOpenApi } from "./system/openapi.ts";
 import { systemRoutes } from "./system/system.routes.ts";
+import { tokensRoutes } from "./tokens/tokens.routes.ts";
 
 export interface BuildOptions {
   /** false in tests that do not want request logs. */
@@ -73,9 +77,24 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     idleMinutes: config.sessionIdleMinutes,
     maxHours: config.sessionMaxHours,
   });
+  // API tokens are limited per token (in each instance's memory); sessions are not counted here.
+  await app.register(fastifyRateLimit, {
+    global: true,
+    hook: "preHandler",
+    max: config.tokens.perMinute,
+    timeWindow: 60_000,
+    allowList: (request) => request.user?.token === undefined,
+    keyGenerator: (request) => `token:${request.user?.token?.id}`,
+    errorResponseBuilder: (_request, context) =>
+      new TooManyRequestsError(
+        `Too many calls with this API token; try again in ${context.after}`,
+        Math.ceil(context.ttl / 1000),
+      ),
+  });
   await registerOpenApi(app);
 
   await authRoutes(app, deps);
+  await oidcRoutes(app, deps);
   await contextsRoutes(app, deps);
   await recordsRoutes(app, deps);
   await changesRoutes(app, deps);
@@ -85,6 +104,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await usersRoutes(app, deps);
   await rolesRoutes(app, deps);
   await notificationsRoutes(app, deps);
+  await tokensRoutes(app, deps);
   await openApiRoutes(app);
   await systemRoutes(app, deps);
   return app;

@@ -8,9 +8,11 @@ import { deleteSessionsOfUser } from "./auth/sessions.repository.ts";
 import { generatePassword, loadConfig } from "./config.ts";
 import { type Db, openDatabase } from "./db/connection.ts";
 import { migrateToLatest } from "./db/migrate.ts";
+import { AppError } from "./errors.ts";
 import { loadModel } from "./model/load-model.ts";
 import { findContext } from "./model/model.ts";
 import { GENERATORS } from "./records/generators.ts";
+import { allTokens, createToken, myTokens, revoke } from "./tokens/tokens.service.ts";
 
 const USAGE = `Usage: npm run cli -- <command> [options]
 
@@ -22,6 +24,9 @@ Commands:
   revoke        --username U --flag isadmin|issuperadmin|isdev
   grant-role    --username U --context C --role R
   revoke-role   --username U --context C --role R
+  list-tokens   [--username U]
+  create-token  --username U --name N --scope read|write [--days D]   (prints the secret once)
+  revoke-token  --id N
 
 A password left out is generated and printed once. The database is the one the server uses
 (DATABASE_URL, or the embedded one under DATA_DIR); stop a server on the embedded database first.`;
@@ -62,6 +67,9 @@ async function run(argv: string[]): Promise<string> {
       flag: { type: "string" },
       context: { type: "string" },
       role: { type: "string" },
+      scope: { type: "string" },
+      days: { type: "string" },
+      id: { type: "string" },
       admin: { type: "boolean", default: false },
       superadmin: { type: "boolean", default: false },
       dev: { type: "boolean", default: false },
@@ -149,6 +157,42 @@ async function run(argv: string[]): Promise<string> {
           ? `Revoked role '${roleName}' in '${contextName}' from '${user.username}'`
           : `'${user.username}' did not hold '${roleName}' in '${contextName}'`;
       }
+      case "list-tokens": {
+        const owner = values.username ? await findUser(db, values.username) : undefined;
+        const { tokens } = owner
+          ? await myTokens(db, config.tokens.maxDays, { userId: owner.user_id })
+          : await allTokens(db, config.tokens.maxDays);
+        return tokens
+          .map((t) => {
+            const state = t.revokedAt ? "revoked" : `expires ${t.expiresAt}`;
+            return `${t.tokenId}\t${t.username}\t${t.name}\t${t.scope}\t${state}`;
+          })
+          .join("\n");
+      }
+      case "create-token": {
+        const user = await findUser(db, required(values.username, "username"));
+        const scope = required(values.scope, "scope");
+        if (scope !== "read" && scope !== "write")
+          throw new CliError("--scope must be read or write");
+        const days = Number(values.days ?? config.tokens.maxDays);
+        if (!Number.isInteger(days) || days < 1)
+          throw new CliError("--days must be a whole number of days");
+        const created = await createToken(
+          db,
+          config.tokens.maxDays,
+          { userId: user.user_id },
+          {
+            name: required(values.name, "name"),
+            scope,
+            expiresInDays: days,
+          },
+        );
+        return `Created token ${created.token.tokenId} for '${user.username}' (${scope}, expires ${created.token.expiresAt}):\n${created.secret}\nThis secret is shown only once.`;
+      }
+      case "revoke-token": {
+        const id = Number(required(values.id, "id"));
+        return (await revoke(db, { userId: 0, username: "cli", isadmin: true }, id)).Msg;
+      }
       default:
         throw new CliError(`Unknown command '${command}'\n\n${USAGE}`);
     }
@@ -160,7 +204,8 @@ async function run(argv: string[]): Promise<string> {
 run(process.argv.slice(2)).then(
   (output) => console.log(output),
   (error: unknown) => {
-    console.error(error instanceof CliError ? `Error: ${error.message}` : error);
+    const worded = error instanceof CliError || error instanceof AppError;
+    console.error(worded ? `Error: ${error.message}` : error);
     process.exit(1);
   },
 );

@@ -44,6 +44,21 @@ const EnvSchema = z.object({
   UPLOAD_MAX_MB: z.coerce.number().positive().max(2048).default(50),
   UPLOAD_MAX_ROWS: z.coerce.number().int().positive().default(1_000_000),
   PUBLIC_URL: z.string().url().optional(),
+  OIDC_ISSUER: z.string().url().optional(),
+  OIDC_CLIENT_ID: z.string().min(1).optional(),
+  OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+  OIDC_SCOPES: z
+    .string()
+    .default("openid profile email")
+    .refine((v) => v.split(/\s+/).includes("openid"), "must include openid"),
+  OIDC_USERNAME_CLAIM: z.string().min(1).default("preferred_username"),
+  OIDC_NAME_CLAIM: z.string().min(1).default("name"),
+  OIDC_EMAIL_CLAIM: z.string().min(1).default("email"),
+  OIDC_GROUPS_CLAIM: z.string().min(1).default("groups"),
+  OIDC_BUTTON_LABEL: z.string().min(1).max(60).default("company account"),
+  OIDC_ONLY: flag.default(false),
+  OIDC_ROLE_MAPPING: z.string().optional(),
+  OIDC_ALLOW_INSECURE_HTTP: flag.default(false),
   SMTP_HOST: z.string().optional(),
   SMTP_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   SMTP_TLS: z.enum(["starttls", "implicit", "none"]).default("starttls"),
@@ -53,6 +68,8 @@ const EnvSchema = z.object({
   NOTIFY_DIGEST_MINUTES: z.coerce.number().positive().default(15),
   NOTIFY_MAX_ATTEMPTS: z.coerce.number().int().positive().default(8),
   NOTIFY_POLL_MS: z.coerce.number().int().positive().default(2000),
+  TOKEN_MAX_DAYS: z.coerce.number().int().positive().default(365),
+  TOKEN_RATE_LIMIT: z.coerce.number().int().positive().default(600),
 });
 
 /** Every setting of the server, parsed from the environment in one place. */
@@ -85,6 +102,8 @@ export interface Config {
   allowDestructiveModelChanges: boolean;
   /** The address users reach the server at, for links in e-mails. */
   publicUrl: string;
+  /** undefined: no company sign-in (OIDC_ISSUER unset). */
+  oidc: OidcConfig | undefined;
   /** undefined: no SMTP server, nothing is e-mailed (the outbox is still written and kept). */
   smtp: SmtpConfig | undefined;
   notify: {
@@ -95,6 +114,12 @@ export interface Config {
     /** How often the sender looks for due messages. */
     pollMs: number;
   };
+  tokens: {
+    /** Longest lifetime of a new API token, in days. */
+    maxDays: number;
+    /** Calls one token may make per minute, per instance. */
+    perMinute: number;
+  };
   upload: {
     maxBytes: number;
     maxRows: number;
@@ -104,6 +129,28 @@ export interface Config {
     parserMemoryMb: number;
     parserMilliseconds: number;
   };
+}
+
+/** Company sign-in through an OpenID Connect provider. */
+export interface OidcConfig {
+  issuer: string;
+  clientId: string;
+  /** undefined: a public client (PKCE only, no client authentication). */
+  clientSecret: string | undefined;
+  scopes: string;
+  /** Always PUBLIC_URL + /auth/oidc/callback, never derived from a request's Host. */
+  redirectUri: string;
+  postLogoutRedirectUri: string;
+  /** Names of the claims read at each sign-in. */
+  claims: { username: string; name: string; email: string; groups: string };
+  /** The button reads 'Sign in with <label>'. */
+  label: string;
+  /** Password sign-in only for super administrators (and the form only at /login?local=1). */
+  only: boolean;
+  /** Absolute path of the group-to-role mapping file; undefined: roles and flags are left alone. */
+  roleMappingFile: string | undefined;
+  /** Tests and development only: lets openid-client talk to an http:// issuer. */
+  allowInsecureHttp: boolean;
 }
 
 export interface SmtpConfig {
@@ -145,6 +192,22 @@ export const CONFIG_HELP: Record<keyof z.infer<typeof EnvSchema>, string> = {
   UPLOAD_MAX_MB: "largest accepted upload in MB (default 50)",
   UPLOAD_MAX_ROWS: "most rows one upload may carry (default 1000000)",
   PUBLIC_URL: "the address users open, for links in e-mails (default http://HOST:PORT)",
+  OIDC_ISSUER:
+    "issuer URL of the OpenID Connect provider for company sign-in; unset: company sign-in is off",
+  OIDC_CLIENT_ID:
+    "client id registered at the provider (required with OIDC_ISSUER); its redirect URI is PUBLIC_URL/auth/oidc/callback",
+  OIDC_CLIENT_SECRET: "client secret; unset: a public client (PKCE only)",
+  OIDC_SCOPES: "scopes asked for (default openid profile email)",
+  OIDC_USERNAME_CLAIM: "claim holding the username (default preferred_username)",
+  OIDC_NAME_CLAIM: "claim holding the display name (default name)",
+  OIDC_EMAIL_CLAIM: "claim holding the e-mail address (default email)",
+  OIDC_GROUPS_CLAIM: "claim holding the user's groups, for OIDC_ROLE_MAPPING (default groups)",
+  OIDC_BUTTON_LABEL: "the login button reads 'Sign in with <label>' (default company account)",
+  OIDC_ONLY:
+    "1: password sign-in only for super administrators, its form only at /login?local=1 (default 0)",
+  OIDC_ROLE_MAPPING: "YAML file mapping the provider's groups to roles and flags, checked at start",
+  OIDC_ALLOW_INSECURE_HTTP:
+    "1 lets the server talk to an http:// issuer; for tests and development only (default 0)",
   SMTP_HOST: "SMTP server for e-mail notifications; unset: nothing is e-mailed",
   SMTP_PORT: "its port (default 587, 465 with SMTP_TLS=implicit, 25 with none)",
   SMTP_TLS: "starttls (default), implicit or none",
@@ -154,6 +217,8 @@ export const CONFIG_HELP: Record<keyof z.infer<typeof EnvSchema>, string> = {
   NOTIFY_DIGEST_MINUTES: "shortest time between two digests of a type's web changes (default 15)",
   NOTIFY_MAX_ATTEMPTS: "tries before an e-mail is marked failed (default 8)",
   NOTIFY_POLL_MS: "how often the sender looks for due e-mails, in ms (default 2000)",
+  TOKEN_MAX_DAYS: "longest lifetime of a new API token, in days (default 365)",
+  TOKEN_RATE_LIMIT: "calls one API token may make per minute, per instance (default 600)",
 };
 
 export class ConfigError extends Error {}
@@ -174,6 +239,7 @@ export function loadConfig(
   }
   const e = parsed.data;
   const dataDir = path.resolve(e.DATA_DIR);
+  const publicUrl = (e.PUBLIC_URL ?? `http://${e.HOST}:${e.PORT}`).replace(/\/+$/, "");
   return {
     port: e.PORT,
     host: e.HOST,
@@ -196,13 +262,15 @@ export function loadConfig(
     navHidden: e.NAV_HIDE,
     webDist: path.resolve(e.WEB_DIST),
     allowDestructiveModelChanges: argv.includes("--allow-destructive-model-changes"),
-    publicUrl: (e.PUBLIC_URL ?? `http://${e.HOST}:${e.PORT}`).replace(/\/+$/, ""),
+    publicUrl,
+    oidc: oidcConfig(e, publicUrl),
     smtp: smtpConfig(e),
     notify: {
       digestMinutes: e.NOTIFY_DIGEST_MINUTES,
       maxAttempts: e.NOTIFY_MAX_ATTEMPTS,
       pollMs: e.NOTIFY_POLL_MS,
     },
+    tokens: { maxDays: e.TOKEN_MAX_DAYS, perMinute: e.TOKEN_RATE_LIMIT },
     upload: {
       maxBytes: Math.round(e.UPLOAD_MAX_MB * 1024 * 1024),
       maxRows: e.UPLOAD_MAX_ROWS,
@@ -229,6 +297,35 @@ function smtpConfig(e: z.infer<typeof EnvSchema>): SmtpConfig | undefined {
     user: e.SMTP_USER,
     password: e.SMTP_PASSWORD,
     from: e.SMTP_FROM,
+  };
+}
+
+function oidcConfig(e: z.infer<typeof EnvSchema>, publicUrl: string): OidcConfig | undefined {
+  if (!e.OIDC_ISSUER) {
+    // Nobody but the super administrators could sign in at all.
+    if (e.OIDC_ONLY)
+      throw new ConfigError("Invalid configuration:\n  OIDC_ONLY: needs OIDC_ISSUER");
+    return undefined;
+  }
+  if (!e.OIDC_CLIENT_ID)
+    throw new ConfigError("Invalid configuration:\n  OIDC_CLIENT_ID: required with OIDC_ISSUER");
+  return {
+    issuer: e.OIDC_ISSUER,
+    clientId: e.OIDC_CLIENT_ID,
+    clientSecret: e.OIDC_CLIENT_SECRET,
+    scopes: e.OIDC_SCOPES,
+    redirectUri: `${publicUrl}/auth/oidc/callback`,
+    postLogoutRedirectUri: `${publicUrl}/login`,
+    claims: {
+      username: e.OIDC_USERNAME_CLAIM,
+      name: e.OIDC_NAME_CLAIM,
+      email: e.OIDC_EMAIL_CLAIM,
+      groups: e.OIDC_GROUPS_CLAIM,
+    },
+    label: e.OIDC_BUTTON_LABEL,
+    only: e.OIDC_ONLY,
+    roleMappingFile: e.OIDC_ROLE_MAPPING ? path.resolve(e.OIDC_ROLE_MAPPING) : undefined,
+    allowInsecureHttp: e.OIDC_ALLOW_INSECURE_HTTP,
   };
 }
 

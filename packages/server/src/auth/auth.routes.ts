@@ -1,11 +1,31 @@
-import { ErrorBody, LoginForm, MsgBody, Profile } from "@ledgerline/contract";
+import { ErrorBody, LoginForm, LogoutResponse, Profile } from "@ledgerline/contract";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import { SESSION_COOKIE } from "../http/guard.ts";
 import type { App, AppDeps } from "../http/types.ts";
 import { login, logout } from "./auth.service.ts";
+import { providerSignOutUrl } from "./oidc/oidc.service.ts";
+
+/** Sets the session cookie of a new session, the same for every way of signing in. */
+export function setSessionCookie(
+  reply: FastifyReply,
+  request: FastifyRequest,
+  sessionId: string,
+  maxHours: number,
+): void {
+  reply.setCookie(SESSION_COOKIE, sessionId, {
+    path: "/",
+    httpOnly: true,
+    sameSite: "lax",
+    secure: request.protocol === "https",
+    maxAge: maxHours * 3600,
+  });
+}
 
 /** POST /auth/login and /auth/logout. */
 export async function authRoutes(app: App, { config, database }: AppDeps): Promise<void> {
   const settings = { idleMinutes: config.sessionIdleMinutes, maxHours: config.sessionMaxHours };
+  // OIDC_ONLY: only super administrators may still use a password.
+  const policy = config.oidc?.only ? { onlySuperadmins: `Sign in with ${config.oidc.label}` } : {};
 
   app.post(
     "/auth/login",
@@ -16,21 +36,17 @@ export async function authRoutes(app: App, { config, database }: AppDeps): Promi
         tags: ["auth"],
         consumes: ["application/x-www-form-urlencoded"],
         body: LoginForm,
-        response: { 200: Profile, 400: ErrorBody, 401: ErrorBody, 429: ErrorBody },
+        response: { 200: Profile, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 429: ErrorBody },
       },
     },
     async (request, reply) => {
-      const { sessionId, profile } = await login(database.db, settings, {
-        ...request.body,
-        ip: request.ip,
-      });
-      reply.setCookie(SESSION_COOKIE, sessionId, {
-        path: "/",
-        httpOnly: true,
-        sameSite: "lax",
-        secure: request.protocol === "https",
-        maxAge: config.sessionMaxHours * 3600,
-      });
+      const { sessionId, profile } = await login(
+        database.db,
+        settings,
+        { ...request.body, ip: request.ip },
+        policy,
+      );
+      setSessionCookie(reply, request, sessionId, config.sessionMaxHours);
       return profile;
     },
   );
@@ -39,16 +55,21 @@ export async function authRoutes(app: App, { config, database }: AppDeps): Promi
     "/auth/logout",
     {
       schema: {
-        description: "Ends the caller's session (if any) and clears the cookie.",
+        description:
+          "Ends the caller's session (if any) and clears the cookie; after a company sign-in also answers the provider's end-session URL.",
         tags: ["auth"],
-        response: { 200: MsgBody },
+        response: { 200: LogoutResponse },
       },
     },
     async (request, reply) => {
       const sessionId = request.cookies[SESSION_COOKIE];
+      const endSessionUrl =
+        sessionId && config.oidc
+          ? await providerSignOutUrl(database.db, config.oidc, sessionId)
+          : undefined;
       if (sessionId) await logout(database.db, sessionId);
       reply.clearCookie(SESSION_COOKIE, { path: "/" });
-      return { Msg: "Signed out" };
+      return { Msg: "Signed out", ...(endSessionUrl ? { endSessionUrl } : {}) };
     },
   );
 }

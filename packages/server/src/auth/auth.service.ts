@@ -2,7 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import type { Profile } from "@ledgerline/contract";
 import { findActiveUser } from "../admin/users.repository.ts";
 import type { Db } from "../db/connection.ts";
-import { UnauthorizedError } from "../errors.ts";
+import { ForbiddenError, UnauthorizedError } from "../errors.ts";
 import { assertLoginAllowed, clearLoginFailures, recordLoginFailure } from "./login-throttle.ts";
 import { verifyAgainstDummy, verifyPassword } from "./password.ts";
 import * as sessions from "./sessions.repository.ts";
@@ -12,14 +12,17 @@ export interface SessionSettings {
   maxHours: number;
 }
 
-/** The signed-in caller of a request. */
-export type CurrentUser = sessions.SessionUser;
+/** The signed-in caller of a request; `token` when the call carries an API token instead of a session. */
+export type CurrentUser = sessions.SessionUser & {
+  token?: { id: number; scope: "read" | "write" };
+};
 
 const INVALID_LOGIN = "Invalid username or password";
 // Writing last_seen_at on every request would turn every read into a write.
 const TOUCH_AFTER_MS = 60_000;
 
-function hashSessionId(sessionId: string): string {
+/** What the sessions table keeps of a session id: its SHA-256, never the id itself. */
+export function hashSessionId(sessionId: string): string {
   return createHash("sha256").update(sessionId).digest("hex");
 }
 
@@ -36,11 +39,16 @@ export function profileOf(
   };
 }
 
-/** Checks the credentials and opens a new session; the same answer and timing for an unknown user as for a wrong password. */
+/**
+ * Checks the credentials and opens a new session; the same answer and timing for an unknown user as
+ * for a wrong password. With `onlySuperadmins` (OIDC_ONLY) the right password of anyone else answers
+ * 403 with that message.
+ */
 export async function login(
   db: Db,
   settings: SessionSettings,
   credentials: { username: string; password: string; ip: string },
+  policy: { onlySuperadmins?: string } = {},
 ): Promise<{ sessionId: string; profile: Profile }> {
   const { username, password, ip } = credentials;
   await assertLoginAllowed(db, username, ip);
@@ -52,17 +60,29 @@ export async function login(
     await recordLoginFailure(db, username, ip);
     throw new UnauthorizedError(INVALID_LOGIN);
   }
-  const sessionId = randomBytes(32).toString("base64url");
-  await db.transaction().execute(async (tx) => {
-    await sessions.insertSession(tx, {
-      sessionHash: hashSessionId(sessionId),
-      userId: user.user_id,
-      maxHours: settings.maxHours,
-    });
+  if (policy.onlySuperadmins && !user.issuperadmin)
+    throw new ForbiddenError(policy.onlySuperadmins);
+  const sessionId = await db.transaction().execute(async (tx) => {
     await clearLoginFailures(tx, username, ip);
-    await sessions.deleteExpiredSessions(tx, settings.idleMinutes);
+    return openSession(tx, settings, user.user_id);
   });
   return { sessionId, profile: profileOf({ ...user, username: user.username }) };
+}
+
+/** Opens a session for a user whose identity is already checked; answers the new session id (for the cookie). */
+export async function openSession(
+  db: Db,
+  settings: SessionSettings,
+  userId: number,
+): Promise<string> {
+  const sessionId = randomBytes(32).toString("base64url");
+  await sessions.insertSession(db, {
+    sessionHash: hashSessionId(sessionId),
+    userId,
+    maxHours: settings.maxHours,
+  });
+  await sessions.deleteExpiredSessions(db, settings.idleMinutes);
+  return sessionId;
 }
 
 /** The user of a live session id, extending its idle deadline; undefined when none. */

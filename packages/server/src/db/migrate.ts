@@ -5,6 +5,8 @@ import * as importRuns from "./migrations/003-import-runs.ts";
 import * as publishRuns from "./migrations/004-publish-runs.ts";
 import * as rateLimits from "./migrations/005-rate-limits.ts";
 import * as notifications from "./migrations/006-notifications.ts";
+import * as oidc from "./migrations/007-oidc.ts";
+import * as apiTokens from "./migrations/008-api-tokens.ts";
 
 // Ordered by name; a new migration is a new numbered file added here. Applied migrations never change.
 const MIGRATIONS: Record<string, Migration> = {
@@ -14,6 +16,8 @@ const MIGRATIONS: Record<string, Migration> = {
   "004-publish-runs": publishRuns,
   "005-rate-limits": rateLimits,
   "006-notifications": notifications,
+  "007-oidc": oidc,
+  "008-api-tokens": apiTokens,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

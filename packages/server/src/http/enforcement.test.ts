@@ -5,6 +5,7 @@ import { listRecords } from "../testing/records-client.ts";
 import {
   ADMIN_PASSWORD,
   createTestApp,
+  credentialHeaders,
   TEST_USER_PASSWORD,
   type TestApp,
 } from "../testing/test-app.ts";
@@ -78,7 +79,7 @@ const json = (url: string, body: object) => (cookie: string | undefined) =>
 const get =
   (url: string, method: "GET" | "HEAD" = "GET") =>
   (cookie: string | undefined) =>
-    t.app.inject({ method, url, headers: cookie ? { cookie } : {} });
+    t.app.inject({ method, url, headers: credentialHeaders(cookie) });
 
 async function pendingCountryEdit(): Promise<number> {
   const iso = [
@@ -146,7 +147,9 @@ const CALLS: Record<string, () => Promise<Call>> = {
     }),
   }),
   "POST /api/delete": async () => {
-    const code = `X${String(counter++).padStart(2, "0")}`.slice(0, 3);
+    // Lower case: no ISO 4217 code is taken, and 676 of them are enough for every caller.
+    const n = counter++;
+    const code = `d${String.fromCharCode(97 + (Math.floor(n / 26) % 26), 97 + (n % 26))}`;
     const created = await t.post(
       "/api/save",
       {
@@ -309,6 +312,25 @@ const CALLS: Record<string, () => Promise<Call>> = {
     await t.post("/api/addrole", { context: "reference", username, role: "viewer" }, setup);
     return { send: json("/api/removerole", { context: "reference", username, role: "viewer" }) };
   },
+  "POST /api/notifications/settings": async () => ({
+    send: json("/api/notifications/settings", {}),
+  }),
+  "POST /api/notifications/updatesetting": async () => ({
+    send: json("/api/notifications/updatesetting", { kind: "web_digest", enabled: true }),
+  }),
+  "POST /api/notifications/users": async () => ({ send: json("/api/notifications/users", {}) }),
+  "POST /api/notifications/outbox": async () => ({ send: json("/api/notifications/outbox", {}) }),
+  "POST /api/waiting": async () => ({ send: json("/api/waiting", {}) }),
+  "POST /api/tokens/list": async () => ({ send: json("/api/tokens/list", {}) }),
+  "POST /api/tokens/create": async () => ({
+    send: json("/api/tokens/create", { name: unique("token"), scope: "read", expiresInDays: 1 }),
+  }),
+  "POST /api/tokens/revoke": async () => {
+    // A token of the caller's own is made by the call's credential itself, so the sample revokes
+    // an unknown id: 404 counts as the route being reached.
+    return { alsoAllowed: [404], send: json("/api/tokens/revoke", { tokenId: 999_999 }) };
+  },
+  "POST /api/tokens/all": async () => ({ send: json("/api/tokens/all", {}) }),
   "GET /api/openapi.json": async () => ({ send: get("/api/openapi.json") }),
   "GET /api/docs*": async () => ({ send: get("/api/docs/") }),
   "HEAD /api/docs*": async () => ({ send: get("/api/docs/", "HEAD") }),
@@ -324,6 +346,30 @@ const ELSEWHERE = new Set([
   "GET /*",
   "HEAD /*",
 ]);
+
+/** Callers with an API token: the user whose token it is, and its scope. */
+const TOKEN_CALLERS: { role: RoleName; scope: "read" | "write" }[] = [
+  { role: "viewer", scope: "read" },
+  { role: "steward", scope: "read" },
+  { role: "steward", scope: "write" },
+  { role: "approver", scope: "write" },
+  { role: "administrator", scope: "read" },
+  { role: "superadmin", scope: "write" },
+  { role: "developer", scope: "read" },
+];
+const tokens: Record<string, string> = {};
+
+/** With a token: what the route's token scope allows, then what the token's user may do. */
+function expectedWithToken(
+  policy: RoutePolicy,
+  caller: (typeof TOKEN_CALLERS)[number],
+  context: string | undefined,
+): "allowed" | 401 | 403 {
+  if (policy.access === "public") return "allowed";
+  if (!policy.token) return 403;
+  if (policy.token === "write" && caller.scope === "read") return 403;
+  return expected(policy, caller.role, context);
+}
 
 function expected(
   policy: RoutePolicy,
@@ -354,6 +400,8 @@ async function fingerprint(): Promise<string> {
     (select count(*) from app.uploads)::int as uploads,
     (select count(*) from app.publish_runs)::int as publishes,
     (select count(*) from app.import_runs)::int as imports,
+    (select count(*) from app.api_tokens where revoked_at is null)::int as tokens,
+    (select count(*) from app.notification_settings)::int as notification_settings,
     (select coalesce(sum(version), 0) from ctx_reference.currency)::int as currency_versions,
     (select coalesce(sum(version), 0) from ctx_reference.country)::int as country_versions`.execute(
     t.database.db,
@@ -367,6 +415,15 @@ beforeAll(async () => {
   for (const role of ROLES.filter((r) => r !== "anonymous")) {
     await t.createUser({ username: role, ...FLAGS[role], roles: ROLE_GRANTS[role] ?? [] });
     cookies[role] = await t.login(role, TEST_USER_PASSWORD);
+  }
+  for (const { role, scope } of TOKEN_CALLERS) {
+    const res = await t.post(
+      "/api/tokens/create",
+      { name: `${role} ${scope}`, scope, expiresInDays: 1 },
+      cookies[role],
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    tokens[`${role}:${scope}`] = `Bearer ${res.json().secret}`;
   }
 });
 afterAll(() => t.close());
@@ -386,30 +443,49 @@ describe("enforcement matrix", () => {
   it.each(ROLES)(
     "answers exactly what the policy says to %s, and refused calls change nothing",
     async (role) => {
-      const outcomes: string[] = [];
-      const wrong: string[] = [];
-      for (const [key, build] of Object.entries(CALLS)) {
-        const [method, url] = key.split(" ");
-        const policy = t.app.registeredRoutes.find(
-          (r) =>
-            r.method === method &&
-            (r.url === url || (url.endsWith("*") && r.url.startsWith(url.slice(0, -1)))),
-        )?.policy;
-        if (!policy) throw new Error(`no registered route for ${key}`);
-        const call = await build();
-        const want = expected(policy, role, call.context);
-        const before = await fingerprint();
-        const res = await call.send(cookies[role]);
-        const ok = res.statusCode < 300 || (call.alsoAllowed ?? []).includes(res.statusCode);
-        const got = ok ? "allowed" : res.statusCode;
-        outcomes.push(`${key}: ${got}`);
-        if (got !== want)
-          wrong.push(`${key}: expected ${want}, got ${res.statusCode} ${res.body.slice(0, 160)}`);
-        if (want !== "allowed" && (await fingerprint()) !== before)
-          wrong.push(`${key}: a refused call changed data`);
-      }
-      expect(wrong).toEqual([]);
-      expect(outcomes.length).toBe(Object.keys(CALLS).length);
+      await checkEveryRoute(cookies[role], (policy, context) => expected(policy, role, context));
+    },
+  );
+
+  it.each(TOKEN_CALLERS)(
+    "answers a $scope token of $role only what its scope and its user allow, and sets no cookie",
+    async (caller) => {
+      await checkEveryRoute(tokens[`${caller.role}:${caller.scope}`], (policy, context) =>
+        expectedWithToken(policy, caller, context),
+      );
     },
   );
 });
+
+/** Calls every route with the credential; each answer must be the expected one. */
+async function checkEveryRoute(
+  credential: string | undefined,
+  expectation: (policy: RoutePolicy, context: string | undefined) => "allowed" | 401 | 403,
+): Promise<void> {
+  const outcomes: string[] = [];
+  const wrong: string[] = [];
+  for (const [key, build] of Object.entries(CALLS)) {
+    const [method, url] = key.split(" ");
+    const policy = t.app.registeredRoutes.find(
+      (r) =>
+        r.method === method &&
+        (r.url === url || (url.endsWith("*") && r.url.startsWith(url.slice(0, -1)))),
+    )?.policy;
+    if (!policy) throw new Error(`no registered route for ${key}`);
+    const call = await build();
+    const want = expectation(policy, call.context);
+    const before = await fingerprint();
+    const res = await call.send(credential);
+    const ok = res.statusCode < 300 || (call.alsoAllowed ?? []).includes(res.statusCode);
+    const got = ok ? "allowed" : res.statusCode;
+    outcomes.push(`${key}: ${got}`);
+    if (got !== want)
+      wrong.push(`${key}: expected ${want}, got ${res.statusCode} ${res.body.slice(0, 160)}`);
+    if (want !== "allowed" && (await fingerprint()) !== before)
+      wrong.push(`${key}: a refused call changed data`);
+    if (credential?.startsWith("Bearer ") && res.headers["set-cookie"] !== undefined)
+      wrong.push(`${key}: a token call set a cookie`);
+  }
+  expect(wrong).toEqual([]);
+  expect(outcomes.length).toBe(Object.keys(CALLS).length);
+}

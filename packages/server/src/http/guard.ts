@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest, RouteOptions } from "fastify";
 import { type CurrentUser, resolveSession, type SessionSettings } from "../auth/auth.service.ts";
 import type { Db } from "../db/connection.ts";
 import { AppError, ForbiddenError, UnauthorizedError } from "../errors.ts";
+import { resolveToken } from "../tokens/tokens.service.ts";
 import { consumeRateLimit } from "./rate-limit.ts";
 import { type Access, policyOf, type RoutePolicy } from "./route-policy.ts";
 
@@ -67,15 +68,48 @@ export function installGuard(app: FastifyInstance, db: Db, settings: SessionSett
       assertSameOrigin(request);
     assertBodyKind(request, policy);
     if (policy.access === "public") return;
-    const sessionId = request.cookies[SESSION_COOKIE];
-    const user = sessionId ? await resolveSession(db, settings, sessionId) : undefined;
-    if (!user) throw new UnauthorizedError();
+    const bearer = bearerToken(request);
+    const user =
+      bearer === undefined
+        ? await sessionUser(db, settings, request.cookies[SESSION_COOKIE])
+        : await tokenUser(db, bearer, policy);
     request.user = user;
     if (policy.access !== "signedIn" && !user[FLAG_OF[policy.access]]) throw new ForbiddenError();
     if (policy.rateLimit) {
       await consumeRateLimit(db, `${request.routeOptions.url}:${user.userId}`, policy.rateLimit);
     }
   });
+}
+
+/** The secret of an `Authorization: Bearer` header, if the call carries one. */
+function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (!header) return undefined;
+  const [scheme, secret] = header.split(" ");
+  if (scheme?.toLowerCase() !== "bearer" || !secret)
+    throw new UnauthorizedError("Invalid API token");
+  return secret;
+}
+
+async function sessionUser(
+  db: Db,
+  settings: SessionSettings,
+  sessionId: string | undefined,
+): Promise<CurrentUser> {
+  const user = sessionId ? await resolveSession(db, settings, sessionId) : undefined;
+  if (!user) throw new UnauthorizedError();
+  return user;
+}
+
+/** The user of an API token, if the route is open to tokens of its scope. */
+async function tokenUser(db: Db, secret: string, policy: RoutePolicy): Promise<CurrentUser> {
+  const found = await resolveToken(db, secret);
+  if (!found) throw new UnauthorizedError("Invalid, expired or revoked API token");
+  if (!policy.token) throw new ForbiddenError("This call is not open to API tokens");
+  if (policy.token === "write" && found.scope === "read")
+    throw new ForbiddenError("A read token cannot make changes");
+  const { tokenId, scope, ...user } = found;
+  return { ...user, token: { id: tokenId, scope } };
 }
 
 // Browsers send Origin on cross-site POSTs; a foreign one is refused. Clients without it (scripts) pass.

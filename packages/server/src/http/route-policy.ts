@@ -31,7 +31,15 @@ export interface RoutePolicy {
   rateLimit?: RateLimit;
   /** Errors answer plain text instead of `{message}` (SPEC.md: upload, cron, ping, import). */
   textErrors?: boolean;
+  /**
+   * The scope an API token needs to call the route (`write` tokens may also read); without it,
+   * tokens are refused: sign-in, sessions, token management and the WebSocket are for people.
+   */
+  token?: TokenScope;
 }
+
+/** What an API token may do: read, or read and change. */
+export type TokenScope = "read" | "write";
 
 const pub = (body: BodyKind = "none"): RoutePolicy => ({ access: "public", body });
 const signedIn = (typePermission?: TypePermission, body: BodyKind = "json"): RoutePolicy => ({
@@ -45,6 +53,10 @@ const limited = (policy: RoutePolicy, max: number, windowSeconds = 60): RoutePol
   rateLimit: { max, windowSeconds },
 });
 const admin = (body: BodyKind = "json"): RoutePolicy => ({ access: "admin", body });
+/** Open to API tokens of any scope. */
+const reads = (policy: RoutePolicy): RoutePolicy => ({ ...policy, token: "read" });
+/** Open to API tokens of the write scope. */
+const writes = (policy: RoutePolicy): RoutePolicy => ({ ...policy, token: "write" });
 const dev = (body: BodyKind = "none"): RoutePolicy => ({ access: "dev", body });
 
 /**
@@ -59,58 +71,68 @@ export const ROUTE_POLICY: Readonly<Record<string, RoutePolicy>> = {
   "GET /app-config.json": pub(),
   "POST /auth/login": pub("form"),
   "POST /auth/logout": pub("none"),
+  // Company sign-in: registered only when OIDC_ISSUER is set, so declared as prefixes (which need
+  // no route to exist); the first prefix that matches wins, the profile's comes first.
+  "GET /auth/oidc/profile*": signedIn(undefined, "none"),
+  "GET /auth/oidc/*": pub(),
 
-  "POST /api/ping": signedIn(),
-  "POST /api/context": signedIn("member"),
-  "POST /api/contexts": signedIn(),
-  "POST /api/allcontexts": admin(),
+  "POST /api/ping": reads(signedIn()),
+  "POST /api/context": reads(signedIn("member")),
+  "POST /api/contexts": reads(signedIn()),
+  "POST /api/allcontexts": reads(admin()),
 
-  "POST /api/entitytypes": signedIn(),
-  "POST /api/entitytype": signedIn("read"),
-  "POST /api/entity": signedIn("read"),
-  "POST /api/save": signedIn("createOrEdit"),
-  "POST /api/delete": signedIn("delete"),
-  "POST /api/history": signedIn("read"),
-  "POST /api/query-xlsx": limited(signedIn("read"), 30),
-  "POST /api/xlsxgen": limited(signedIn(), 30),
+  "POST /api/entitytypes": reads(signedIn()),
+  "POST /api/entitytype": reads(signedIn("read")),
+  "POST /api/entity": reads(signedIn("read")),
+  "POST /api/save": writes(signedIn("createOrEdit")),
+  "POST /api/delete": writes(signedIn("delete")),
+  "POST /api/history": reads(signedIn("read")),
+  "POST /api/query-xlsx": reads(limited(signedIn("read"), 30)),
+  "POST /api/xlsxgen": reads(limited(signedIn(), 30)),
 
-  "POST /api/filelayouts": signedIn(),
-  "POST /api/upload": limited(text(signedIn("createOrEdit", "multipart")), 20),
+  "POST /api/filelayouts": reads(signedIn()),
+  "POST /api/upload": writes(limited(text(signedIn("createOrEdit", "multipart")), 20)),
 
-  "GET /data-dictionary/connection-files": text(signedIn("read", "none")),
-  "POST /data-dictionary/validate-cron-string": text(signedIn()),
-  "POST /data-dictionary/ping-metadata-source": limited(text(signedIn("read")), 30),
-  "POST /data-dictionary/import-metadata-from-source": limited(text(signedIn("edit")), 10),
+  "GET /data-dictionary/connection-files": reads(text(signedIn("read", "none"))),
+  "POST /data-dictionary/validate-cron-string": reads(text(signedIn())),
+  "POST /data-dictionary/ping-metadata-source": reads(limited(text(signedIn("read")), 30)),
+  "POST /data-dictionary/import-metadata-from-source": writes(limited(text(signedIn("edit")), 10)),
 
-  "POST /api/publishdatadictionary": limited(signedIn("read", "none"), 10),
+  "POST /api/publishdatadictionary": writes(limited(signedIn("read", "none"), 10)),
   "GET /ws/publish": signedIn("read", "none"),
 
-  "POST /api/getpendingsummary": signedIn(),
-  "POST /api/pendingchangesets": signedIn("read"),
-  "POST /api/approve": signedIn("approve"),
-  "POST /api/reject": signedIn("approve"),
-  "POST /api/actions": signedIn("read"),
-  "POST /api/runaction": signedIn("approve"),
+  "POST /api/getpendingsummary": reads(signedIn()),
+  "POST /api/pendingchangesets": reads(signedIn("read")),
+  "POST /api/approve": writes(signedIn("approve")),
+  "POST /api/reject": writes(signedIn("approve")),
+  "POST /api/actions": reads(signedIn("read")),
+  "POST /api/runaction": writes(signedIn("approve")),
 
-  "POST /api/getusers": admin(),
-  "POST /api/createuser": admin(),
-  "POST /api/updateuser": admin(),
-  "POST /api/removeuser": admin(),
-  "POST /api/getroles": signedIn(),
-  "POST /api/getrolesbycontext": admin(),
-  "POST /api/getrolesbyusername": admin(),
-  "POST /api/addrole": admin(),
-  "POST /api/removerole": admin(),
+  "POST /api/getusers": reads(admin()),
+  "POST /api/createuser": writes(admin()),
+  "POST /api/updateuser": writes(admin()),
+  "POST /api/removeuser": writes(admin()),
+  "POST /api/getroles": reads(signedIn()),
+  "POST /api/getrolesbycontext": reads(admin()),
+  "POST /api/getrolesbyusername": reads(admin()),
+  "POST /api/addrole": writes(admin()),
+  "POST /api/removerole": writes(admin()),
 
-  "POST /api/notifications/settings": signedIn(),
-  "POST /api/notifications/updatesetting": signedIn(),
-  "POST /api/notifications/users": admin(),
-  "POST /api/notifications/outbox": admin(),
-  "POST /api/waiting": signedIn(),
+  "POST /api/notifications/settings": reads(signedIn()),
+  "POST /api/notifications/updatesetting": writes(signedIn()),
+  "POST /api/notifications/users": reads(admin()),
+  "POST /api/notifications/outbox": reads(admin()),
+  "POST /api/waiting": reads(signedIn()),
 
-  "GET /api/openapi.json": dev(),
-  "GET /api/docs*": dev(),
-  "HEAD /api/docs*": dev(),
+  // Tokens are managed by people signed in, never with a token.
+  "POST /api/tokens/list": signedIn(),
+  "POST /api/tokens/create": signedIn(),
+  "POST /api/tokens/revoke": signedIn(),
+  "POST /api/tokens/all": admin(),
+
+  "GET /api/openapi.json": reads(dev()),
+  "GET /api/docs*": reads(dev()),
+  "HEAD /api/docs*": reads(dev()),
 
   // The built web app's files and the SPA fallback.
   "GET /*": pub(),

@@ -171,30 +171,10 @@ describe("change sets waiting", () => {
 });
 
 describe("web changes", () => {
-  it("sends one digest per type per interval, counting the changes of others", async () => {
-    for (let i = 0; i < 2; i++) {
-      const iso = newIso();
-      const res = await t.post(
-        "/api/save",
-        {
-          context: "reference",
-          entityType: "country",
-          record: { iso2: iso, name: `Web ${iso}`, currency: await euroKey() },
-          action: "create",
-        },
-        cookies.steward,
-      );
-      expect(res.statusCode, res.body).toBe(200);
-    }
-    await send();
-    const digests = smtp.to("approver@example.com");
-    expect(digests.map((m) => m.subject)).toEqual([
-      "Reference Data: 2 web changes to Country wait for your approval",
-    ]);
-    expect(digests[0]?.text).toContain("2 created");
-    // A further change within the interval waits for the next digest.
+  /** A country proposed in the web by the steward (web changes of countries wait for approval). */
+  async function proposeCountry(): Promise<void> {
     const iso = newIso();
-    await t.post(
+    const res = await t.post(
       "/api/save",
       {
         context: "reference",
@@ -204,6 +184,20 @@ describe("web changes", () => {
       },
       cookies.steward,
     );
+    expect(res.statusCode, res.body).toBe(200);
+  }
+
+  it("sends one digest per type per interval, counting the changes of others", async () => {
+    await proposeCountry();
+    await proposeCountry();
+    await send();
+    const digests = smtp.to("approver@example.com");
+    expect(digests.map((m) => m.subject)).toEqual([
+      "Reference Data: 2 web changes to Country wait for your approval",
+    ]);
+    expect(digests[0]?.text).toContain("2 created");
+    // A further change within the interval waits for the next digest.
+    await proposeCountry();
     await send();
     expect(smtp.to("approver@example.com")).toHaveLength(1);
     const { rows } = await sql<{ later: boolean }>`

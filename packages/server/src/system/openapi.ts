@@ -1,6 +1,8 @@
 import fastifySwagger from "@fastify/swagger";
 import fastifySwaggerUi from "@fastify/swagger-ui";
 import { jsonSchemaTransform } from "fastify-type-provider-zod";
+import { SESSION_COOKIE } from "../http/guard.ts";
+import { policyOf } from "../http/route-policy.ts";
 import type { App } from "../http/types.ts";
 
 /** Registers the OpenAPI generator; must run before any route is added. */
@@ -9,11 +11,31 @@ export async function registerOpenApi(app: App): Promise<void> {
     openapi: {
       info: {
         title: "Ledgerline API",
-        description: "Every call of the Ledgerline server. Sign in with POST /auth/login first.",
+        description:
+          "Every call of the Ledgerline server. Sign in with POST /auth/login first (session cookie), or send a personal API token as `Authorization: Bearer <token>` to the calls that accept one.",
         version: "1",
       },
+      components: {
+        securitySchemes: {
+          session: { type: "apiKey", in: "cookie", name: SESSION_COOKIE },
+          apiToken: {
+            type: "http",
+            scheme: "bearer",
+            description:
+              "A personal access token ('My tokens'): a read token may call the reading calls, a write token every call marked with it.",
+          },
+        },
+      },
     },
-    transform: jsonSchemaTransform,
+    transform: (input) => {
+      const transformed = jsonSchemaTransform(input);
+      const method = [input.route.method].flat()[0] ?? "GET";
+      const policy = policyOf(method, input.url);
+      if (!policy || policy.access === "public") return transformed;
+      const security: Record<string, string[]>[] = [{ session: [] }];
+      if (policy.token) security.push({ apiToken: [] });
+      return { ...transformed, schema: { ...transformed.schema, security } };
+    },
   });
 }
 

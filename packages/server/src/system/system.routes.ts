@@ -55,7 +55,12 @@ export async function systemRoutes(app: App, { config, database }: AppDeps): Pro
         response: { 200: AppConfig },
       },
     },
-    async () => ({ productName: "Ledgerline", version: VERSION, navHidden: config.navHidden }),
+    async () => ({
+      productName: "Ledgerline",
+      version: VERSION,
+      navHidden: config.navHidden,
+      ...(config.oidc ? { oidc: { label: config.oidc.label, only: config.oidc.only } } : {}),
+    }),
   );
 
   const indexHtml = path.join(config.webDist, "index.html");

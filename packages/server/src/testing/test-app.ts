@@ -22,8 +22,8 @@ export interface TestApp {
   database: Database & { url?: string };
   config: Config;
   prepared: Prepared;
-  /** POSTs JSON (or nothing) with an optional session cookie. */
-  post(url: string, body?: unknown, cookie?: string): Promise<LightMyRequestResponse>;
+  /** POSTs JSON (or nothing) with an optional credential: a session cookie or `Bearer <token>`. */
+  post(url: string, body?: unknown, credential?: string): Promise<LightMyRequestResponse>;
   /** Signs in through /auth/login and answers the cookie header to send on. */
   login(username: string, password: string): Promise<string>;
   /** A user made directly in the database, with roles per context. */
@@ -43,6 +43,12 @@ export interface TestUserInput {
 }
 
 export const TEST_USER_PASSWORD = "password-for-tests";
+
+/** The header that carries a credential: `Bearer <token>` as Authorization, anything else as the cookie. */
+export function credentialHeaders(credential: string | undefined): Record<string, string> {
+  if (!credential) return {};
+  return credential.startsWith("Bearer ") ? { authorization: credential } : { cookie: credential };
+}
 
 /** A server on a fresh database, prepared exactly as at start (migrations, model sync, seed, first admin). */
 export async function createTestApp(
@@ -66,12 +72,12 @@ export async function createTestApp(
   const app = await buildApp({ config, database, model: prepared.model }, { logger: false });
   await app.ready();
 
-  const post: TestApp["post"] = (url, body, cookie) =>
+  const post: TestApp["post"] = (url, body, credential) =>
     app.inject({
       method: "POST",
       url,
       headers: {
-        ...(cookie ? { cookie } : {}),
+        ...credentialHeaders(credential),
         ...(body === undefined ? {} : { "content-type": "application/json" }),
       },
       ...(body === undefined ? {} : { payload: JSON.stringify(body) }),

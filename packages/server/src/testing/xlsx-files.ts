@@ -1,7 +1,7 @@
 import ExcelJS from "exceljs";
 import type { LightMyRequestResponse } from "fastify";
 import yazl from "yazl";
-import type { TestApp } from "./test-app.ts";
+import { credentialHeaders, type TestApp } from "./test-app.ts";
 
 /** An .xlsx with one sheet of the given rows (the first row holds the headers). */
 export async function workbookOf(sheet: string, rows: unknown[][]): Promise<Buffer> {
@@ -73,7 +73,10 @@ export async function upload(
   return t.app.inject({
     method: "POST",
     url: "/api/upload",
-    headers: { cookie, "content-type": request.headers.get("content-type") as string },
+    headers: {
+      ...credentialHeaders(cookie),
+      "content-type": request.headers.get("content-type") as string,
+    },
     payload: Buffer.from(await request.arrayBuffer()),
   });
 }

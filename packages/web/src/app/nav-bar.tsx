@@ -1,10 +1,13 @@
 import { DATA_DICTIONARY_CONTEXT } from "@ledgerline/contract";
 import { useState } from "react";
+import Badge from "react-bootstrap/Badge";
 import Container from "react-bootstrap/Container";
 import Nav from "react-bootstrap/Nav";
 import Navbar from "react-bootstrap/Navbar";
 import NavDropdown from "react-bootstrap/NavDropdown";
 import { Link, NavLink, useLocation } from "react-router";
+import { useWaiting } from "../components/waiting/use-waiting.ts";
+import { waitingForMeIn, waitingForMeText } from "../components/waiting/waiting-counts.ts";
 import { useProfile, useSelectedContext } from "../state/session-store.ts";
 import { ContextSelect } from "./context-select.tsx";
 import { useAppConfig, useNavShown } from "./use-app-config.ts";
@@ -14,12 +17,41 @@ interface NavEntry {
   to: string;
   label: string;
   testId: string;
+  /** A count shown as a pill after the label, hidden when 0. */
+  badge?: number;
 }
 
-function NavEntryLink({ to, label, testId }: NavEntry) {
+function NavEntryLink({ to, label, testId, badge = 0 }: NavEntry) {
+  const descriptionId = `${testId}-badge-text`;
   return (
-    <Nav.Link as={NavLink} to={to} end={to === "/"} className="text-nowrap" data-testid={testId}>
+    <Nav.Link
+      as={NavLink}
+      to={to}
+      end={to === "/"}
+      className="text-nowrap"
+      data-testid={testId}
+      // The count describes the link rather than naming it: the link stays 'Pending changes'.
+      aria-describedby={badge > 0 ? descriptionId : undefined}
+    >
       {label}
+      {badge > 0 && (
+        <>
+          <Badge
+            bg="danger"
+            pill
+            className="ms-1 align-text-top"
+            title={waitingForMeText(badge)}
+            aria-hidden="true"
+            data-testid={`${testId}-badge`}
+          >
+            {badge}
+          </Badge>
+          {/* Hidden from the link's name; read through aria-describedby all the same. */}
+          <span id={descriptionId} hidden>
+            {waitingForMeText(badge)}
+          </span>
+        </>
+      )}
     </Nav.Link>
   );
 }
@@ -31,6 +63,7 @@ export function NavBar() {
   const shown = useNavShown();
   const { data: config } = useAppConfig();
   const logout = useLogout();
+  const waiting = useWaiting();
   const withContext = profile !== null && context !== null;
   const isDictionary = withContext && context === DATA_DICTIONARY_CONTEXT;
 
@@ -69,7 +102,12 @@ export function NavBar() {
               <NavEntryLink to="/explorer" label="Data explorer" testId="nav-explorer" />
             )}
             {withContext && shown("pending") && (
-              <NavEntryLink to="/pending" label="Pending changes" testId="nav-pending" />
+              <NavEntryLink
+                to="/pending"
+                label="Pending changes"
+                testId="nav-pending"
+                badge={waitingForMeIn(waiting.data, context)}
+              />
             )}
             {isDictionary && shown("wikimanager") && (
               <NavEntryLink to="/wikimanager" label="Data wiki manager" testId="nav-wikimanager" />
@@ -98,6 +136,28 @@ export function NavBar() {
               <Navbar.Text data-testid="nav-user" className="text-nowrap">
                 [User: {profile.username}]
               </Navbar.Text>
+            )}
+            {profile && (
+              <Nav.Link
+                as={NavLink}
+                to="/notifications"
+                aria-label="Notifications"
+                title="Notifications"
+                data-testid="nav-notifications"
+              >
+                <i className="bi bi-bell fs-5" aria-hidden="true" />
+              </Nav.Link>
+            )}
+            {profile && (
+              <Nav.Link
+                as={NavLink}
+                to="/tokens"
+                aria-label="My tokens"
+                title="My tokens"
+                data-testid="nav-tokens"
+              >
+                <i className="bi bi-key fs-5" aria-hidden="true" />
+              </Nav.Link>
             )}
             {profile?.isadmin && shown("admin") && (
               <NavDropdown

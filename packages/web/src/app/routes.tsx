@@ -34,6 +34,19 @@ const sessionRoutes: RouteObject[] = [
     }),
   },
   {
+    path: "notifications",
+    lazy: async () => ({
+      Component: (await import("../features/notifications/notifications-page.tsx"))
+        .NotificationsPage,
+    }),
+  },
+  {
+    path: "tokens",
+    lazy: async () => ({
+      Component: (await import("../features/tokens/tokens-page.tsx")).TokensPage,
+    }),
+  },
+  {
     path: "usermanagement",
     lazy: async () => ({ Component: (await import("../features/users/users-page.tsx")).UsersPage }),
   },

@@ -1,21 +1,25 @@
-import type { MsgBody } from "@ledgerline/contract";
+import type { LogoutResponse } from "@ledgerline/contract";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "react-router";
 import { apiPost } from "../api/index.ts";
 import { useSessionStore } from "../state/session-store.ts";
 
-/** Signs out on the server, then forgets the session, the cache and goes to /login. */
+/**
+ * Signs out on the server, then forgets the session, the cache and goes to /login; after a company
+ * sign-in the browser goes to the provider's sign-out instead, which comes back to /login.
+ */
 export function useLogout() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const clearSession = useSessionStore((s) => s.clearSession);
 
   return useMutation({
-    mutationFn: () => apiPost<MsgBody>("/auth/logout", {}, { sessionHandling: false }),
-    onSettled: () => {
+    mutationFn: () => apiPost<LogoutResponse>("/auth/logout", {}, { sessionHandling: false }),
+    onSettled: (answer) => {
       clearSession();
       queryClient.clear();
-      void navigate("/login", { replace: true });
+      if (answer?.endSessionUrl) window.location.assign(answer.endSessionUrl);
+      else void navigate("/login", { replace: true });
     },
   });
 }

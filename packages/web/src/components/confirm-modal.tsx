@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import { type ReactNode, useId } from "react";
 import Button from "react-bootstrap/Button";
 import Modal from "react-bootstrap/Modal";
 import Spinner from "react-bootstrap/Spinner";
@@ -31,10 +31,17 @@ export function ConfirmModal({
   onCancel,
   testId = "confirm-modal",
 }: ConfirmModalProps) {
+  const titleId = useId();
   return (
-    <Modal show={show} onHide={busy ? () => {} : onCancel} centered data-testid={testId}>
+    <Modal
+      show={show}
+      onHide={busy ? () => {} : onCancel}
+      centered
+      aria-labelledby={titleId}
+      data-testid={testId}
+    >
       <Modal.Header closeButton={!busy}>
-        <Modal.Title as="h2" className="h5">
+        <Modal.Title as="h2" className="h5" id={titleId}>
           {title}
         </Modal.Title>
       </Modal.Header>

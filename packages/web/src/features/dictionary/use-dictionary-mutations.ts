@@ -8,6 +8,7 @@ import type {
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiPost } from "../../api/index.ts";
 import { recordKeys } from "../../components/records/record-keys.ts";
+import { waitingKeys } from "../../components/waiting/use-waiting.ts";
 import { importMetadataSource, pingMetadataSource } from "./dictionary-api.ts";
 import { DICTIONARY } from "./dictionary-texts.ts";
 
@@ -36,7 +37,10 @@ export function useDictionarySave() {
             };
       return apiPost<SaveResponse>("/api/save", request);
     },
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: recordKeys.context(DICTIONARY) }),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: waitingKeys.all });
+      return queryClient.invalidateQueries({ queryKey: recordKeys.context(DICTIONARY) });
+    },
   });
 }
 
@@ -49,6 +53,7 @@ export function useDictionaryDelete() {
     // Not awaited: an edit page whose record is gone must not redraw before it navigates away.
     onSettled: () => {
       void queryClient.invalidateQueries({ queryKey: recordKeys.context(DICTIONARY) });
+      void queryClient.invalidateQueries({ queryKey: waitingKeys.all });
     },
   });
 }
@@ -63,6 +68,10 @@ export function useImportSource() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: importMetadataSource,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: recordKeys.context(DICTIONARY) }),
+    // An import's changes may wait for approval.
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: waitingKeys.all });
+      return queryClient.invalidateQueries({ queryKey: recordKeys.context(DICTIONARY) });
+    },
   });
 }

@@ -1,6 +1,7 @@
 import type { DeleteRequest, MsgBody } from "@ledgerline/contract";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiPost } from "../../api/index.ts";
+import { waitingKeys } from "../../components/waiting/use-waiting.ts";
 import { historyKeys } from "./use-history.ts";
 import { recordKeys } from "./use-records.ts";
 
@@ -14,6 +15,8 @@ export function useDeleteRecords() {
       void queryClient.invalidateQueries({
         queryKey: historyKeys.type(request.context, request.entityType),
       });
+      // A change that needs approval waits for someone now.
+      void queryClient.invalidateQueries({ queryKey: waitingKeys.all });
     },
   });
 }

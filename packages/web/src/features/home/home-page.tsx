@@ -4,9 +4,11 @@ import Col from "react-bootstrap/Col";
 import Row from "react-bootstrap/Row";
 import { Link } from "react-router";
 import { SelectApplicationPrompt } from "../../components/select-application-prompt.tsx";
+import { useWaiting } from "../../components/waiting/use-waiting.ts";
+import { waitingForMeIn } from "../../components/waiting/waiting-counts.ts";
 import { useSelectedContext } from "../../state/session-store.ts";
-import { useAwaitingApproval } from "./use-awaiting-approval.ts";
 import { usePing } from "./use-ping.ts";
+import { WaitingList } from "./waiting-list.tsx";
 
 interface HomeCard {
   to: string;
@@ -43,16 +45,7 @@ const cards: HomeCard[] = [
   },
 ];
 
-/** Home (/): a prompt to choose an application, or the three main entry points. */
-export function HomePage() {
-  usePing();
-  const context = useSelectedContext();
-  const awaiting = useAwaitingApproval(context);
-
-  if (context === null) {
-    return <SelectApplicationPrompt testId="home-select-prompt" />;
-  }
-
+function HomeCards({ awaiting }: { awaiting: number }) {
   return (
     <Row xs={1} md={3} className="g-4 mt-1">
       {cards.map((card) => (
@@ -60,7 +53,7 @@ export function HomePage() {
           <Card className="h-100 shadow-sm" data-testid={card.testId}>
             <Card.Body>
               <i className={`bi ${card.icon} fs-2 text-primary`} aria-hidden="true" />
-              {card.pendingBadge && awaiting !== undefined && awaiting > 0 && (
+              {card.pendingBadge && awaiting > 0 && (
                 <Badge
                   bg="danger"
                   pill
@@ -83,5 +76,26 @@ export function HomePage() {
         </Col>
       ))}
     </Row>
+  );
+}
+
+/**
+ * Home (/): a prompt to choose an application, or the three main entry points; below, for every
+ * application, the changes waiting for a decision.
+ */
+export function HomePage() {
+  usePing();
+  const context = useSelectedContext();
+  const waiting = useWaiting();
+
+  return (
+    <>
+      {context === null ? (
+        <SelectApplicationPrompt testId="home-select-prompt" />
+      ) : (
+        <HomeCards awaiting={waitingForMeIn(waiting.data, context)} />
+      )}
+      {waiting.data && <WaitingList counts={waiting.data} />}
+    </>
   );
 }

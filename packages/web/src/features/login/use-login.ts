@@ -1,7 +1,7 @@
-import type { LoginForm, Profile } from "@ledgerline/contract";
+import { type LoginForm, type Profile, safeReturnPath } from "@ledgerline/contract";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "react-router";
-import { apiFetch } from "../../api/index.ts";
+import { apiFetch, apiGet } from "../../api/index.ts";
 import { useSessionStore } from "../../state/session-store.ts";
 
 async function postLogin(form: LoginForm): Promise<Profile> {
@@ -14,18 +14,32 @@ async function postLogin(form: LoginForm): Promise<Profile> {
   return (await response.json()) as Profile;
 }
 
-/** Signs in (POST /auth/login, form data), stores the profile and goes home. */
-export function useLogin() {
+/** What every way of signing in ends with: a fresh cache, the stored profile, and the next page. */
+function useSignedIn() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const setProfile = useSessionStore((s) => s.setProfile);
+  return (profile: Profile, next?: string | null) => {
+    queryClient.removeQueries();
+    setProfile(profile);
+    void navigate(safeReturnPath(next), { replace: true });
+  };
+}
 
+/** Signs in (POST /auth/login, form data), stores the profile and goes home. */
+export function useLogin() {
+  const signedIn = useSignedIn();
+  return useMutation({ mutationFn: postLogin, onSuccess: (profile) => signedIn(profile) });
+}
+
+/**
+ * Finishes a company sign-in: the server has set the session cookie and sent the browser to
+ * /login?signedin=1; this reads the session's profile, stores it and goes on to `next`.
+ */
+export function useFinishCompanySignIn(next: string | null) {
+  const signedIn = useSignedIn();
   return useMutation({
-    mutationFn: postLogin,
-    onSuccess: (profile) => {
-      queryClient.removeQueries();
-      setProfile(profile);
-      void navigate("/", { replace: true });
-    },
+    mutationFn: () => apiGet<Profile>("/auth/oidc/profile", { sessionHandling: false }),
+    onSuccess: (profile) => signedIn(profile, next),
   });
 }

@@ -1,6 +1,12 @@
 import type { PendingChangeSet } from "@ledgerline/contract";
 import { describe, expect, it } from "vitest";
-import { changeSetLabel, changeSetQuery, decisionCounts } from "./change-sets.ts";
+import {
+  changeSetLabel,
+  changeSetQuery,
+  changeSetValue,
+  decisionCounts,
+  parseChangeSetValue,
+} from "./change-sets.ts";
 import type { Decision } from "./use-decisions.ts";
 
 const upload: PendingChangeSet = {
@@ -24,6 +30,32 @@ describe("changeSetLabel", () => {
     expect(changeSetLabel({ ...upload, kind: "import", name: "Sales" })).toBe(
       "Metadata import: Sales — steward, 2026/03/04 09:08:07 (5 pending)",
     );
+  });
+});
+
+describe("parseChangeSetValue", () => {
+  it("reads the value a select option (and an e-mail link) carries", () => {
+    expect(parseChangeSetValue("upload:12")).toEqual({ kind: "upload", id: 12 });
+    expect(parseChangeSetValue("import:5")).toEqual({ kind: "import", id: 5 });
+    expect(parseChangeSetValue(changeSetValue({ kind: "upload", id: 7 }))).toEqual({
+      kind: "upload",
+      id: 7,
+    });
+  });
+
+  it("ignores anything else, so a mangled link shows every change", () => {
+    for (const text of [null, "", "upload", "upload:", "upload:0", "upload:-3", "upload:1.5"]) {
+      expect(parseChangeSetValue(text)).toBeNull();
+    }
+    for (const text of [
+      "web:3",
+      "UPLOAD:3",
+      " upload:3",
+      "upload:3x",
+      "upload:99999999999999999",
+    ]) {
+      expect(parseChangeSetValue(text)).toBeNull();
+    }
   });
 });
 

@@ -13,6 +13,16 @@ export type ChangeSetRef = Pick<PendingChangeSet, "kind" | "id">;
 /** The value of a change set in a select, the same text its events carry as their source. */
 export const changeSetValue = ({ kind, id }: ChangeSetRef): string => `${kind}:${id}`;
 
+/**
+ * The change set a link names (`upload:12`, `import:5`, as changeSetValue writes it), or null for
+ * anything else: a hand-edited link shows every change rather than failing.
+ */
+export function parseChangeSetValue(text: string | null): ChangeSetRef | null {
+  const match = /^(upload|import):([1-9]\d{0,14})$/.exec(text ?? "");
+  if (!match) return null;
+  return { kind: match[1] === "upload" ? "upload" : "import", id: Number(match[2]) };
+}
+
 export const sameChangeSet = (a: ChangeSetRef, b: ChangeSetRef): boolean =>
   a.kind === b.kind && a.id === b.id;
 

@@ -10,10 +10,12 @@ import "./pending.css";
 import { SelectApplicationPrompt } from "../../components/select-application-prompt.tsx";
 import { PendingOverview } from "./pending-overview.tsx";
 import { PendingView } from "./pending-view.tsx";
+import { useContextFromLink } from "./use-context-from-link.ts";
 
 /**
  * Pending changes (/pending): the readable types with their number of pending changes; choosing
- * one opens its changes (`?type=<name>`), and the back arrow returns to the overview.
+ * one opens its changes (`?type=<name>`), and the back arrow returns to the overview. Links may
+ * name the application too (`?context=<name>&type=<name>&changeSet=upload:12`).
  */
 export function PendingPage() {
   const context = useSelectedContext();
@@ -22,7 +24,15 @@ export function PendingPage() {
   const summary = usePendingSummary(context);
   const [params, setParams] = useSearchParams();
   const { toasts, showToast, dismiss } = useToasts();
+  const following = useContextFromLink();
 
+  if (following) {
+    return (
+      <div className="text-center py-5">
+        <Spinner role="status" aria-label="Opening the application" />
+      </div>
+    );
+  }
   if (context === null) {
     return <SelectApplicationPrompt testId="pending-select-prompt" />;
   }

@@ -12,6 +12,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiPost } from "../../api/index.ts";
 import { pendingSummaryKeys } from "../../components/pending-summary/use-pending-summary.ts";
 import { recordKeys } from "../../components/records/record-keys.ts";
+import { waitingKeys } from "../../components/waiting/use-waiting.ts";
 import { type ChangeSetRef, sameChangeSet } from "./change-sets.ts";
 import { changeSetKeys, changeSetsQuery } from "./use-change-sets.ts";
 
@@ -50,7 +51,8 @@ function send(context: string, entityType: string, decision: Decision) {
 
 /**
  * Sends a decision (POST /api/approve, /api/reject or /api/runaction). Whatever the answer, the
- * lists of the type (pending and approved), the pending counts and the change sets are loaded again.
+ * lists of the type (pending and approved), the pending and waiting counts and the change sets are
+ * loaded again.
  */
 export function useDecide(context: string, entityType: string) {
   const queryClient = useQueryClient();
@@ -60,6 +62,7 @@ export function useDecide(context: string, entityType: string) {
       void queryClient.invalidateQueries({ queryKey: recordKeys.type(context, entityType) });
       void queryClient.invalidateQueries({ queryKey: pendingSummaryKeys.context(context) });
       void queryClient.invalidateQueries({ queryKey: changeSetKeys.type(context, entityType) });
+      void queryClient.invalidateQueries({ queryKey: waitingKeys.all });
     },
   });
 }

@@ -1,17 +1,40 @@
 import type { EntityQuery, EntityTypeInfo, PendingAction } from "@ledgerline/contract";
-import { useEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
+import { useSearchParams } from "react-router";
 import { useListControls } from "../../components/data-table/use-list-controls.ts";
-import { type ChangeSetRef, changeSetQuery, changeSetValue, sameChangeSet } from "./change-sets.ts";
+import {
+  type ChangeSetRef,
+  changeSetQuery,
+  changeSetValue,
+  parseChangeSetValue,
+  sameChangeSet,
+} from "./change-sets.ts";
 import { usePendingChangeSets } from "./use-change-sets.ts";
 
 /**
  * What the user set up for the pending changes of one type: the change set, the change-type
  * filter, filters, sorting and paging, and the EntityQuery that follows from them (SPEC.md
- * section 7: pending lists ask with includeDeleted and requirePending).
+ * section 7: pending lists ask with includeDeleted and requirePending). The change set lives in the
+ * address (`changeSet=upload:12`), so a link from an e-mail opens it and a reload keeps it.
  */
 export function usePendingView(context: string, type: EntityTypeInfo) {
   const [changeType, setChangeType] = useState<PendingAction | "">("");
-  const [changeSet, setChangeSet] = useState<ChangeSetRef | null>(null);
+  const [params, setParams] = useSearchParams();
+  const changeSetParam = params.get("changeSet");
+  const changeSet = useMemo(() => parseChangeSetValue(changeSetParam), [changeSetParam]);
+  const setChangeSet = useCallback(
+    (set: ChangeSetRef | null) =>
+      setParams(
+        (current) => {
+          const next = new URLSearchParams(current);
+          if (set) next.set("changeSet", changeSetValue(set));
+          else next.delete("changeSet");
+          return next;
+        },
+        { replace: true },
+      ),
+    [setParams],
+  );
   const changeSets = usePendingChangeSets(context, type.name);
   const setKey = changeSet ? changeSetValue(changeSet) : "";
   const controls = useListControls(type.attributes, `${changeType}|${setKey}`);
@@ -22,7 +45,7 @@ export function usePendingView(context: string, type: EntityTypeInfo) {
   useEffect(() => {
     if (changeSet && sets && !isFetching && !sets.some((s) => sameChangeSet(s, changeSet)))
       setChangeSet(null);
-  }, [changeSet, sets, isFetching]);
+  }, [changeSet, sets, isFetching, setChangeSet]);
 
   /** The list without paging: shared by the page and by 'all'. */
   const baseQuery = useMemo(

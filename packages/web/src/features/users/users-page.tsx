@@ -5,7 +5,10 @@ import Spinner from "react-bootstrap/Spinner";
 import { Navigate } from "react-router";
 import { isApiError } from "../../api/index.ts";
 import { useProfile } from "../../state/session-store.ts";
+import { ApiTokensSection } from "./api-tokens-section.tsx";
+import { NotificationOverview } from "./notification-overview.tsx";
 import { RemoveUserModal } from "./remove-user-modal.tsx";
+import { UndeliveredMessages } from "./undelivered-messages.tsx";
 import { useUsers } from "./use-users.ts";
 import { UserFormModal } from "./user-form-modal.tsx";
 import { UsersTable } from "./users-table.tsx";
@@ -70,6 +73,9 @@ function UserManagement({ canSetAdmin }: { canSetAdmin: boolean }) {
           onOpen={() => setDialog("edit")}
         />
       )}
+      <NotificationOverview />
+      <UndeliveredMessages />
+      <ApiTokensSection />
 
       {dialog === "add" && (
         <UserFormModal canSetAdmin={canSetAdmin} taken={taken} onClose={close} />

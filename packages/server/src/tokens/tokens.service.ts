@@ -1,0 +1,99 @@
+import { createHash, randomBytes } from "node:crypto";
+import type {
+  ApiTokenInfo,
+  ApiTokenList,
+  CreateApiTokenRequest,
+  CreatedApiToken,
+} from "@ledgerline/contract";
+import type { CurrentUser } from "../auth/auth.service.ts";
+import type { Db } from "../db/connection.ts";
+import { BadRequestError, NotFoundError } from "../errors.ts";
+import {
+  findLiveToken,
+  findToken,
+  insertToken,
+  listTokens,
+  revokeToken,
+  type TokenRow,
+  type TokenUser,
+  touchToken,
+} from "./tokens.repository.ts";
+
+/** Every secret starts so, which lets secret scanners and people recognise one. */
+const SECRET_PREFIX = "llt_";
+// Writing last_used_at on every call would turn every read into a write.
+const TOUCH_AFTER_MS = 60_000;
+
+export function hashToken(secret: string): string {
+  return createHash("sha256").update(secret).digest("hex");
+}
+
+function infoOf(row: TokenRow): ApiTokenInfo {
+  return {
+    tokenId: row.token_id,
+    username: row.username,
+    name: row.name,
+    scope: row.scope,
+    createdAt: row.created_at.toISOString(),
+    expiresAt: row.expires_at.toISOString(),
+    lastUsedAt: row.last_used_at?.toISOString() ?? null,
+    revokedAt: row.revoked_at?.toISOString() ?? null,
+  };
+}
+
+/** A new token of `user`; its secret is answered once and only its hash kept. */
+export async function createToken(
+  db: Db,
+  maxDays: number,
+  user: Pick<CurrentUser, "userId">,
+  request: CreateApiTokenRequest,
+): Promise<CreatedApiToken> {
+  if (request.expiresInDays > maxDays)
+    throw new BadRequestError(`A token may live at most ${maxDays} days`);
+  const secret = `${SECRET_PREFIX}${randomBytes(32).toString("base64url")}`;
+  const row = await insertToken(db, {
+    userId: user.userId,
+    name: request.name,
+    scope: request.scope,
+    hash: hashToken(secret),
+    days: request.expiresInDays,
+  });
+  return { secret, token: infoOf(row) };
+}
+
+/** The caller's tokens, newest first, revoked and expired ones included. */
+export async function myTokens(
+  db: Db,
+  maxDays: number,
+  user: Pick<CurrentUser, "userId">,
+): Promise<ApiTokenList> {
+  return { maxDays, tokens: (await listTokens(db, user.userId)).map(infoOf) };
+}
+
+/** Every active user's tokens, for administrators. */
+export async function allTokens(db: Db, maxDays: number): Promise<ApiTokenList> {
+  return { maxDays, tokens: (await listTokens(db)).map(infoOf) };
+}
+
+/** Revokes a token: the caller's own, or anyone's for an administrator. */
+export async function revoke(
+  db: Db,
+  user: Pick<CurrentUser, "userId" | "username" | "isadmin">,
+  tokenId: number,
+): Promise<{ Msg: string }> {
+  const token = await findToken(db, tokenId);
+  if (!token || (token.user_id !== user.userId && !user.isadmin))
+    throw new NotFoundError(`No token ${tokenId}`);
+  if (token.revoked_at) throw new BadRequestError(`Token ${tokenId} is already revoked`);
+  await revokeToken(db, tokenId, user.username);
+  return { Msg: `Token ${tokenId} revoked` };
+}
+
+/** The caller of a bearer token, or undefined for an unknown, revoked or expired one. */
+export async function resolveToken(db: Db, secret: string): Promise<TokenUser | undefined> {
+  if (!secret.startsWith(SECRET_PREFIX)) return undefined;
+  const user = await findLiveToken(db, hashToken(secret));
+  if (user && (!user.lastSeenAt || Date.now() - user.lastSeenAt.getTime() > TOUCH_AFTER_MS))
+    await touchToken(db, user.tokenId);
+  return user;
+}

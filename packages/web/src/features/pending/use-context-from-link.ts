@@ -1,0 +1,35 @@
+import { useEffect } from "react";
+import { useSearchParams } from "react-router";
+import { useContexts } from "../../app/use-contexts.ts";
+import { useSelectedContext, useSessionStore } from "../../state/session-store.ts";
+
+/**
+ * Follows `?context=<name>` of a link (the Home page, an e-mail): once the user's applications are
+ * known, selects the named one if the user has it, then drops the parameter and keeps the others
+ * (`type`, `changeSet`). Dropping it matters: left in the address it would undo every later change
+ * of application in the navigation bar. True while such a parameter waits to be applied.
+ */
+export function useContextFromLink(): boolean {
+  const [params, setParams] = useSearchParams();
+  const wanted = params.get("context");
+  const contexts = useContexts();
+  const selected = useSelectedContext();
+  const selectContext = useSessionStore((s) => s.selectContext);
+  const list = contexts.data;
+  const known = list !== undefined || contexts.isError;
+
+  useEffect(() => {
+    if (wanted === null || !known) return;
+    if (wanted !== selected && list?.some((c) => c.name === wanted)) selectContext(wanted);
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        next.delete("context");
+        return next;
+      },
+      { replace: true },
+    );
+  }, [wanted, known, list, selected, selectContext, setParams]);
+
+  return wanted !== null;
+}
