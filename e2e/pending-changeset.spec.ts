@@ -1,6 +1,6 @@
 import { expect, type Locator, type Page, test } from "@playwright/test";
-import ExcelJS from "exceljs";
 import { type Person, personWithRole, post, signedIn } from "./support/api.ts";
+import { uploadCountries } from "./support/countries.ts";
 import { openPendingOf } from "./support/pending.ts";
 import { shot } from "./support/screenshots.ts";
 import { admin, REFERENCE } from "./support/users.ts";
@@ -15,7 +15,6 @@ import { admin, REFERENCE } from "./support/users.ts";
 
 const run = Date.now().toString(36).slice(-5).toUpperCase();
 const prefix = `ZZ${run}U`;
-const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 let steward: Person;
 let approver: Person;
 
@@ -36,26 +35,6 @@ test.afterAll(async () => {
   await steward?.api.dispose();
   await approver?.api.dispose();
 });
-
-/** The steward uploads new countries through the Countries layout; answers the upload id. */
-async function uploadCountries(fileName: string, codes: string[]): Promise<number> {
-  const workbook = new ExcelJS.Workbook();
-  const sheet = workbook.addWorksheet("Countries");
-  sheet.addRow(["ISO2", "Name", "Currency", "Population", "Joined EU", "EU member"]);
-  for (const iso2 of codes) sheet.addRow([iso2, `Testland ${iso2}`, "USD", 1000, null, false]);
-  const buffer = Buffer.from(await workbook.xlsx.writeBuffer());
-  const response = await steward.api.post("/api/upload", {
-    multipart: {
-      context: REFERENCE.name,
-      layout: "countries",
-      uploadfile: { name: fileName, mimeType: XLSX, buffer },
-    },
-  });
-  const text = await response.text();
-  expect(response.ok(), text).toBe(true);
-  expect(text).toContain(`${codes.length} added`);
-  return Number(response.headers()["x-upload-id"]);
-}
 
 /** The iso2 codes of the test's countries still pending, with the upload each comes from. */
 async function pendingByUpload(uploadIds: number[]): Promise<Record<number, string[]>> {
@@ -92,8 +71,8 @@ test("an approver approves one upload as a whole; the other upload stays pending
 }) => {
   const firstName = `countries-a-${run}.xlsx`;
   const secondName = `countries-b-${run}.xlsx`;
-  const first = await uploadCountries(firstName, [`${prefix}1`, `${prefix}2`]);
-  const second = await uploadCountries(secondName, [`${prefix}3`]);
+  const first = await uploadCountries(steward, firstName, [`${prefix}1`, `${prefix}2`]);
+  const second = await uploadCountries(steward, secondName, [`${prefix}3`]);
 
   try {
     await openPendingOf(page, approver, "Country");

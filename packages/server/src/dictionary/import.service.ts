@@ -135,7 +135,10 @@ export async function importMetadataSource(
       const { dataobject, dataelement } = dictionaryTypes(context);
       await notifyChangeSetWaiting(tx, options.notifier, {
         context,
-        types: [dataobject, dataelement],
+        written: [
+          { type: dataobject, result: written.objects },
+          { type: dataelement, result: written.elements },
+        ],
         source: `import:${options.sourceKey}`,
         what: `the metadata import of ${await sourceNameOf(tx, context, options.sourceKey)}`,
         by: options.user,

@@ -43,7 +43,11 @@ export async function diffWhileReading(
   db: Db,
   input: IngestInput,
 ): Promise<IngestResult | undefined> {
-  return inReadingTransaction(db, input, (tx) => diffInTransaction(tx, input));
+  return inReadingTransaction(db, input, async (tx) => {
+    const result = await diffInTransaction(tx, input);
+    await input.beforeCommit?.(tx, result);
+    return result;
+  });
 }
 
 async function diffInTransaction(tx: Db, input: IngestInput): Promise<IngestResult> {

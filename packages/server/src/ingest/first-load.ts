@@ -34,16 +34,18 @@ import { inReadingTransaction } from "./reading-slots.ts";
  */
 export async function loadEmptyType(db: Db, input: IngestInput): Promise<IngestResult | undefined> {
   const { context, type } = input;
-  const loaded = await inReadingTransaction(db, input, (tx) => {
+  const loaded = await inReadingTransaction(db, input, async (tx) => {
     // The file's row number of each record, in load order: repeated keys are reported by them.
     const rowNumbers: number[] = [];
-    return loadEmptyTable(
+    const table = await loadEmptyTable(
       tx,
       context.schema,
       type.name,
       () => copyFirstLoad(tx, input, rowNumbers),
       () => repeatedKeysError(tx, input, rowNumbers),
     );
+    if (table) await input.beforeCommit?.(tx, table.result);
+    return table;
   });
   if (!loaded) return undefined;
   const builds = buildIndexes(db, loaded.indexes);

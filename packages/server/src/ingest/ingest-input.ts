@@ -104,10 +104,10 @@ export interface IngestInput {
    */
   afterCommit?: (indexBuilds: Promise<void>) => void;
   /**
-   * Runs in the ingest's transaction once its events are written (never on a dry run), for what
-   * must commit with them or not at all: the notifications of an upload.
+   * Runs in the ingest's transaction once its events are written (never on a dry run), with what
+   * was written, for what must commit with them or not at all: the notifications of an upload.
    */
-  beforeCommit?: (tx: Db) => Promise<void>;
+  beforeCommit?: (tx: Db, result: IngestResult) => Promise<void>;
 }
 
 export interface IngestResult extends Omit<DiffCounts, "existing"> {

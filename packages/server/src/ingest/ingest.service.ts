@@ -78,10 +78,11 @@ async function ingestByDiff(db: Db, input: IngestInput): Promise<IngestResult> {
           ? { events: 0, visibleChange: 0 }
           : await writeEvents(tx, input.context, input.type, stage, writeOptions(input));
       await adjustTypeCount(tx, input.context.name, input.type.name, visibleChange);
-      await input.beforeCommit?.(tx);
-      return input.apply
+      const written = input.apply
         ? { ...result, rows, pending: 0, applied: events }
         : { ...result, rows, pending: events, applied: 0 };
+      await input.beforeCommit?.(tx, written);
+      return written;
     });
   } catch (error) {
     failed = true;

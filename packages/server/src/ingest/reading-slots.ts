@@ -40,11 +40,6 @@ export async function inReadingTransaction<T>(
   const selfReferring = input.attributes.some((a) => a.referencedEntityType === input.type.name);
   if (!transaction || input.dryRun || db.isTransaction || selfReferring) return undefined;
   return inReadingSlot(() =>
-    transaction(async (tx) => {
-      if (!(await tryLockType(tx, input))) return undefined;
-      const result = await work(tx);
-      if (result !== undefined) await input.beforeCommit?.(tx);
-      return result;
-    }),
+    transaction(async (tx) => ((await tryLockType(tx, input)) ? work(tx) : undefined)),
   );
 }

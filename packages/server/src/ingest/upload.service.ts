@@ -146,10 +146,10 @@ export async function uploadFile(
       maxRows: config.upload.maxRows,
       // PGlite runs one statement at a time for the whole server: no transaction may last a file.
       loadTransaction: database.kind === "postgres" ? database.transaction : undefined,
-      beforeCommit: (tx) =>
+      beforeCommit: (tx, written) =>
         notifyChangeSetWaiting(tx, notifierOf(config), {
           context: rights.context,
-          types: [type],
+          written: [{ type, result: written }],
           source: `upload:${uploadId}`,
           what: `the upload of ${request.fileName}`,
           by: user.username,

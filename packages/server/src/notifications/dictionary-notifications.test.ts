@@ -68,15 +68,23 @@ async function createSource(name: string, connectionFile: string): Promise<numbe
   return src.json().entityKeyID;
 }
 
-const sender = (db = t.database.db) => ({
-  db,
-  notifier: notifierOf(t.config),
-  contexts: t.prepared.model.contexts,
-  transport: smtpTransport({ ...(t.config.smtp as NonNullable<TestApp["config"]["smtp"]>) }),
-  from: "ledgerline@example.test",
-  maxAttempts: 3,
-  log: silentLog,
-});
+/** One round of the sender over a pooled transport of its own, closed afterwards. */
+async function sendRound(db = t.database.db): Promise<number> {
+  const transport = smtpTransport({ ...(t.config.smtp as NonNullable<TestApp["config"]["smtp"]>) });
+  try {
+    return await sendDue({
+      db,
+      notifier: notifierOf(t.config),
+      contexts: t.prepared.model.contexts,
+      transport,
+      from: "ledgerline@example.test",
+      maxAttempts: 3,
+      log: silentLog,
+    });
+  } finally {
+    transport.close();
+  }
+}
 
 describe.skipIf(!reachable)("notifications of the Data Dictionary", () => {
   beforeAll(async () => {
@@ -125,7 +133,7 @@ describe.skipIf(!reachable)("notifications of the Data Dictionary", () => {
       trigger: "manual",
       notifier: notifierOf(t.config),
     });
-    await sendDue(sender());
+    await sendRound();
     const [mail, ...more] = smtp.to("reviewer@example.com");
     expect(more).toHaveLength(0);
     expect(mail?.subject).toMatch(
@@ -149,7 +157,7 @@ describe.skipIf(!reachable)("notifications of the Data Dictionary", () => {
         notifier: notifierOf(t.config),
       }),
     ).rejects.toThrow();
-    await sendDue(sender());
+    await sendRound();
     const failures = smtp.to("curator@example.com");
     expect(failures.map((m) => m.subject)).toEqual([
       "Data Dictionary: the scheduled import of Broken failed",
@@ -172,7 +180,7 @@ describe.skipIf(!reachable)("notifications of the Data Dictionary", () => {
             text: "text",
             html: "<p>text</p>",
           });
-        await Promise.all([sendDue(sender()), sendDue(sender(second.database.db))]);
+        await Promise.all([sendRound(), sendRound(second.database.db)]);
         const ids = smtp.to("reviewer@example.com").map((m) => m.messageId);
         expect(ids).toHaveLength(40);
         expect(new Set(ids).size).toBe(40);

@@ -60,7 +60,7 @@ beforeEach(async () => {
   smtp.messages.length = 0;
 });
 
-function senderOn(db: Db, transport: Transport = smtpTransport(smtpConfig())): SenderOptions {
+function senderOn(db: Db, transport: Transport): SenderOptions {
   return {
     db,
     notifier: notifierOf(t.config),
@@ -76,7 +76,15 @@ function smtpConfig() {
   return { ...(t.config.smtp as NonNullable<typeof t.config.smtp>), port: smtp.port };
 }
 
-const send = (db: Db = t.database.db) => sendDue(senderOn(db));
+/** One round of the sender over a pooled transport of its own, closed afterwards. */
+async function send(db: Db = t.database.db): Promise<number> {
+  const transport = smtpTransport(smtpConfig());
+  try {
+    return await sendDue(senderOn(db, transport));
+  } finally {
+    transport.close();
+  }
+}
 
 /** ISO 3166's user-assigned codes, which no country holds (XK is left out: it is in use). */
 const FREE_CODES = [
@@ -301,6 +309,7 @@ describe("delivery", () => {
     await sql`update app.outbox set claimed_until = now() - interval '1 second'
               where status = 'queued'`.execute(t.database.db);
     await sendDue(options);
+    transport.close();
     const copies = smtp.to("approver@example.com");
     expect(copies).toHaveLength(2);
     expect(copies[0]?.messageId).toBe(copies[1]?.messageId);

@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import type { ApplyResult } from "../changes/apply-events.ts";
 import type { Config } from "../config.ts";
 import type { Db } from "../db/connection.ts";
+import type { IngestResult } from "../ingest/ingest-input.ts";
 import type { ContextModel, EntityType, Permission } from "../model/model.ts";
 import {
   changeSetWaitingMessage,
@@ -51,19 +52,6 @@ export function pendingLink(
   return `${notifier.publicUrl}/pending?${params}`;
 }
 
-async function pendingCountsOfSource(
-  tx: Db,
-  context: string,
-  type: string,
-  source: string,
-): Promise<Record<string, number>> {
-  const { rows } = await sql<{ action: string; n: number }>`
-    select action, count(*)::int as n from app.events
-    where context = ${context} and entity_type = ${type} and source = ${source} and status = 'pending'
-    group by action`.execute(tx);
-  return Object.fromEntries(rows.map((r) => [r.action, r.n]));
-}
-
 /**
  * In the transaction that wrote them: tells each approver of the types (except the proposer) that
  * the changes of an upload or a metadata import wait, in one message for the whole change set.
@@ -73,7 +61,8 @@ export async function notifyChangeSetWaiting(
   notifier: Notifier,
   change: {
     context: ContextModel;
-    types: readonly EntityType[];
+    /** What the ingest wrote per type; types whose changes were applied at once are left out. */
+    written: readonly { type: EntityType; result: IngestResult }[];
     /** The events' source: `upload:<id>` or `import:<source key>`. */
     source: string;
     what: string;
@@ -82,11 +71,7 @@ export async function notifyChangeSetWaiting(
 ): Promise<void> {
   if (!notifier.enabled) return;
   const { context } = change;
-  const waiting = [];
-  for (const type of change.types) {
-    const counts = await pendingCountsOfSource(tx, context.name, type.name, change.source);
-    if (Object.keys(counts).length > 0) waiting.push({ type, counts });
-  }
+  const waiting = change.written.filter(({ result }) => result.pending > 0);
   const [first] = waiting;
   if (!first) return;
   const roles = [
@@ -96,7 +81,10 @@ export async function notifyChangeSetWaiting(
     application: context.uiName,
     what: change.what,
     by: change.by,
-    types: waiting.map(({ type, counts }) => ({ uiName: type.uiName, counts })),
+    types: waiting.map(({ type, result }) => ({
+      uiName: type.uiName,
+      counts: { Add: result.added, Change: result.changed, Missing: result.missing },
+    })),
     link: pendingLink(notifier, context.name, first.type.name, change.source),
   });
   await enqueueToRoleHolders(

@@ -30,6 +30,8 @@ export async function startSmtpSink(): Promise<SmtpSink> {
       authOptional: true,
       disabledCommands: ["STARTTLS", "AUTH"],
       logger: false,
+      // A client that keeps its connection (a pooled transport) must not hold a stop for long.
+      closeTimeout: 200,
       onData(stream, _session, callback) {
         simpleParser(stream).then(
           (mail) => {

@@ -138,27 +138,14 @@ export function NavBar() {
               </Navbar.Text>
             )}
             {profile && (
-              <Nav.Link
-                as={NavLink}
+              <IconLink
                 to="/notifications"
-                aria-label="Notifications"
-                title="Notifications"
-                data-testid="nav-notifications"
-              >
-                <i className="bi bi-bell fs-5" aria-hidden="true" />
-              </Nav.Link>
+                label="Notifications"
+                icon="bell"
+                testId="nav-notifications"
+              />
             )}
-            {profile && (
-              <Nav.Link
-                as={NavLink}
-                to="/tokens"
-                aria-label="My tokens"
-                title="My tokens"
-                data-testid="nav-tokens"
-              >
-                <i className="bi bi-key fs-5" aria-hidden="true" />
-              </Nav.Link>
-            )}
+            {profile && <IconLink to="/tokens" label="My tokens" icon="key" testId="nav-tokens" />}
             {profile?.isadmin && shown("admin") && (
               <NavDropdown
                 title="Administration"
@@ -202,5 +189,24 @@ export function NavBar() {
         </Navbar.Collapse>
       </Container>
     </Navbar>
+  );
+}
+
+/** A navigation link shown as an icon, named for screen readers and in its tooltip. */
+function IconLink({
+  to,
+  label,
+  icon,
+  testId,
+}: {
+  to: string;
+  label: string;
+  icon: string;
+  testId: string;
+}) {
+  return (
+    <Nav.Link as={NavLink} to={to} aria-label={label} title={label} data-testid={testId}>
+      <i className={`bi bi-${icon} fs-5`} aria-hidden="true" />
+    </Nav.Link>
   );
 }
