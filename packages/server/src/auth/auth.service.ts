@@ -1,10 +1,10 @@
-import { createHash, randomBytes } from "node:crypto";
 import type { Profile } from "@ledgerline/contract";
 import { findActiveUser } from "../admin/users.repository.ts";
 import type { Db } from "../db/connection.ts";
 import { ForbiddenError, UnauthorizedError } from "../errors.ts";
 import { assertLoginAllowed, clearLoginFailures, recordLoginFailure } from "./login-throttle.ts";
 import { verifyAgainstDummy, verifyPassword } from "./password.ts";
+import { dueForTouch, hashSecret, randomSecret } from "./secrets.ts";
 import * as sessions from "./sessions.repository.ts";
 
 export interface SessionSettings {
@@ -18,13 +18,6 @@ export type CurrentUser = sessions.SessionUser & {
 };
 
 const INVALID_LOGIN = "Invalid username or password";
-// Writing last_seen_at on every request would turn every read into a write.
-const TOUCH_AFTER_MS = 60_000;
-
-/** What the sessions table keeps of a session id: its SHA-256, never the id itself. */
-export function hashSessionId(sessionId: string): string {
-  return createHash("sha256").update(sessionId).digest("hex");
-}
 
 export function profileOf(
   user: Pick<CurrentUser, "name" | "username" | "email" | "isadmin" | "isdev" | "issuperadmin">,
@@ -75,9 +68,9 @@ export async function openSession(
   settings: SessionSettings,
   userId: number,
 ): Promise<string> {
-  const sessionId = randomBytes(32).toString("base64url");
+  const sessionId = randomSecret();
   await sessions.insertSession(db, {
-    sessionHash: hashSessionId(sessionId),
+    sessionHash: hashSecret(sessionId),
     userId,
     maxHours: settings.maxHours,
   });
@@ -91,12 +84,11 @@ export async function resolveSession(
   settings: SessionSettings,
   sessionId: string,
 ): Promise<CurrentUser | undefined> {
-  const user = await sessions.findLiveSession(db, hashSessionId(sessionId), settings.idleMinutes);
-  if (user && Date.now() - user.lastSeenAt.getTime() > TOUCH_AFTER_MS)
-    await sessions.touchSession(db, user.sessionHash);
+  const user = await sessions.findLiveSession(db, hashSecret(sessionId), settings.idleMinutes);
+  if (user && dueForTouch(user.lastSeenAt)) await sessions.touchSession(db, user.sessionHash);
   return user;
 }
 
 export async function logout(db: Db, sessionId: string): Promise<void> {
-  await sessions.deleteSession(db, hashSessionId(sessionId));
+  await sessions.deleteSession(db, hashSecret(sessionId));
 }

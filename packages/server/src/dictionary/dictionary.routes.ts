@@ -10,7 +10,7 @@ import { notifierOf } from "../notifications/notify.service.ts";
 import { listConnectionFiles, loadConnection } from "./connection-files.ts";
 import { checkCron } from "./cron.ts";
 import { dictionaryContext } from "./dictionary-model.ts";
-import { connectionFileOf, importMetadataSource } from "./import.service.ts";
+import { importMetadataSource, sourceOf } from "./import.service.ts";
 import { SourceConnectionError, withSourceDatabase } from "./source-database.ts";
 
 const text = z.string();
@@ -82,7 +82,7 @@ export async function dictionaryRoutes(
       const context = await rightsFor(currentUser(request), "metadatasource", "read");
       const settings = await loadConnection(
         config.connectionsDir,
-        await connectionFileOf(db, context, request.body.EntityKeyID),
+        (await sourceOf(db, context, request.body.EntityKeyID)).connectionFile,
       );
       await withSourceDatabase(settings, (client) => client.query("select version()")).catch(
         answerable,

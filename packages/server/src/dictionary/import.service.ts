@@ -37,12 +37,18 @@ function chunksOf(
   );
 }
 
-/** The source's connection file name, or 404 when the source is unknown or discontinued. */
-export async function connectionFileOf(
+/** A metadata source as the import needs it: its name and its system environment's connection file. */
+export interface SourceToImport {
+  name: string;
+  connectionFile: string;
+}
+
+/** The source's name and connection file, or 404 when the source is unknown or discontinued. */
+export async function sourceOf(
   db: Db,
   context: ContextModel,
   sourceKey: number,
-): Promise<string> {
+): Promise<SourceToImport> {
   const { metadatasource } = dictionaryTypes(context);
   const { data } = await runListQuery(db, context, metadatasource, {
     context: context.name,
@@ -50,35 +56,18 @@ export async function connectionFileOf(
     entityKeyID: sourceKey,
     requestedAttributes: ["name", "systemenvironment.connectionfile"],
   });
-  const file = data[0]?.requested.attrValues["systemenvironment.connectionfile"]?.value;
+  const values = data[0]?.requested.attrValues;
+  const file = values?.["systemenvironment.connectionfile"]?.value;
   if (typeof file !== "string") throw new NotFoundError(`No metadata source with key ${sourceKey}`);
-  return file;
-}
-
-/** The metadata source's name, as messages name it. */
-async function sourceNameOf(db: Db, context: ContextModel, sourceKey: number): Promise<string> {
-  const { metadatasource } = dictionaryTypes(context);
-  const { data } = await runListQuery(db, context, metadatasource, {
-    context: context.name,
-    entityType: metadatasource.name,
-    entityKeyID: sourceKey,
-    includeDeleted: true,
-    requestedAttributes: ["name"],
-  });
-  return String(data[0]?.requested.attrValues.name?.value ?? `#${sourceKey}`);
+  return { name: String(values?.name?.value ?? ""), connectionFile: file };
 }
 
 /** Reads the source database's catalog (read-only, with timeouts). */
 export async function readSourceCatalog(
-  db: Db,
-  context: ContextModel,
   connectionsDir: string,
-  sourceKey: number,
+  source: SourceToImport,
 ): Promise<Catalog> {
-  const settings = await loadConnection(
-    connectionsDir,
-    await connectionFileOf(db, context, sourceKey),
-  );
+  const settings = await loadConnection(connectionsDir, source.connectionFile);
   return withSourceDatabase(settings, readCatalog);
 }
 
@@ -121,8 +110,11 @@ export async function importMetadataSource(
     trigger: options.trigger,
     user: options.user,
   });
+  let source: SourceToImport | undefined;
   try {
-    const catalog = await readSourceCatalog(db, context, options.connectionsDir, options.sourceKey);
+    source = await sourceOf(db, context, options.sourceKey);
+    const catalog = await readSourceCatalog(options.connectionsDir, source);
+    const sourceName = source.name;
     const outcome = await database.transaction(async (tx) => {
       const written = await ingestCatalog(
         tx,
@@ -140,7 +132,7 @@ export async function importMetadataSource(
           { type: dataelement, result: written.elements },
         ],
         source: `import:${options.sourceKey}`,
-        what: `the metadata import of ${await sourceNameOf(tx, context, options.sourceKey)}`,
+        what: `the metadata import of ${sourceName}`,
         by: options.user,
       });
       return written;
@@ -163,7 +155,7 @@ export async function importMetadataSource(
         await notifyImportFailed(tx, options.notifier, {
           context,
           sourceKey: options.sourceKey,
-          sourceName: await sourceNameOf(tx, context, options.sourceKey),
+          sourceName: source?.name ?? `#${options.sourceKey}`,
           error: message,
         });
     });

@@ -9,6 +9,11 @@ const reachable = (kind: NotificationKind) => sql`
   and coalesce((select s.enabled from app.notification_settings s
                 where s.user_id = u.user_id and s.kind = ${kind}), true)`;
 
+/** Users holding one of `roles` in the context. */
+const holdsRole = (context: string, roles: readonly string[]) => sql`
+  exists (select 1 from app.user_roles r where r.user_id = u.user_id
+          and r.context = ${context} and r.role = any(${[...roles]}::text[]))`;
+
 /**
  * Queues one message to every user holding one of `roles` in the context, except `exclude`
  * (the proposer), in one statement.
@@ -24,8 +29,7 @@ export async function enqueueToRoleHolders(
     insert into app.outbox (kind, user_id, recipient, subject, text_body, html_body)
     select ${kind}, u.user_id, u.email, ${message.subject}, ${message.text}, ${message.html}
     from app.users u
-    where exists (select 1 from app.user_roles r where r.user_id = u.user_id
-                  and r.context = ${target.context} and r.role = any(${[...target.roles]}::text[]))
+    where ${holdsRole(target.context, target.roles)}
       and lower(u.username) <> lower(${target.exclude})
       and ${reachable(kind)}`.execute(db);
   return Number(result.numAffectedRows ?? 0);
@@ -61,9 +65,7 @@ export async function roleHolders(
   if (roles.length === 0) return [];
   const { rows } = await sql<RoleHolder>`
     select u.username from app.users u
-    where exists (select 1 from app.user_roles r where r.user_id = u.user_id
-                  and r.context = ${context} and r.role = any(${[...roles]}::text[]))
-      and ${reachable(kind)}
+    where ${holdsRole(context, roles)} and ${reachable(kind)}
     order by u.username`.execute(db);
   return rows;
 }

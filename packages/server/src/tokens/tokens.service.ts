@@ -1,4 +1,3 @@
-import { createHash, randomBytes } from "node:crypto";
 import type {
   ApiTokenInfo,
   ApiTokenList,
@@ -6,6 +5,7 @@ import type {
   CreatedApiToken,
 } from "@ledgerline/contract";
 import type { CurrentUser } from "../auth/auth.service.ts";
+import { dueForTouch, hashSecret, randomSecret } from "../auth/secrets.ts";
 import type { Db } from "../db/connection.ts";
 import { BadRequestError, NotFoundError } from "../errors.ts";
 import {
@@ -21,12 +21,6 @@ import {
 
 /** Every secret starts so, which lets secret scanners and people recognise one. */
 const SECRET_PREFIX = "llt_";
-// Writing last_used_at on every call would turn every read into a write.
-const TOUCH_AFTER_MS = 60_000;
-
-export function hashToken(secret: string): string {
-  return createHash("sha256").update(secret).digest("hex");
-}
 
 function infoOf(row: TokenRow): ApiTokenInfo {
   return {
@@ -50,12 +44,12 @@ export async function createToken(
 ): Promise<CreatedApiToken> {
   if (request.expiresInDays > maxDays)
     throw new BadRequestError(`A token may live at most ${maxDays} days`);
-  const secret = `${SECRET_PREFIX}${randomBytes(32).toString("base64url")}`;
+  const secret = `${SECRET_PREFIX}${randomSecret()}`;
   const row = await insertToken(db, {
     userId: user.userId,
     name: request.name,
     scope: request.scope,
-    hash: hashToken(secret),
+    hash: hashSecret(secret),
     days: request.expiresInDays,
   });
   return { secret, token: infoOf(row) };
@@ -92,8 +86,7 @@ export async function revoke(
 /** The caller of a bearer token, or undefined for an unknown, revoked or expired one. */
 export async function resolveToken(db: Db, secret: string): Promise<TokenUser | undefined> {
   if (!secret.startsWith(SECRET_PREFIX)) return undefined;
-  const user = await findLiveToken(db, hashToken(secret));
-  if (user && (!user.lastSeenAt || Date.now() - user.lastSeenAt.getTime() > TOUCH_AFTER_MS))
-    await touchToken(db, user.tokenId);
+  const user = await findLiveToken(db, hashSecret(secret));
+  if (user && dueForTouch(user.lastSeenAt)) await touchToken(db, user.tokenId);
   return user;
 }

@@ -1,12 +1,13 @@
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { timingSafeEqual } from "node:crypto";
 import { safeReturnPath } from "@ledgerline/contract";
 import * as client from "openid-client";
 import { grantRoles } from "../../admin/roles.repository.ts";
 import { usernameTaken } from "../../admin/users.repository.ts";
 import type { OidcConfig } from "../../config.ts";
 import type { Db } from "../../db/connection.ts";
-import { hashSessionId, openSession, type SessionSettings } from "../auth.service.ts";
+import { openSession, type SessionSettings } from "../auth.service.ts";
 import { hashPassword } from "../password.ts";
+import { hashSecret, randomSecret } from "../secrets.ts";
 import { identityOf, type OidcIdentity } from "./identity.ts";
 import * as repo from "./oidc.repository.ts";
 import { providerOf } from "./oidc-client.ts";
@@ -23,8 +24,6 @@ export interface OidcDeps {
   mapping: RoleMapping | undefined;
   sessions: SessionSettings;
 }
-
-const hashLoginId = (loginId: string) => createHash("sha256").update(loginId).digest("hex");
 
 async function provider(oidc: OidcConfig): Promise<client.Configuration> {
   try {
@@ -45,13 +44,13 @@ export async function startSignIn(
   next: string | undefined,
 ): Promise<{ url: string; loginId: string }> {
   const configuration = await provider(deps.oidc);
-  const loginId = randomBytes(32).toString("base64url");
+  const loginId = randomSecret();
   const codeVerifier = client.randomPKCECodeVerifier();
   const state = client.randomState();
   const nonce = client.randomNonce();
   await repo.deleteExpiredLogins(deps.db);
   await repo.insertLogin(deps.db, {
-    loginHash: hashLoginId(loginId),
+    loginHash: hashSecret(loginId),
     state,
     nonce,
     codeVerifier,
@@ -88,7 +87,7 @@ export async function finishSignIn(
   loginId: string | undefined,
   query: URLSearchParams,
 ): Promise<{ sessionId: string; returnTo: string }> {
-  const login = loginId ? await repo.takeLogin(deps.db, hashLoginId(loginId)) : undefined;
+  const login = loginId ? await repo.takeLogin(deps.db, hashSecret(loginId)) : undefined;
   if (!login)
     throw new OidcRefusal(
       "expired",
@@ -125,7 +124,7 @@ export async function finishSignIn(
   const sessionId = await deps.db.transaction().execute(async (tx) => {
     const userId = await signInUser(tx, identity, deps.mapping);
     const sessionId = await openSession(tx, deps.sessions, userId);
-    await repo.insertOidcSession(tx, hashSessionId(sessionId), idToken);
+    await repo.insertOidcSession(tx, hashSecret(sessionId), idToken);
     return sessionId;
   });
   return { sessionId, returnTo: login.returnTo };
@@ -133,7 +132,7 @@ export async function finishSignIn(
 
 // A random password nobody ever sees: password sign-in fails for the user, with the usual timing.
 function unusablePasswordHash(): Promise<string> {
-  return hashPassword(randomBytes(32).toString("base64url"));
+  return hashPassword(randomSecret());
 }
 
 /** Finds or creates the user of a provider account and applies claims and group mapping; answers the user id. */
@@ -216,7 +215,7 @@ export async function providerSignOutUrl(
   oidc: OidcConfig,
   sessionId: string,
 ): Promise<string | undefined> {
-  const idToken = await repo.findIdToken(db, hashSessionId(sessionId));
+  const idToken = await repo.findIdToken(db, hashSecret(sessionId));
   if (!idToken) return undefined;
   const configuration = await providerOf(oidc).catch(() => undefined);
   if (!configuration?.serverMetadata().end_session_endpoint) return undefined;
