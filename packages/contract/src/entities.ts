@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { AttributeRule, RuleBreach, TypeRule } from "./rules.ts";
 
 export const DataType = z.enum(["Boolean", "String", "Number", "Date", "Reference"]);
 export type DataType = z.infer<typeof DataType>;
@@ -18,6 +19,8 @@ export const AttributeInfo = z.object({
   editable: z.boolean(),
   filter: z.boolean(),
   referencedEntityType: z.string().optional(),
+  /** The data quality rules its values must keep (model.md). */
+  rules: z.array(AttributeRule),
 });
 export type AttributeInfo = z.infer<typeof AttributeInfo>;
 
@@ -28,6 +31,8 @@ export const EntityTypeInfo = z.object({
   uiSequence: z.number(),
   context: z.string(),
   attributes: z.array(AttributeInfo),
+  /** Rules between attributes of one record. */
+  rules: z.array(TypeRule),
   canread: z.boolean(),
   cancreate: z.boolean(),
   canedit: z.boolean(),
@@ -134,6 +139,8 @@ export const EntityQuery = z.object({
   pendingUploadId: z.number().int().positive().optional(),
   /** With requirePending: only records whose pending change comes from an import of this metadata source. */
   pendingImportSourceId: z.number().int().positive().optional(),
+  /** Only records that break one of the type's rules ('Breaks a rule'). */
+  breaksRule: z.boolean().optional(),
   /** Attribute names, or reference paths such as `systemenvironment.technology`. */
   requestedAttributes: z.array(z.string().min(1).max(200)).max(200).optional(),
 });
@@ -149,6 +156,8 @@ export const PendingChange = z.object({
   createDate: z.string(),
   createdBy: z.string(),
   attrValues: z.record(z.string(), AttrValue),
+  /** The rules the record breaks once this change is applied (warnings the approver should see). */
+  ruleBreaches: z.array(RuleBreach).optional(),
 });
 export type PendingChange = z.infer<typeof PendingChange>;
 
@@ -321,6 +330,15 @@ export const UploadFields = z.object({
 export type UploadFields = z.infer<typeof UploadFields>;
 
 export const UPLOAD_TIMEOUT_MS = 3_600_000;
+
+/**
+ * A refused upload whose rows broke a type or a rule answers this header with the number of rows
+ * in its problem list; POST /api/upload-problems {uploadId} (the upload's x-upload-id) answers
+ * that list as a workbook: the failing rows as uploaded, with a column naming each problem.
+ */
+export const UPLOAD_PROBLEMS_HEADER = "x-upload-problems";
+export const UploadProblemsRequest = z.object({ uploadId: z.number().int().positive() });
+export type UploadProblemsRequest = z.infer<typeof UploadProblemsRequest>;
 
 /** Body of the Data Dictionary calls that name a metadata source. */
 export const MetadataSourceRequest = z.object({ EntityKeyID: z.number().int().positive() });

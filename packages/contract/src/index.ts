@@ -7,5 +7,6 @@ export * from "./notifications.ts";
 export * from "./oidc.ts";
 export * from "./publish.ts";
 export * from "./roles.ts";
+export * from "./rules.ts";
 export * from "./tokens.ts";
 export * from "./users.ts";

@@ -10,7 +10,12 @@ import { DestructiveModelChangeError } from "./model/sync/sync-schema.ts";
 import { notifierOf } from "./notifications/notify.service.ts";
 import { smtpTransport, startSender } from "./notifications/sender.ts";
 import { prepare } from "./prepare.ts";
-import { startBanner, summariseSeed, summariseSync } from "./start-report.ts";
+import {
+  startBanner,
+  summariseRuleBreaches,
+  summariseSeed,
+  summariseSync,
+} from "./start-report.ts";
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -50,6 +55,7 @@ async function main(): Promise<void> {
   app.log.info(summariseSync(prepared.syncActions));
   const seeded = summariseSeed(prepared.seeded);
   if (seeded) app.log.info(seeded);
+  for (const line of summariseRuleBreaches(prepared.ruleBreaches)) app.log.info(line);
 
   let closing = false;
   const shutdown = async (signal: string) => {

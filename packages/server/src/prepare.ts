@@ -12,12 +12,19 @@ import { type SeedResult, seedData } from "./model/seed-data.ts";
 import type { SyncAction } from "./model/sync/plan.ts";
 import { syncSchema } from "./model/sync/sync-schema.ts";
 import { GENERATORS } from "./records/generators.ts";
+import {
+  countNewRuleBreaches,
+  patternsUnknownToDatabase,
+  type RuleBreachCount,
+} from "./rules/rule-checks.ts";
 
 export interface Prepared {
   model: Model;
   migrations: string[];
   syncActions: SyncAction[];
   seeded: SeedResult[];
+  /** The stored records breaking each rule added or changed since the last start. */
+  ruleBreaches: RuleBreachCount[];
   admin: BootstrapResult | undefined;
 }
 
@@ -30,15 +37,18 @@ export async function prepare(database: Database, config: Config): Promise<Prepa
   const model = await loadModel(config.modelDir, new Set(GENERATORS.keys()));
   const unknownHandlers = unknownActionHandlers(model);
   if (unknownHandlers.length > 0) throw new ModelError(unknownHandlers);
+  const badPatterns = await patternsUnknownToDatabase(database.db, model);
+  if (badPatterns.length > 0) throw new ModelError(badPatterns);
   const syncActions = await syncSchema(raw, model, {
     allowDestructive: config.allowDestructiveModelChanges,
   });
   const seeded = await seedData(raw, model, config.modelDir, { demo: config.demo, user: "system" });
+  const ruleBreaches = await countNewRuleBreaches(database.db, model);
   const admin = await bootstrapAdmin(database.db, model, {
     username: config.adminUsername,
     password: config.adminPassword,
     generate: generatePassword,
     demo: config.demo,
   });
-  return { model, migrations, syncActions, seeded, admin };
+  return { model, migrations, syncActions, seeded, ruleBreaches, admin };
 }

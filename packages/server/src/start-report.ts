@@ -2,6 +2,7 @@ import type { BootstrapResult } from "./auth/bootstrap-admin.ts";
 import type { Config } from "./config.ts";
 import type { SeedResult } from "./model/seed-data.ts";
 import type { SyncAction } from "./model/sync/plan.ts";
+import type { RuleBreachCount } from "./rules/rule-checks.ts";
 
 /** The kind of a sync action: its verb and object ("create index" for every kind of index). */
 function syncKind(description: string): string {
@@ -30,6 +31,25 @@ export function summariseSync(actions: readonly SyncAction[]): string {
 export function summariseSeed(seeded: readonly SeedResult[]): string | undefined {
   if (seeded.length === 0) return undefined;
   return `seeded records: ${seeded.map((s) => `${s.rows} ${s.context}.${s.entityType}`).join(", ")}`;
+}
+
+/**
+ * One line per rule added or changed since the last start that stored records break ("3 records
+ * of reference.country break the rule 'iso2 matches [A-Z]{2}'"), then one line for the rest.
+ */
+export function summariseRuleBreaches(counts: readonly RuleBreachCount[]): string[] {
+  if (counts.length === 0) return [];
+  const broken = counts.filter((c) => c.breaches > 0);
+  const lines = broken.map(
+    (c) =>
+      `rule check: ${c.breaches} stored record${c.breaches === 1 ? "" : "s"} of ${c.context}.${c.entityType} break the new rule '${c.rule}' (${c.severity}); the explorer's 'Breaks a rule' filter lists them`,
+  );
+  const kept = counts.length - broken.length;
+  if (kept > 0)
+    lines.push(
+      `rule check: no stored record breaks ${kept === 1 ? "the new rule" : `the ${kept} new rules`}`,
+    );
+  return lines;
 }
 
 /** Where the data lives, in words for the banner: never a password. */

@@ -12,6 +12,7 @@ import type { Db } from "../db/connection.ts";
 import { BadRequestError, ForbiddenError, NotFoundError } from "../errors.ts";
 import type { ContextModel, CustomAction, EntityType, Model } from "../model/model.ts";
 import { type Notifier, notifyDecision } from "../notifications/notify.service.ts";
+import { checkActionResult } from "../rules/action-check.ts";
 import { type ApplyResult, applyEvents } from "./apply-events.ts";
 import { ACTION_HANDLERS } from "./custom-actions.ts";
 import {
@@ -200,6 +201,12 @@ export async function runAction(
       events,
       user: user.username,
     });
+    await checkActionResult(
+      tx,
+      rights.context,
+      type,
+      events.map((e) => e.event_id),
+    );
     await notifyDecision(tx, notifier, {
       context: rights.context,
       type,

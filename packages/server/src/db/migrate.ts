@@ -7,6 +7,7 @@ import * as rateLimits from "./migrations/005-rate-limits.ts";
 import * as notifications from "./migrations/006-notifications.ts";
 import * as oidc from "./migrations/007-oidc.ts";
 import * as apiTokens from "./migrations/008-api-tokens.ts";
+import * as ruleChecks from "./migrations/009-rule-checks.ts";
 
 // Ordered by name; a new migration is a new numbered file added here. Applied migrations never change.
 const MIGRATIONS: Record<string, Migration> = {
@@ -18,6 +19,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "006-notifications": notifications,
   "007-oidc": oidc,
   "008-api-tokens": apiTokens,
+  "009-rule-checks": ruleChecks,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

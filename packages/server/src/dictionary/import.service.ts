@@ -26,12 +26,14 @@ export interface ImportOutcome {
 
 const MAX_ROWS = 5_000_000;
 
-/** Catalog rows as the engine reads them, numbered from 1. */
+/** Catalog rows as the engine reads them, numbered from 1, checked against the type's rules. */
 function chunksOf(
+  type: EntityType,
   attributes: readonly Attribute[],
   values: readonly Record<string, IngestValue>[],
 ) {
   return rowChunks(
+    type,
     attributes,
     values.map((v, i) => ({ rowNumber: i + 1, values: v, problems: [] })),
   );
@@ -192,6 +194,7 @@ async function ingestCatalog(
     type: dataobject,
     attributes: objectAttributes,
     chunks: chunksOf(
+      dataobject,
       objectAttributes,
       catalog.objects.map((o) => ({
         metadatasource: sourceKey,
@@ -232,6 +235,7 @@ async function ingestCatalog(
     type: dataelement,
     attributes: elementAttributes,
     chunks: chunksOf(
+      dataelement,
       elementAttributes,
       catalog.elements.map((e) => ({
         dataobject: keyOf.get(`${e.schema}.${e.object}`) as ScalarValue,

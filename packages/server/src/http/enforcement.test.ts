@@ -211,6 +211,10 @@ const CALLS: Record<string, () => Promise<Call>> = {
         upload(t, cookie ?? "", file, { layout: "currencies", deleteMissing: false, dryRun: true }),
     };
   },
+  "POST /api/upload-problems": async () => ({
+    alsoAllowed: [404],
+    send: json("/api/upload-problems", { uploadId: 999_999 }),
+  }),
   "GET /data-dictionary/connection-files": async () => ({
     context: "Data Dictionary",
     send: get("/data-dictionary/connection-files"),

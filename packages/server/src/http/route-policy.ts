@@ -92,6 +92,7 @@ export const ROUTE_POLICY: Readonly<Record<string, RoutePolicy>> = {
 
   "POST /api/filelayouts": reads(signedIn()),
   "POST /api/upload": writes(limited(text(signedIn("createOrEdit", "multipart")), 20)),
+  "POST /api/upload-problems": reads(limited(signedIn(), 30)),
 
   "GET /data-dictionary/connection-files": reads(text(signedIn("read", "none"))),
   "POST /data-dictionary/validate-cron-string": reads(text(signedIn())),

@@ -2,10 +2,12 @@ import type { ScalarValue } from "@ledgerline/contract";
 import type { Db } from "../db/connection.ts";
 import type { CopyData } from "../db/copy-text.ts";
 import {
+  cellText,
   type IngestInput,
   IngestRejected,
-  MAX_PROBLEMS,
-  problemText,
+  MAX_PROBLEM_ROWS,
+  type ProblemRow,
+  problemRowsRejected,
   type RowChunk,
 } from "./ingest-input.ts";
 import { resolveReferences } from "./reference-resolver.ts";
@@ -25,12 +27,12 @@ export interface ChunkSink {
 }
 
 /**
- * Streams the chunks to `sink`, resolving references per chunk; throws 422 on any problem, after
- * the last problem-free chunk, having read on to gather up to MAX_PROBLEMS of them. Answers the
- * number of rows read. Nothing is left running when it returns or throws.
+ * Streams the chunks to `sink`, resolving references per chunk; on any problem stops writing,
+ * reads on to the end to gather every failing row (up to MAX_PROBLEM_ROWS) and throws 422 with
+ * them. Answers the number of rows read. Nothing is left running when it returns or throws.
  */
 export async function copyInChunks(db: Db, input: IngestInput, sink: ChunkSink): Promise<number> {
-  const problems: string[] = [];
+  const problems: ProblemRow[] = [];
   let count = 0;
   // One chunk is written while the next is read and converted.
   let writing: Promise<void> = Promise.resolve();
@@ -57,8 +59,9 @@ export async function copyInChunks(db: Db, input: IngestInput, sink: ChunkSink):
           422,
           `The file has more than ${input.maxRows} rows, the most one upload may carry`,
         );
-      for (const p of chunk.problems) if (problems.length < MAX_PROBLEMS) problems.push(p);
-      if (problems.length >= MAX_PROBLEMS) break;
+      for (const row of chunk.failed) if (problems.length < MAX_PROBLEM_ROWS) problems.push(row);
+      // Once a row failed nothing more is written, but references are still resolved: their
+      // problems belong in the list too.
       await flush(chunk);
     }
   } catch (error) {
@@ -67,8 +70,7 @@ export async function copyInChunks(db: Db, input: IngestInput, sink: ChunkSink):
     throw error;
   }
   await writing;
-  if (problems.length > 0)
-    throw new IngestRejected(422, problemText(problems, problems.length >= MAX_PROBLEMS));
+  if (problems.length > 0) throw problemRowsRejected(problems);
   return count;
 }
 
@@ -77,7 +79,7 @@ async function resolveChunk(
   db: Db,
   input: IngestInput,
   chunk: RowChunk,
-  problems: string[],
+  problems: ProblemRow[],
 ): Promise<ResolvedChunk> {
   const { attributes } = input;
   const width = attributes.length;
@@ -96,10 +98,14 @@ async function resolveChunk(
       const v = values[at];
       if (v === null || typeof v !== "object") continue;
       const key = keys.get(v.ref.toLowerCase());
-      if (key === undefined && problems.length < MAX_PROBLEMS)
-        problems.push(
-          `row ${rowNumbers[row]}, column '${input.columnName(attr.name)}': no ${attr.uiName} '${v.ref}'`,
-        );
+      if (key === undefined && problems.length < MAX_PROBLEM_ROWS)
+        problems.push({
+          rowNumber: rowNumbers[row],
+          cells: values.slice(row * width, (row + 1) * width).map(cellText),
+          problems: [
+            { column: input.columnName(attr.name), message: `no ${attr.uiName} '${v.ref}'` },
+          ],
+        });
       values[at] = key ?? null;
     }
   }

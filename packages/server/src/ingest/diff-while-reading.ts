@@ -3,6 +3,7 @@ import type { Db } from "../db/connection.ts";
 import { identityAttributes } from "../model/model.ts";
 import { MIN_BULK_ROWS } from "../records/index-rebuild.ts";
 import { adjustTypeCount } from "../records/type-counts.repository.ts";
+import { uniqueAttributes } from "../rules/unique.repository.ts";
 import { copyInChunks } from "./chunk-copy.ts";
 import {
   chunkDiff,
@@ -36,13 +37,15 @@ import {
  * Missing, the mass-deletion guard judging their number. When the new records come to outnumber
  * the type's, the rest of the file is written in one go at the end instead, as a bulk write. Any
  * refusal rolls all of it back. Answers undefined, having read no row, where no transaction may
- * stay open while the file is read (inReadingTransaction): ingestByDiff is used instead, which
- * stages the whole file, then writes in a short transaction.
+ * stay open while the file is read (inReadingTransaction), or for a type with a unique rule,
+ * whose check must see the whole file before anything is written: ingestByDiff is used instead,
+ * which stages the whole file, then writes in a short transaction.
  */
 export async function diffWhileReading(
   db: Db,
   input: IngestInput,
 ): Promise<IngestResult | undefined> {
+  if (uniqueAttributes(input.type).length > 0) return undefined;
   return inReadingTransaction(db, input, async (tx) => {
     const result = await diffInTransaction(tx, input);
     await input.beforeCommit?.(tx, result);

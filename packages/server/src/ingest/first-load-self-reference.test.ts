@@ -62,7 +62,7 @@ describe("the first load of a type that refers to itself", () => {
       context,
       type: node,
       attributes: [...node.attributes],
-      chunks: rowChunks(node.attributes, nodes(12_000)),
+      chunks: rowChunks(node, node.attributes, nodes(12_000)),
       columnName: (name) => name,
       deleteMissing: false,
       apply: true,

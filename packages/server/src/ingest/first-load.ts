@@ -2,6 +2,7 @@ import type { Db } from "../db/connection.ts";
 import { flatCopyData } from "../db/copy-text.ts";
 import { buildIndexes, loadEmptyTable } from "../records/index-rebuild.ts";
 import { adjustTypeCount } from "../records/type-counts.repository.ts";
+import { loadedUniqueBreaches, uniqueAttributes } from "../rules/unique.repository.ts";
 import { copyInChunks } from "./chunk-copy.ts";
 import { eventSequence } from "./diff.repository.ts";
 import {
@@ -11,10 +12,14 @@ import {
   setLoadDefaults,
   writeAddEvents,
 } from "./first-load.repository.ts";
+import { uniqueProblemRow } from "./ingest-checks.ts";
 import {
   type IngestInput,
   type IngestResult,
+  MAX_PROBLEM_ROWS,
   MAX_PROBLEMS,
+  type ProblemRow,
+  problemRowsRejected,
   repeatedKeysRejected,
   writeOptions,
 } from "./ingest-input.ts";
@@ -44,7 +49,10 @@ export async function loadEmptyType(db: Db, input: IngestInput): Promise<IngestR
       () => copyFirstLoad(tx, input, rowNumbers),
       () => repeatedKeysError(tx, input, rowNumbers),
     );
-    if (table) await input.beforeCommit?.(tx, table.result);
+    if (table) {
+      await checkUniqueLoaded(tx, input, rowNumbers);
+      await input.beforeCommit?.(tx, table.result);
+    }
     return table;
   });
   if (!loaded) return undefined;
@@ -90,6 +98,27 @@ async function copyFirstLoad(
   return input.apply
     ? { ...counts, pending: 0, applied: rows }
     : { ...counts, pending: rows, applied: 0 };
+}
+
+/** Refuses (422) a load in which a value of a unique rule repeats, naming the rows by `rowNumbers`. */
+async function checkUniqueLoaded(
+  tx: Db,
+  input: IngestInput,
+  rowNumbers: readonly number[],
+): Promise<void> {
+  const problems: ProblemRow[] = [];
+  for (const attr of uniqueAttributes(input.type)) {
+    const breaches = await loadedUniqueBreaches(
+      tx,
+      input.context,
+      input.type,
+      attr,
+      MAX_PROBLEM_ROWS,
+    );
+    for (const b of breaches)
+      problems.push(uniqueProblemRow(input, attr, rowNumbers[b.position - 1], b.values));
+  }
+  if (problems.length > 0) throw problemRowsRejected(problems);
 }
 
 /** The refusal of a load whose natural keys repeat, naming the rows by `rowNumbers`. */

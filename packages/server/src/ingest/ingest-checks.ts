@@ -1,19 +1,64 @@
+import type { ScalarValue } from "@ledgerline/contract";
 import type { Db } from "../db/connection.ts";
+import type { Attribute } from "../model/model.ts";
 import { identityAttributes } from "../model/model.ts";
+import { stagedUniqueBreaches, uniqueAttributes } from "../rules/unique.repository.ts";
 import type { DiffCounts } from "./diff.repository.ts";
 import {
   type IngestInput,
   IngestRejected,
+  MAX_PROBLEM_ROWS,
   MAX_PROBLEMS,
+  type ProblemRow,
+  problemRowsRejected,
   repeatedKeysRejected,
 } from "./ingest-input.ts";
-import { duplicateKeys, indexStageKeys, type Stage } from "./stage.repository.ts";
+import { duplicateKeys, indexStageKeys, type Stage, stageTable } from "./stage.repository.ts";
 
 /** Refuses the file (422) when a natural key repeats in it. */
 export async function checkKeys(db: Db, input: IngestInput, stage: Stage): Promise<void> {
   const identity = identityAttributes(input.type).map((a) => a.name);
   if (await indexStageKeys(db, stage, identity)) return;
   throw repeatedKeysRejected(await duplicateKeys(db, stage, identity, MAX_PROBLEMS));
+}
+
+/** A row found by SQL to break a unique rule, for the problem list. */
+export function uniqueProblemRow(
+  input: IngestInput,
+  attr: Attribute,
+  rowNumber: number,
+  values: Record<string, ScalarValue>,
+): ProblemRow {
+  const rule = attr.rules.find((r) => r.kind === "unique");
+  return {
+    rowNumber,
+    cells: input.attributes.map((a) => values[a.name] ?? null),
+    problems: [{ column: input.columnName(attr.name), message: rule?.message ?? "must be unique" }],
+  };
+}
+
+/**
+ * Refuses (422) the file when a new or changed value breaks a unique rule: another row of the
+ * file, or another live record, has it. Runs once the stage holds the whole file, its keys indexed.
+ */
+export async function checkUnique(db: Db, input: IngestInput, stage: Stage): Promise<void> {
+  const staged = new Set(stage.attributes.map((a) => a.name));
+  const problems: ProblemRow[] = [];
+  for (const attr of uniqueAttributes(input.type).filter((a) => staged.has(a.name))) {
+    const breaches = await stagedUniqueBreaches(
+      db,
+      input.context,
+      input.type,
+      stageTable(stage),
+      attr,
+      {
+        othersLeave: input.deleteMissing && !input.missingScope,
+        limit: MAX_PROBLEM_ROWS,
+      },
+    );
+    for (const b of breaches) problems.push(uniqueProblemRow(input, attr, b.rowNumber, b.values));
+  }
+  if (problems.length > 0) throw problemRowsRejected(problems);
 }
 
 /** Refuses (409) to mark more than half of the comparable records missing, unless confirmed. */

@@ -1,14 +1,32 @@
 import type { CopyRows, Database, Db } from "../db/connection.ts";
 import type { Attribute, ContextModel, EntityType } from "../model/model.ts";
+import { ruleProblems } from "../rules/row-rules.ts";
 import type { DiffCounts, MissingScope, WriteOptions } from "./diff.repository.ts";
 import type { IngestValue } from "./row-converter.ts";
+
+/** A problem of one row: the column (file header or attribute name) and what is wrong. */
+export interface RowProblem {
+  column: string;
+  message: string;
+}
+
+/** A row that cannot be ingested: where it is, its cells as given, and every problem found. */
+export interface ProblemRow {
+  rowNumber: number;
+  /** The row's values in the order of IngestInput.attributes, as the file or source gave them. */
+  cells: CellText[];
+  problems: RowProblem[];
+}
+
+/** A cell of a problem row as it is written back into the problem list. */
+export type CellText = string | number | boolean | null;
 
 export interface IngestRow {
   rowNumber: number;
   /** Converted values of the present attributes; references as text (identity or label) or key id. */
   values: Record<string, IngestValue>;
-  /** Problems found while converting this row, already worded `column 'X': reason`. */
-  problems: string[];
+  /** Problems found while converting this row. */
+  problems: RowProblem[];
 }
 
 /**
@@ -20,29 +38,30 @@ export interface RowChunk {
   rowNumbers: number[];
   /** The values of IngestInput.attributes, row after row; references as text (identity or label) or key id. */
   values: IngestValue[];
-  /** Problems found in these rows, each worded `row N, column 'X': reason`. */
-  problems: string[];
+  /** The rows of this chunk that broke their types or rules; their values in `values` are not to be written. */
+  failed: ProblemRow[];
 }
 
 /** The most rows a chunk holds: what one COPY writes. */
 const CHUNK_ROWS = 5_000;
 
-const emptyChunk = (): RowChunk => ({ rowNumbers: [], values: [], problems: [] });
+const emptyChunk = (): RowChunk => ({ rowNumbers: [], values: [], failed: [] });
 
 /** Gathers rows into RowChunks of CHUNK_ROWS rows. */
 export class ChunkBuilder {
   private chunk = emptyChunk();
 
   /**
-   * Adds a row: `fill` pushes its values (in attribute order) and its problems. Answers the chunk
-   * once it is full.
+   * Adds a row: `fill` pushes its values (in attribute order) and answers its problem row, if it
+   * has problems. Answers the chunk once it is full.
    */
   add(
     rowNumber: number,
-    fill: (values: IngestValue[], problems: string[]) => void,
+    fill: (values: IngestValue[]) => ProblemRow | undefined,
   ): RowChunk | undefined {
     this.chunk.rowNumbers.push(rowNumber);
-    fill(this.chunk.values, this.chunk.problems);
+    const failed = fill(this.chunk.values);
+    if (failed) this.chunk.failed.push(failed);
     return this.chunk.rowNumbers.length >= CHUNK_ROWS ? this.end() : undefined;
   }
 
@@ -54,16 +73,31 @@ export class ChunkBuilder {
   }
 }
 
-/** Gathers rows made one at a time (a metadata import's, a test's) into chunks. */
+/** A converted value as a problem list shows it: references by the text given. */
+export function cellText(value: IngestValue): CellText {
+  return value !== null && typeof value === "object" ? value.ref : value;
+}
+
+/**
+ * Gathers rows made one at a time (a metadata import's, a test's) into chunks, checking each
+ * against the type's data quality rules as an upload's parser thread does.
+ */
 export async function* rowChunks(
+  type: Pick<EntityType, "rules">,
   attributes: readonly Attribute[],
   rows: AsyncIterable<IngestRow> | Iterable<IngestRow>,
 ): AsyncGenerator<RowChunk> {
   const chunks = new ChunkBuilder();
   for await (const row of rows) {
-    const full = chunks.add(row.rowNumber, (values, problems) => {
+    const full = chunks.add(row.rowNumber, (values) => {
+      const at = values.length;
       for (const a of attributes) values.push(row.values[a.name] ?? null);
-      for (const p of row.problems) problems.push(`row ${row.rowNumber}, ${p}`);
+      const problems = [
+        ...row.problems,
+        ...ruleProblems(type, attributes, values, at, (a) => a.name),
+      ];
+      if (problems.length === 0) return undefined;
+      return { rowNumber: row.rowNumber, cells: values.slice(at).map(cellText), problems };
     });
     if (full) yield full;
   }
@@ -118,19 +152,47 @@ export interface IngestResult extends Omit<DiffCounts, "existing"> {
 
 /**
  * The ingest was refused; nothing was written. `status` 422 for bad rows, 409 for the mass-deletion
- * guard or records changed by someone else meanwhile.
+ * guard or records changed by someone else meanwhile. `problemRows`, when the rows themselves
+ * were at fault: every failing row (up to MAX_PROBLEM_ROWS), for the problem list.
  */
 export class IngestRejected extends Error {
   constructor(
     readonly status: 400 | 409 | 422,
     message: string,
+    readonly problemRows?: readonly ProblemRow[],
   ) {
     super(message);
   }
 }
 
-/** The most problems a refusal lists. */
+/** The most problems a refusal's text lists. */
 export const MAX_PROBLEMS = 50;
+/** The most rows a problem list holds. */
+export const MAX_PROBLEM_ROWS = 100_000;
+
+/** A problem row's problems as lines of a refusal's text. */
+export function problemLines(row: ProblemRow): string[] {
+  return row.problems.map((p) => `row ${row.rowNumber}, column '${p.column}': ${p.message}`);
+}
+
+/** A refusal for rows that broke their types or rules: the first problems in the text, every row kept. */
+export function problemRowsRejected(rows: readonly ProblemRow[]): IngestRejected {
+  // A row found at fault twice (its type, then a reference) is listed once.
+  const byNumber = new Map<number, ProblemRow>();
+  for (const row of rows) {
+    const seen = byNumber.get(row.rowNumber);
+    if (seen) seen.problems.push(...row.problems);
+    else byNumber.set(row.rowNumber, { ...row, problems: [...row.problems] });
+  }
+  const sorted = [...byNumber.values()].sort((a, b) => a.rowNumber - b.rowNumber);
+  const lines: string[] = [];
+  for (const row of sorted) {
+    for (const line of problemLines(row)) if (lines.length <= MAX_PROBLEMS) lines.push(line);
+    if (lines.length > MAX_PROBLEMS) break;
+  }
+  const more = lines.length > MAX_PROBLEMS;
+  return new IngestRejected(422, problemText(lines.slice(0, MAX_PROBLEMS), more), sorted);
+}
 
 /** A refusal's text: what happened, then one problem per line. */
 export function problemText(lines: readonly string[], more = false): string {

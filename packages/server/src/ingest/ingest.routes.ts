@@ -4,13 +4,22 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import type { MultipartFile } from "@fastify/multipart";
-import { ContextRequest, ErrorBody, FileLayoutInfo, UploadFields } from "@ledgerline/contract";
+import {
+  ContextRequest,
+  ErrorBody,
+  FileLayoutInfo,
+  UPLOAD_PROBLEMS_HEADER,
+  UploadFields,
+  UploadProblemsRequest,
+} from "@ledgerline/contract";
 import { z } from "zod";
 import { BackgroundWork } from "../background-work.ts";
 import { BadRequestError, PayloadTooLargeError } from "../errors.ts";
+import { XLSX_CONTENT_TYPE } from "../exports/xlsx-writer.ts";
 import { currentUser } from "../http/guard.ts";
 import type { App, AppDeps } from "../http/types.ts";
 import { prepareParser } from "./parse-in-worker.ts";
+import { openProblemList } from "./problem-list.ts";
 import { listFileLayouts, uploadFile } from "./upload.service.ts";
 
 const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
@@ -99,10 +108,41 @@ export async function ingestRoutes(app: App, { database, model, config }: AppDep
           { log: request.log, background },
         );
         if (answer.uploadId !== undefined) reply.header("x-upload-id", String(answer.uploadId));
+        if (answer.problemRows !== undefined)
+          reply.header(UPLOAD_PROBLEMS_HEADER, String(answer.problemRows));
         return reply.status(answer.status).type("text/plain; charset=utf-8").send(answer.text);
       } finally {
         if (file) await fs.rm(file.path, { force: true });
       }
+    },
+  );
+
+  app.post(
+    "/api/upload-problems",
+    {
+      schema: {
+        description:
+          "The problem list of an upload refused for its rows (its x-upload-problems header): the failing rows as uploaded, with a column naming each problem, as .xlsx. Only for the user who uploaded (or an administrator); kept a week.",
+        tags: ["ingest"],
+        body: UploadProblemsRequest,
+        produces: [XLSX_CONTENT_TYPE],
+        response: { 200: z.any().describe("The .xlsx file"), 404: ErrorBody },
+      },
+    },
+    async (request, reply) => {
+      const list = await openProblemList(
+        db,
+        config.dataDir,
+        currentUser(request),
+        request.body.uploadId,
+      );
+      return reply
+        .type(XLSX_CONTENT_TYPE)
+        .header(
+          "content-disposition",
+          `attachment; filename*=UTF-8''${encodeURIComponent(list.fileName)}`,
+        )
+        .send(list.stream);
     },
   );
 }

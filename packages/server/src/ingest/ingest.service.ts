@@ -6,7 +6,7 @@ import { copyInChunks } from "./chunk-copy.ts";
 import { ConcurrentChangeError, classifyStage, countDiff, writeEvents } from "./diff.repository.ts";
 import { diffWhileReading } from "./diff-while-reading.ts";
 import { loadEmptyType } from "./first-load.ts";
-import { checkKeys, checkMassMissing } from "./ingest-checks.ts";
+import { checkKeys, checkMassMissing, checkUnique } from "./ingest-checks.ts";
 import {
   type IngestInput,
   IngestRejected,
@@ -56,6 +56,7 @@ async function ingestByDiff(db: Db, input: IngestInput): Promise<IngestResult> {
       write: (data) => insertStageRows(db, input.copyRows, stage, data),
     });
     await checkKeys(db, input, stage);
+    await checkUnique(db, input, stage);
     return await inTransaction(db, async (tx) => {
       await lockType(tx, input);
       // The classification joins the whole file with the type: let its hash tables fit in memory.

@@ -57,7 +57,7 @@ function ingestCurrencies(
     context,
     type: currency,
     attributes,
-    chunks: rowChunks(attributes, rows),
+    chunks: rowChunks(currency, attributes, rows),
     columnName: (name) => name,
     deleteMissing: false,
     apply,

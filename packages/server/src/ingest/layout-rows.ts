@@ -1,5 +1,13 @@
-import type { Attribute, FileLayout } from "../model/model.ts";
-import { ChunkBuilder, IngestRejected, MAX_PROBLEMS, type RowChunk } from "./ingest-input.ts";
+import type { Attribute, EntityType, FileLayout } from "../model/model.ts";
+import { typeRuleProblems } from "../rules/row-rules.ts";
+import {
+  type CellText,
+  ChunkBuilder,
+  IngestRejected,
+  type ProblemRow,
+  type RowChunk,
+  type RowProblem,
+} from "./ingest-input.ts";
 import { convertCell, type IngestValue, normaliseHeader } from "./row-converter.ts";
 import type { CellValue, SheetRow } from "./xlsx-reader.ts";
 
@@ -43,9 +51,10 @@ export function mapHeaders(
  */
 export async function openLayoutChunks(
   layout: FileLayout,
-  attributes: readonly Attribute[],
+  type: Pick<EntityType, "attributes" | "rules">,
   sheet: AsyncIterable<SheetRow[]>,
 ): Promise<{ columns: MappedColumn[]; chunks: AsyncGenerator<RowChunk> }> {
+  const { attributes } = type;
   const batches = sheet[Symbol.asyncIterator]();
   let first: SheetRow[] = [];
   for (;;) {
@@ -61,10 +70,22 @@ export async function openLayoutChunks(
   const isHeader = first[0].rowNumber === layout.headerRow;
   const columns = mapHeaders(layout, attributes, isHeader ? first[0].cells : []);
   const chunks = new ChunkBuilder();
+  const mapped = columns.map((c) => c.attribute);
+  const headers = new Map(columns.map((c) => [c.attribute, c.header]));
+  const header = (a: Attribute) => headers.get(a) ?? a.name;
+  const checkType = type.rules.length > 0;
   // Rows with no value in the layout's columns are skipped.
   const add = (row: SheetRow) =>
     columns.some((c) => row.cells[c.index] !== undefined)
-      ? chunks.add(row.rowNumber, (values, problems) => convertRow(columns, row, values, problems))
+      ? chunks.add(row.rowNumber, (values) => {
+          const at = values.length;
+          let problems = convertRow(columns, row, values);
+          if (checkType) {
+            const broken = typeRuleProblems(type, mapped, values, at, header);
+            if (broken.length > 0) problems = [...(problems ?? []), ...broken];
+          }
+          return problems && problemRow(columns, row, problems);
+        })
       : undefined;
   async function* read(): AsyncGenerator<RowChunk> {
     let batch = isHeader ? first.slice(1) : first;
@@ -83,17 +104,32 @@ export async function openLayoutChunks(
   return { columns, chunks: read() };
 }
 
+/** Converts a row's cells into `values`; answers its problems, if it has any. */
 function convertRow(
   columns: readonly MappedColumn[],
   row: SheetRow,
   values: IngestValue[],
-  problems: string[],
-): void {
+): RowProblem[] | undefined {
+  let problems: RowProblem[] | undefined;
   for (const c of columns) {
     const result = convertCell(c.attribute, row.cells[c.index]);
     values.push(result.ok ? result.value : null);
-    // The engine reports MAX_PROBLEMS at most; a chunk never needs to carry more.
-    if (!result.ok && problems.length < MAX_PROBLEMS)
-      problems.push(`row ${row.rowNumber}, column '${c.header}': ${result.reason}`);
+    if (!result.ok) {
+      problems ??= [];
+      problems.push({ column: c.header, message: result.reason });
+    }
   }
+  return problems;
+}
+
+function problemRow(
+  columns: readonly MappedColumn[],
+  row: SheetRow,
+  problems: RowProblem[],
+): ProblemRow {
+  const cells = columns.map((c): CellText => {
+    const cell = row.cells[c.index];
+    return cell === undefined ? null : typeof cell === "object" && cell !== null ? cell.date : cell;
+  });
+  return { rowNumber: row.rowNumber, cells, problems };
 }

@@ -1,6 +1,6 @@
 import type { ScalarValue } from "@ledgerline/contract";
 import type { Attribute } from "../model/model.ts";
-import { formatProblem, isIsoDate } from "../records/values.ts";
+import { formatProblem, isIsoDate, keepingRules } from "../records/values.ts";
 import { type CellValue, isDateSerial, serialToDate } from "./xlsx-reader.ts";
 
 /** A reference given as the referenced record's identity or label text, resolved later in bulk. */
@@ -21,8 +21,18 @@ function notA(cell: CellValue, what: string): CellResult {
   return { ok: false, reason: `${shown} is not ${what}` };
 }
 
-/** Converts one spreadsheet cell to an attribute's type (usual spellings of booleans, Excel and ISO dates). */
+/**
+ * Converts one spreadsheet cell to an attribute's type (usual spellings of booleans, Excel and ISO
+ * dates) and checks the attribute's rules on the value.
+ */
 export function convertCell(attr: Attribute, cell: CellValue | undefined): CellResult {
+  const result = convertCellType(attr, cell);
+  if (!result.ok || attr.rules.length === 0) return result;
+  const { value } = result;
+  return value === null || typeof value === "object" ? result : keepingRules(attr, value);
+}
+
+function convertCellType(attr: Attribute, cell: CellValue | undefined): CellResult {
   const text = typeof cell === "string" ? cell.trim() : undefined;
   if (cell === undefined || cell === null || text === "") {
     return attr.nullable ? { ok: true, value: null } : { ok: false, reason: "a value is required" };

@@ -12,6 +12,7 @@ import { notifierOf, notifyChangeSetWaiting } from "../notifications/notify.serv
 import { ingest } from "./ingest.service.ts";
 import { IngestRejected, type IngestResult } from "./ingest-input.ts";
 import { type LayoutInWorker, openLayoutInWorker } from "./parse-in-worker.ts";
+import { writeProblemList } from "./problem-list.ts";
 import { finishUpload, insertUpload } from "./uploads.repository.ts";
 import { FileFormatError } from "./zip-archive.ts";
 
@@ -54,6 +55,8 @@ export interface UploadAnswer {
   status: 200 | 400 | 409 | 422;
   text: string;
   uploadId?: number;
+  /** The rows of the refused upload's problem list (POST /api/upload-problems), if it has one. */
+  problemRows?: number;
 }
 
 function checkRights(
@@ -120,6 +123,7 @@ export async function uploadFile(
         },
         layout,
         attributes: type.attributes,
+        rules: type.rules,
       },
       {
         maxMemoryMb: config.upload.parserMemoryMb,
@@ -173,6 +177,15 @@ export async function uploadFile(
       : "The upload failed because of a server error; nothing was changed";
     await finishUpload(db, uploadId, { succeeded: false, message: text });
     if (!known) throw error;
+    const problemRows = error instanceof IngestRejected ? error.problemRows : undefined;
+    if (problemRows && parsed) {
+      const columns = parsed.columns.map((c) => ({
+        header: c.header,
+        attribute: type.attributes.find((a) => a.name === c.attribute) as Attribute,
+      }));
+      await writeProblemList(config.dataDir, uploadId, layout, columns, problemRows);
+      return { status, text, uploadId, problemRows: problemRows.length };
+    }
     return { status, text, uploadId };
   } finally {
     // A refused file leaves the parser mid-sheet, and its thread must stop.

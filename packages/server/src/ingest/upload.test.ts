@@ -277,10 +277,10 @@ describe("refused uploads change nothing", () => {
     expect(res.body.split("\n")).toEqual([
       "The file was refused; nothing was changed. Problems:",
       `row 2, column 'Population': "many" is not a number`,
+      "row 3, column 'Currency': no Currency 'XYZ'",
       `row 4, column 'Name': a value is required`,
       `row 5, column 'Joined EU': "1st of January 1986" is not a date (YYYY-MM-DD or an Excel date)`,
       `row 6, column 'EU member': "perhaps" is not true or false`,
-      "row 3, column 'Currency': no Currency 'XYZ'",
     ]);
   });
 

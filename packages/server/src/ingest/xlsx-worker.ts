@@ -3,7 +3,7 @@
 // runs at most AHEAD chunks ahead of the parent, which acknowledges each with "more": memory
 // stays bounded, and neither side waits on the other.
 import { parentPort } from "node:worker_threads";
-import type { Attribute, FileLayout } from "../model/model.ts";
+import type { Attribute, FileLayout, TypeRule } from "../model/model.ts";
 import { IngestRejected, type RowChunk } from "./ingest-input.ts";
 import { openLayoutChunks } from "./layout-rows.ts";
 import { type ReadOptions, readSheetRows } from "./xlsx-reader.ts";
@@ -13,8 +13,10 @@ export interface ParseJob {
   filePath: string;
   options: ReadOptions;
   layout: FileLayout;
-  /** The attributes of the layout's entity type. */
+  /** The attributes of the layout's entity type, with their rules. */
   attributes: readonly Attribute[];
+  /** The rules between the type's attributes, checked on every row. */
+  rules: readonly TypeRule[];
 }
 
 /** A column of the file the layout maps: its header, and the attribute it fills. */
@@ -51,10 +53,10 @@ async function send(chunk: RowChunk): Promise<void> {
   while (unacknowledged >= AHEAD) await new Promise<void>((resolve) => (resume = resolve));
 }
 
-async function run({ filePath, options, layout, attributes }: ParseJob): Promise<void> {
+async function run({ filePath, options, layout, attributes, rules }: ParseJob): Promise<void> {
   try {
     const sheet = readSheetRows(filePath, options);
-    const { columns, chunks } = await openLayoutChunks(layout, attributes, sheet);
+    const { columns, chunks } = await openLayoutChunks(layout, { attributes, rules }, sheet);
     port?.postMessage({
       kind: "columns",
       columns: columns.map((c) => ({ header: c.header, attribute: c.attribute.name })),

@@ -2,6 +2,13 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import YAML from "yaml";
 import type { ZodError } from "zod";
+import {
+  attributeRuleOf,
+  checkAttributeRules,
+  checkTypeRules,
+  typeRuleAttributes,
+  typeRuleOf,
+} from "../rules/rule-model.ts";
 import { ContextFile } from "./model.schema.ts";
 import type { Attribute, ContextModel, EntityType, Model } from "./model.ts";
 import { SYSTEM_COLUMNS, schemaNameOf } from "./model.ts";
@@ -82,6 +89,7 @@ function toContextModel(file: string, data: ContextFile): ContextModel {
         referencedEntityType: a.referencedEntityType,
         default: a.default,
         format: a.format,
+        rules: a.rules.map((r) => attributeRuleOf(r, a)),
       }));
       const identity = attributes.filter((a) => a.identity).map((a) => `{${a.name}}`);
       return {
@@ -93,6 +101,7 @@ function toContextModel(file: string, data: ContextFile): ContextModel {
         selfApproval: t.selfApproval,
         seed: t.seed,
         attributes,
+        rules: t.rules.map((r) => typeRuleOf(r, attributes)),
       };
     }),
     fileLayouts: data.fileLayouts,
@@ -143,6 +152,17 @@ function checkContext(
     for (const id of type.attributes.filter((a) => a.identity)) {
       if (!layout.columns.some((c) => c.attribute === id.name))
         say(`${where}.columns`, `identity attribute '${id.name}' has no column`);
+    }
+    // A file row is checked against the type's rules as it is read: it must carry all of a
+    // rule's attributes or none of them.
+    for (const rule of type.rules) {
+      const names = typeRuleAttributes(rule);
+      const carried = names.filter((n) => layout.columns.some((c) => c.attribute === n));
+      if (carried.length > 0 && carried.length < names.length)
+        say(
+          `${where}.columns`,
+          `the rule '${rule.id}' reads ${names.map((n) => `'${n}'`).join(" and ")}: a layout maps both or neither`,
+        );
     }
   });
   for (const d of duplicates(ctx.fileLayouts.map((l) => l.name)))
@@ -203,7 +223,9 @@ function checkEntityType(
       say(`${at}.editable`, "a computed attribute cannot be editable");
     if (a.format !== undefined && (a.dataType !== "String" || a.formula !== "" || a.generated))
       say(`${at}.format`, "only a stored String attribute can require a format");
+    checkAttributeRules(a, at, say);
   });
+  checkTypeRules(type, where, say);
 
   for (const m of type.label.matchAll(/\{([^}]*)\}/g)) {
     const ref = m[1];

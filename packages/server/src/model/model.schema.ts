@@ -1,3 +1,4 @@
+import { COMPARISONS, SEVERITIES } from "@ledgerline/contract";
 import { z } from "zod";
 
 /** Lower-case identifiers that become SQL names; no double or trailing underscore, so `__v` suffixes never collide. */
@@ -13,6 +14,68 @@ export const DATA_TYPES = ["Boolean", "String", "Number", "Date", "Reference"] a
 export const PERMISSIONS = ["read", "create", "edit", "delete", "approve"] as const;
 /** Text formats a String attribute may require (see records/values.ts). */
 export const FORMATS = ["cron"] as const;
+
+const RuleCommon = {
+  /** What to show when the rule is broken; a message is generated when it is not given. */
+  message: z.string().min(1).max(500).optional(),
+  /** `error` refuses the change; `warning` lets it through and shows it to the approver. */
+  severity: z.enum(SEVERITIES).default("error"),
+};
+
+/** The kinds of attribute rule: each rule declares the keys of exactly one. */
+export const ATTRIBUTE_RULE_KINDS = {
+  pattern: ["pattern"],
+  range: ["min", "max"],
+  length: ["minLength", "maxLength"],
+  oneOf: ["oneOf"],
+  unique: ["unique"],
+} as const;
+
+const AttributeRuleFile = z
+  .strictObject({
+    /** A regular expression (RE2 syntax) the whole value must match. */
+    pattern: z.string().min(1).max(1000).optional(),
+    min: z.union([z.number(), z.string()]).optional(),
+    max: z.union([z.number(), z.string()]).optional(),
+    minLength: z.number().int().min(0).optional(),
+    maxLength: z.number().int().min(0).optional(),
+    oneOf: z
+      .array(z.union([z.string(), z.number()]))
+      .min(1)
+      .max(1000)
+      .optional(),
+    unique: z.literal(true).optional(),
+    ...RuleCommon,
+  })
+  .refine(
+    (rule) =>
+      Object.values(ATTRIBUTE_RULE_KINDS).filter((keys) => keys.some((k) => rule[k] !== undefined))
+        .length === 1,
+    "a rule declares exactly one of pattern, min / max, minLength / maxLength, oneOf, unique",
+  );
+export type AttributeRuleFile = z.infer<typeof AttributeRuleFile>;
+
+const TypeRuleFile = z
+  .strictObject({
+    /** `left op right` must hold whenever both are set. */
+    compare: z
+      .strictObject({ left: Identifier, op: z.enum(COMPARISONS), right: Identifier })
+      .optional(),
+    /** `attribute` must be set whenever `when` equals `equals`. */
+    requiredWhen: z
+      .strictObject({
+        attribute: Identifier,
+        when: Identifier,
+        equals: z.union([z.string(), z.number(), z.boolean()]),
+      })
+      .optional(),
+    ...RuleCommon,
+  })
+  .refine(
+    (rule) => (rule.compare === undefined) !== (rule.requiredWhen === undefined),
+    "a rule declares exactly one of compare, requiredWhen",
+  );
+export type TypeRuleFile = z.infer<typeof TypeRuleFile>;
 
 const AttributeFile = z.strictObject({
   name: Identifier,
@@ -31,6 +94,8 @@ const AttributeFile = z.strictObject({
   default: z.union([z.string(), z.number(), z.boolean()]).optional(),
   /** A text format the value must have, checked on every save and upload. */
   format: z.enum(FORMATS).optional(),
+  /** Data quality rules its values must keep (docs/model.md). */
+  rules: z.array(AttributeRuleFile).default([]),
 });
 
 const EntityTypeFile = z.strictObject({
@@ -45,6 +110,8 @@ const EntityTypeFile = z.strictObject({
   /** JSON seed file, relative to the model folder; loaded into an empty table at start. */
   seed: z.strictObject({ file: z.string().min(1), demoOnly: z.boolean().default(true) }).optional(),
   attributes: z.array(AttributeFile).min(1),
+  /** Rules between attributes of one record. */
+  rules: z.array(TypeRuleFile).default([]),
 });
 
 const FileLayoutFile = z.strictObject({

@@ -1,3 +1,7 @@
+import type { AttributeRule, TypeRule } from "@ledgerline/contract";
+
+export type { AttributeRule, TypeRule };
+
 import type { DATA_TYPES, FORMATS, PERMISSIONS } from "./model.schema.ts";
 
 export type DataType = (typeof DATA_TYPES)[number];
@@ -22,6 +26,8 @@ export interface Attribute {
   readonly default: string | number | boolean | undefined;
   /** A text format values must have (`cron`: a 5- or 6-field cron expression). */
   readonly format: Format | undefined;
+  /** Data quality rules, with their messages (generated where the model gives none). */
+  readonly rules: readonly AttributeRule[];
 }
 
 export interface EntityType {
@@ -34,6 +40,8 @@ export interface EntityType {
   readonly selfApproval: boolean;
   readonly seed: { readonly file: string; readonly demoOnly: boolean } | undefined;
   readonly attributes: readonly Attribute[];
+  /** Rules between attributes of one record. */
+  readonly rules: readonly TypeRule[];
 }
 
 export interface FileLayout {

@@ -4,6 +4,7 @@ import { BadRequestError } from "../errors.ts";
 import type { Attribute, ContextModel, EntityType } from "../model/model.ts";
 import { findEntityType } from "../model/model.ts";
 import { viewNameOf } from "../model/sync/desired.ts";
+import { breaksAnyRule } from "../rules/rule-sql.ts";
 import { constraintSql } from "./constraint-sql.ts";
 import { labelSql } from "./label-sql.ts";
 
@@ -132,7 +133,10 @@ function countSql(
   where: RawBuilder<boolean>,
 ): RawBuilder<{ n: number }> | null {
   const narrowed = Boolean(
-    q.rowConstraints?.length || q.constraintGroups?.length || q.entityKeyID !== undefined,
+    q.rowConstraints?.length ||
+      q.constraintGroups?.length ||
+      q.entityKeyID !== undefined ||
+      q.breaksRule,
   );
   // A record has at most one pending event, so an otherwise unfiltered pending list counts events alone.
   if (q.requirePending && !narrowed)
@@ -187,6 +191,7 @@ function whereSql(context: ContextModel, type: EntityType, q: EntityQuery): RawB
     if (!q.includeDeleted) parts.push(sql<boolean>`not v.is_deleted`);
   }
   if (q.entityKeyID !== undefined) parts.push(sql<boolean>`v.entity_key_id = ${q.entityKeyID}`);
+  if (q.breaksRule) parts.push(breaksAnyRule(context, type, "v"));
   parts.push(constraintsSql(type, q.rowConstraints ?? []));
   if (q.constraintGroups?.length) {
     const groups = q.constraintGroups.map((g) => constraintsSql(type, g));

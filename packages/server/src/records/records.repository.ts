@@ -156,3 +156,18 @@ export async function recordsWhere(
     values: Object.fromEntries(attributes.map((a) => [a, r[a] ?? null])),
   }));
 }
+
+/** The stored values of the records with these keys. */
+export async function recordsByKeys(
+  db: Db,
+  context: ContextModel,
+  type: EntityType,
+  keyIds: readonly number[],
+): Promise<StoredRecord[]> {
+  if (keyIds.length === 0) return [];
+  const { rows } = await sql<Record<string, unknown>>`
+    select * from ${table(context, type)} where entity_key_id = any(${keyIds}::bigint[])`.execute(
+    db,
+  );
+  return rows.map((row) => toStored(type, row));
+}

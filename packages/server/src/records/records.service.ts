@@ -13,6 +13,7 @@ import { type EventRow, pendingEventsOf } from "../changes/events.repository.ts"
 import type { Db } from "../db/connection.ts";
 import { NotFoundError } from "../errors.ts";
 import type { ContextModel, EntityType, Model } from "../model/model.ts";
+import { changeBreaches } from "../rules/record-check.ts";
 import { GENERATORS } from "./generators.ts";
 import { buildListQuery, type ListQuery, type ListQueryOptions } from "./list-query.ts";
 import { pendingReferenceLabels, type ReferenceLabels } from "./pending-labels.ts";
@@ -39,7 +40,9 @@ function typeInfo(context: ContextModel, type: EntityType, rights: ContextRights
         editable: a.editable,
         filter: a.filter,
         referencedEntityType: a.referencedEntityType,
+        rules: [...a.rules],
       })),
+    rules: [...type.rules],
     ...rights.flagsOf(type.name),
   };
 }
@@ -187,11 +190,17 @@ function toRecord(
   };
   if (includeLabels) record.label = String(row.record_label ?? "");
   const mine = pending.events.filter((e) => e.entity_key_id === keyId);
-  if (mine.length > 0) record.pending = mine.map((e) => toPendingChange(e, pending.labels));
+  if (mine.length > 0)
+    record.pending = mine.map((e) => toPendingChange(type, values, e, pending.labels));
   return record;
 }
 
-function toPendingChange(e: EventRow, labels: ReferenceLabels): PendingChange {
+function toPendingChange(
+  type: EntityType,
+  stored: Record<string, ScalarValue>,
+  e: EventRow,
+  labels: ReferenceLabels,
+): PendingChange {
   const values = (e.new_values ?? {}) as Record<string, ScalarValue>;
   const attrValue = (name: string, value: ScalarValue): AttrValue => {
     const label = typeof value === "number" ? labels.get(name)?.get(value) : undefined;
@@ -204,6 +213,8 @@ function toPendingChange(e: EventRow, labels: ReferenceLabels): PendingChange {
     createDate: e.created_at.toISOString(),
     createdBy: e.created_by,
     attrValues: Object.fromEntries(Object.entries(values).map(([k, v]) => [k, attrValue(k, v)])),
+    ruleBreaches:
+      e.action === "Delete" || e.action === "Missing" ? [] : changeBreaches(type, stored, values),
   };
 }
 

@@ -13,6 +13,7 @@ import { BadRequestError, ConflictError, NotFoundError } from "../errors.ts";
 import type { Attribute, ContextModel, EntityType, Model } from "../model/model.ts";
 import { findEntityType, identityAttributes, storedAttributes } from "../model/model.ts";
 import { markWebDigestDue, type Notifier } from "../notifications/notify.service.ts";
+import { checkRecordRules } from "../rules/record-check.ts";
 import * as records from "./records.repository.ts";
 import { adjustTypeCount } from "./type-counts.repository.ts";
 import { convertValue, sameValue } from "./values.ts";
@@ -162,6 +163,7 @@ async function createRecord(
   }
   if (missing.length > 0) throw new BadRequestError(missing.join("; "));
   await checkReferences(db, context, type, values);
+  await checkRecordRules(db, context, type, values, new Set(Object.keys(values)), undefined);
   const existingKey = await records.keyOfIdentity(db, context, type, values, {
     includeRejectedProposals: true,
   });
@@ -259,6 +261,9 @@ async function updateRecord(
       .filter(([name, v]) => !sameValue(v, baseline[name]) || pendingEvent !== undefined),
   );
   await checkReferences(db, context, type, changes);
+  const pendingValues = (pendingEvent?.new_values ?? {}) as Record<string, ScalarValue>;
+  const proposed = { ...current.values, ...pendingValues, ...changes };
+  await checkRecordRules(db, context, type, proposed, new Set(Object.keys(changes)), keyId);
   const key = keyText(type, current.values);
   if (Object.keys(changes).length === 0) {
     return {

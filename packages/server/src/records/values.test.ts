@@ -18,6 +18,7 @@ const attribute = (over: Partial<Attribute>): Attribute => ({
   referencedEntityType: undefined,
   default: undefined,
   format: undefined,
+  rules: [],
   ...over,
 });
 

@@ -1,4 +1,4 @@
-import type { ScalarValue } from "@ledgerline/contract";
+import { type ScalarValue, valueBreaches } from "@ledgerline/contract";
 import { checkCron } from "../dictionary/cron.ts";
 import type { Attribute } from "../model/model.ts";
 
@@ -31,10 +31,30 @@ export function formatProblem(attr: Attribute, text: string): string | undefined
 export type Converted = { ok: true; value: ScalarValue } | { ok: false; reason: string };
 
 /**
+ * The message of the first error rule a converted value breaks (data quality rules, unique aside),
+ * or undefined. Warnings never refuse a value; the approver sees them.
+ */
+export function ruleProblem(attr: Attribute, value: ScalarValue): string | undefined {
+  if (attr.rules.length === 0) return undefined;
+  return valueBreaches(attr, value).find((b) => b.severity === "error")?.message;
+}
+
+/** The converted value, or the first error rule it breaks. */
+export function keepingRules(attr: Attribute, value: ScalarValue): Converted {
+  const problem = ruleProblem(attr, value);
+  return problem === undefined ? { ok: true, value } : { ok: false, reason: problem };
+}
+
+/**
  * Converts a value sent by a client to the attribute's type. Empty text counts as no value; a
- * missing value is refused unless the attribute is nullable.
+ * missing value is refused unless the attribute is nullable; a value breaking an error rule too.
  */
 export function convertValue(attr: Attribute, raw: ScalarValue): Converted {
+  const converted = convertType(attr, raw);
+  return converted.ok && converted.value !== null ? keepingRules(attr, converted.value) : converted;
+}
+
+function convertType(attr: Attribute, raw: ScalarValue): Converted {
   const empty = raw === null || (typeof raw === "string" && raw.trim() === "");
   if (empty)
     return attr.nullable ? { ok: true, value: null } : { ok: false, reason: "a value is required" };

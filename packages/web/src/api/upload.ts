@@ -19,10 +19,22 @@ export interface UploadResponse {
   header: (name: string) => string | null;
 }
 
+/** A refused upload: the ApiError of any call, with the answer's headers (which upload, its problem list). */
+export class UploadRefusedError extends ApiError {
+  readonly header: (name: string) => string | null;
+
+  constructor(error: ApiError, header: (name: string) => string | null) {
+    super(error.status, error.message);
+    this.name = "UploadRefusedError";
+    this.header = header;
+  }
+}
+
 /**
  * POSTs a multipart form and reports the send progress. Follows the rules of apiFetch: 2xx
  * resolves; any other status goes through the same 401/403/303 handling and is thrown as an
- * ApiError carrying the server's text; an unreachable server is ApiError status 0.
+ * UploadRefusedError (an ApiError) carrying the server's text and headers; an unreachable server
+ * is ApiError status 0.
  */
 export function apiUpload(
   path: string,
@@ -55,7 +67,8 @@ export function apiUpload(
       if (xhr.status >= 200 && xhr.status < 300) {
         resolve({ status: xhr.status, text, header: (name) => xhr.getResponseHeader(name) });
       } else {
-        reject(failedCall(path, xhr.status, xhr.statusText, text, sessionHandling));
+        const error = failedCall(path, xhr.status, xhr.statusText, text, sessionHandling);
+        reject(new UploadRefusedError(error, (name) => xhr.getResponseHeader(name)));
       }
     });
     xhr.addEventListener("error", () => {

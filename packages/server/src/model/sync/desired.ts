@@ -67,8 +67,10 @@ function desiredTable(context: ContextModel, type: EntityType): DesiredTable {
     { name: objectName(type.name, "identity"), kind: "unique", columns: identity },
   ];
   for (const a of stored) {
-    // The unique identity index already serves lookups and sorts on its leading column.
-    if ((a.filter || a.dataType === "Reference") && a.name !== identity[0])
+    // The unique identity index already serves lookups and sorts on its leading column; a unique
+    // rule looks its values up on every save and upload.
+    const unique = a.rules.some((r) => r.kind === "unique");
+    if ((a.filter || a.dataType === "Reference" || unique) && a.name !== identity[0])
       indexes.push({
         name: objectName(type.name, a.name, "idx"),
         kind: "btree",

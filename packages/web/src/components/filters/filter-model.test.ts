@@ -27,6 +27,7 @@ function attribute(
     formula: "",
     editable: true,
     filter: true,
+    rules: [],
     ...extra,
   };
 }

@@ -1,6 +1,8 @@
 import type { AttributeInfo } from "@ledgerline/contract";
 import Form from "react-bootstrap/Form";
 import { FieldInput } from "./field-input.tsx";
+import type { FieldRules, RuleHint } from "./rule-check.ts";
+import { RuleNotes } from "./rule-notes.tsx";
 
 export interface FieldRowProps {
   context: string;
@@ -16,10 +18,19 @@ export interface FieldRowProps {
   problem?: string;
   /** A grey line under the input. */
   hint?: string;
+  /** The messages of the field's data quality rules, shown as hints. */
+  ruleHints?: readonly RuleHint[];
+  /** The rules the value breaks now; errors need `invalid` to show. */
+  rules?: FieldRules;
   onChange: (text: string) => void;
 }
 
-/** One attribute in a record form: label with its description, the input, its problem and hint. */
+const NO_RULES: FieldRules = { errors: [], stored: [], warnings: [] };
+
+/**
+ * One attribute in a record form: label with its description, the input, its problem, the rules
+ * it breaks and the hints of its rules.
+ */
 export function FieldRow(props: FieldRowProps) {
   const { attr, id, required, problem, hint } = props;
   return (
@@ -42,6 +53,12 @@ export function FieldRow(props: FieldRowProps) {
         {problem !== undefined && (
           <Form.Control.Feedback type="invalid">{problem}</Form.Control.Feedback>
         )}
+        <RuleNotes
+          name={attr.name}
+          hints={props.ruleHints ?? []}
+          rules={props.rules ?? NO_RULES}
+          feedback
+        />
         {hint && <div className="form-text">{hint}</div>}
       </div>
     </Form.Group>

@@ -15,6 +15,7 @@ function attribute(dataType: AttributeInfo["dataType"], nullable: boolean): Attr
     formula: "",
     editable: true,
     filter: true,
+    rules: [],
   };
 }
 

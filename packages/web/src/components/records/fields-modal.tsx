@@ -7,6 +7,8 @@ import Modal from "react-bootstrap/Modal";
 import Spinner from "react-bootstrap/Spinner";
 import { FieldRow } from "./field-row.tsx";
 import type { FieldValue } from "./field-value.ts";
+import type { FieldRules, RuleHint } from "./rule-check.ts";
+import { ElsewhereNotes } from "./rule-notes.tsx";
 
 /** One input of a FieldsModal, with what the form makes of its text. */
 export interface ModalField {
@@ -14,9 +16,11 @@ export interface ModalField {
   result: FieldValue;
   required: boolean;
   disabled: boolean;
-  /** Outline the input and show the result's reason. */
+  /** Outline the input and show the result's reason (and the error rules it breaks). */
   invalid: boolean;
   hint?: string;
+  ruleHints?: readonly RuleHint[];
+  rules?: FieldRules;
 }
 
 /** The texts of a form's inputs and which ones the user has changed. */
@@ -45,6 +49,8 @@ interface FieldsModalProps {
   busy: boolean;
   error?: string;
   errorTestId: string;
+  /** Rules broken on attributes without a field here. */
+  elsewhere?: { label: string; rules: FieldRules }[];
   onSubmit: () => void;
   onClose: () => void;
 }
@@ -86,9 +92,12 @@ export function FieldsModal(props: FieldsModalProps) {
               invalid={field.invalid}
               problem={result.ok ? undefined : result.reason}
               hint={field.hint}
+              ruleHints={field.ruleHints}
+              rules={field.rules}
               onChange={(text) => props.onChange(attr.name, text)}
             />
           ))}
+          <ElsewhereNotes items={props.elsewhere ?? []} />
           {props.error && (
             <Alert variant="danger" className="mb-0" data-testid={props.errorTestId}>
               {props.error}

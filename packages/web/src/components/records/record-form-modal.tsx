@@ -1,6 +1,7 @@
 import type { EntityRecord, EntityTypeInfo, ScalarValue } from "@ledgerline/contract";
 import { fieldValue, sameValue, textOf } from "./field-value.ts";
 import { FieldsModal, useFieldTexts } from "./fields-modal.tsx";
+import { checkRules, type RecordValues, ruleHints, rulesElsewhere, rulesOf } from "./rule-check.ts";
 
 export interface RecordFormModalProps {
   context: string;
@@ -21,7 +22,7 @@ export interface RecordFormModalProps {
 
 /**
  * Create or edit a record through inputs for a given attribute list. OK waits until every field
- * is valid (and, when editing, something changed); identities cannot be edited.
+ * is valid, no error rule fails (and, when editing, something changed); identities cannot be edited.
  */
 export function RecordFormModal(props: RecordFormModalProps) {
   const { context, type, record, busy = false, error, onSubmit, onClose } = props;
@@ -46,7 +47,17 @@ export function RecordFormModal(props: RecordFormModalProps) {
     if (record === undefined || !sameValue(result.value, stored(attr.name)))
       values[attr.name] = result.value;
   }
-  const ready = valid && (record === undefined || Object.keys(values).length > 0);
+  // Rules see the record as it would be saved: the stored values with the form's on top.
+  const merged: Record<string, RecordValues[string]> = {};
+  for (const attr of type.attributes) merged[attr.name] = stored(attr.name);
+  for (const { attr, result } of results)
+    if (!locked(attr.name)) merged[attr.name] = result.ok ? result.value : null;
+  const check = checkRules(
+    type,
+    merged,
+    record === undefined ? undefined : new Set(Object.keys(values)),
+  );
+  const ready = valid && !check.blocked && (record === undefined || Object.keys(values).length > 0);
 
   return (
     <FieldsModal
@@ -54,13 +65,21 @@ export function RecordFormModal(props: RecordFormModalProps) {
       title={props.title}
       testId={props.testId ?? "record-form-modal"}
       idPrefix="record-form"
-      fields={results.map(({ attr, result }) => ({
-        attr,
-        result,
-        required: !attr.nullable,
-        disabled: busy || locked(attr.name),
-        invalid: !result.ok && touched[attr.name] === true && !locked(attr.name),
-      }))}
+      fields={results.map(({ attr, result }) => {
+        const rules = rulesOf(check, attr.name);
+        return {
+          attr,
+          result,
+          required: !attr.nullable,
+          disabled: busy || locked(attr.name),
+          invalid:
+            (!result.ok && touched[attr.name] === true && !locked(attr.name)) ||
+            rules.errors.length > 0,
+          ruleHints: ruleHints(type, attr),
+          rules,
+        };
+      })}
+      elsewhere={rulesElsewhere(check, type.attributes, new Set(fields.map((a) => a.name)))}
       texts={texts}
       onChange={change}
       okLabel={props.okLabel}

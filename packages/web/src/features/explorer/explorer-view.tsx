@@ -118,6 +118,7 @@ export function ExplorerView({ context, type, showToast }: ExplorerViewProps) {
         onSortingChange={view.setSorting}
         columnVisibility={view.columnVisibility}
         trimCells={view.trimCells}
+        emptyText={view.breaksRule ? "No records break a rule" : undefined}
         selectedId={selectedId}
         onSelect={setSelectedId}
         onOpen={(record) => {

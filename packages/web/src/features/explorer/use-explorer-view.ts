@@ -2,16 +2,21 @@ import type { EntityQuery, EntityTypeInfo } from "@ledgerline/contract";
 import type { VisibilityState } from "@tanstack/react-table";
 import { useMemo, useState } from "react";
 import { useListControls } from "../../components/data-table/use-list-controls.ts";
+import { hasRules } from "../../components/records/rule-check.ts";
 
 /**
- * What the user set up for one entity type: paging, sorting, columns, filters and options, and
- * the EntityQuery that follows from them. The view is keyed by type, so a new type starts afresh.
+ * What the user set up for one entity type: paging, sorting, columns, filters, 'Breaks a rule'
+ * and options, and the EntityQuery that follows from them. The view is keyed by type, so a new type starts afresh.
  */
 export function useExplorerView(context: string, type: EntityTypeInfo) {
   const [columnVisibility, setColumnVisibility] = useState<VisibilityState>({});
   const [showDiscontinued, setShowDiscontinued] = useState(false);
   const [trimCells, setTrimCells] = useState(true);
-  const controls = useListControls(type.attributes, String(showDiscontinued));
+  // 'Breaks a rule' is offered only for types that declare rules.
+  const rulesDeclared = hasRules(type);
+  const [breaksRuleChosen, setBreaksRule] = useState(false);
+  const breaksRule = rulesDeclared && breaksRuleChosen;
+  const controls = useListControls(type.attributes, `${showDiscontinued}|${breaksRule}`);
   const { listParams, page, pageSize } = controls;
 
   /** The list without paging: shared by the page query and the xlsx export. */
@@ -20,9 +25,10 @@ export function useExplorerView(context: string, type: EntityTypeInfo) {
       context,
       entityType: type.name,
       ...(showDiscontinued ? { includeDeleted: true } : {}),
+      ...(breaksRule ? { breaksRule: true } : {}),
       ...listParams,
     }),
-    [context, type.name, showDiscontinued, listParams],
+    [context, type.name, showDiscontinued, breaksRule, listParams],
   );
 
   const query = useMemo(
@@ -43,6 +49,9 @@ export function useExplorerView(context: string, type: EntityTypeInfo) {
     setShowDiscontinued,
     trimCells,
     setTrimCells,
+    rulesDeclared,
+    breaksRule,
+    setBreaksRule,
   };
 }
 

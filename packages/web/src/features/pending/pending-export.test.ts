@@ -14,6 +14,7 @@ const attr = (name: string, dataType: AttributeInfo["dataType"]): AttributeInfo 
   formula: "",
   editable: true,
   filter: true,
+  rules: [],
 });
 
 const record: EntityRecord = {

@@ -27,6 +27,7 @@ function attribute(name: string, extra: Partial<AttributeInfo> = {}): AttributeI
     formula: "",
     editable: true,
     filter: true,
+    rules: [],
     ...extra,
   };
 }

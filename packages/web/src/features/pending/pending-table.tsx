@@ -14,11 +14,14 @@ import { ChangeKindBadge } from "./change-kind-badge.tsx";
 import { changeDateText } from "./change-kinds.ts";
 import { PendingCell } from "./pending-cell.tsx";
 import type { PendingRow } from "./pending-rows.ts";
+import { RuleBreachBadge } from "./rule-breach-badge.tsx";
 import type { ClickKeys } from "./selection.ts";
 
 interface PendingTableProps {
   /** The attribute columns, after 'Change type' and 'Change date'. */
   attributes: readonly AttributeInfo[];
+  /** Every attribute of the type: names the attributes of rule breaches. */
+  typeAttributes: readonly AttributeInfo[];
   rows: PendingRow[];
   loading: boolean;
   sorting: SortingState;
@@ -103,6 +106,11 @@ export function PendingTable(props: PendingTableProps) {
       return (
         <td className="text-nowrap">
           <ChangeKindBadge action={row.change.action} />
+          <RuleBreachBadge
+            eventId={row.change.entityEventID}
+            breaches={row.change.ruleBreaches}
+            attributes={props.typeAttributes}
+          />
         </td>
       );
     return (

@@ -179,6 +179,7 @@ export function PendingView({ context, type, counts, showToast, onBack }: Pendin
       </Collapse>
       <PendingTable
         attributes={attributes}
+        typeAttributes={type.attributes}
         rows={rows}
         loading={records.isFetching}
         sorting={view.sorting}

@@ -1,4 +1,4 @@
-import type { FileLayoutInfo } from "@ledgerline/contract";
+import { type FileLayoutInfo, UPLOAD_PROBLEMS_HEADER } from "@ledgerline/contract";
 
 /** What the file chooser offers; the server checks the content again. */
 export const XLSX_ACCEPT =
@@ -59,4 +59,36 @@ export function pendingCount(summary: string): number {
 export function answerLines(text: string): { head: string; items: string[] } {
   const [head = "", ...rest] = text.trim().split(/\r?\n/);
   return { head, items: rest.filter((line) => line.trim() !== "") };
+}
+
+/** The header naming an upload (its id), on success and on refusal. */
+export const UPLOAD_ID_HEADER = "x-upload-id";
+
+/** A refused upload's list of failing rows, downloadable as a workbook. */
+export interface ProblemList {
+  uploadId: number;
+  /** Rows in the list. */
+  rows: number;
+}
+
+const positiveInt = (text: string | null): number | undefined => {
+  const n = text === null || text.trim() === "" ? Number.NaN : Number(text);
+  return Number.isInteger(n) && n > 0 ? n : undefined;
+};
+
+/** The upload's id from its answer's header, if the server named one. */
+export function uploadIdOf(header: (name: string) => string | null): number | undefined {
+  return positiveInt(header(UPLOAD_ID_HEADER));
+}
+
+/** The problem list a refusal offers (x-upload-problems next to x-upload-id), if any. */
+export function problemListOf(header: (name: string) => string | null): ProblemList | undefined {
+  const uploadId = uploadIdOf(header);
+  const rows = positiveInt(header(UPLOAD_PROBLEMS_HEADER));
+  return uploadId !== undefined && rows !== undefined ? { uploadId, rows } : undefined;
+}
+
+/** The download button's text: 'Download the problem list (N rows)'. */
+export function problemListLabel(rows: number): string {
+  return `Download the problem list (${rows} ${rows === 1 ? "row" : "rows"})`;
 }

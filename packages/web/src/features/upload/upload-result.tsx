@@ -1,7 +1,10 @@
 import { useEffect, useRef } from "react";
 import Alert from "react-bootstrap/Alert";
+import Button from "react-bootstrap/Button";
+import Spinner from "react-bootstrap/Spinner";
 import { Link } from "react-router";
-import { answerLines } from "./upload-model.ts";
+import { answerLines, type ProblemList, problemListLabel } from "./upload-model.ts";
+import { useProblemList } from "./use-problem-list.ts";
 import type { UploadOutcome } from "./use-upload.ts";
 
 export type UploadResultOutcome = Exclude<UploadOutcome, { kind: "confirm" }>;
@@ -27,6 +30,37 @@ function AnswerText({ text }: { text: string }) {
           ))}
         </ul>
       )}
+    </>
+  );
+}
+
+/** The whole list of failing rows, as the uploaded rows with a column naming each problem. */
+function ProblemListDownload({ problems }: { problems: ProblemList }) {
+  const download = useProblemList();
+  return (
+    <>
+      <hr />
+      <div className="d-flex flex-wrap align-items-center gap-2">
+        <Button
+          variant="outline-danger"
+          size="sm"
+          disabled={download.isPending}
+          onClick={() => download.mutate({ uploadId: problems.uploadId })}
+          data-testid="upload-problem-list"
+        >
+          {download.isPending ? (
+            <Spinner as="span" animation="border" size="sm" className="me-2" aria-hidden="true" />
+          ) : (
+            <i className="bi bi-file-earmark-spreadsheet me-2" aria-hidden="true" />
+          )}
+          {problemListLabel(problems.rows)}
+        </Button>
+        {download.isError && (
+          <span className="small" data-testid="upload-problem-list-error">
+            {download.error.message}
+          </span>
+        )}
+      </div>
     </>
   );
 }
@@ -64,6 +98,9 @@ export function UploadResult({
         {success ? "success!" : "failure!"}
       </Alert.Heading>
       <AnswerText text={outcome.text} />
+      {outcome.kind === "failure" && outcome.problems && (
+        <ProblemListDownload problems={outcome.problems} />
+      )}
       {success && !outcome.dryRun && outcome.pending > 0 && (
         <>
           <hr />

@@ -2,14 +2,27 @@ import { UPLOAD_TIMEOUT_MS } from "@ledgerline/contract";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { isApiError } from "../../api/index.ts";
-import { apiUpload, type UploadProgress } from "../../api/upload.ts";
+import { apiUpload, type UploadProgress, UploadRefusedError } from "../../api/upload.ts";
 import { uploadKeys } from "./upload-keys.ts";
-import { pendingCount, type UploadRequest, uploadFormData } from "./upload-model.ts";
+import {
+  type ProblemList,
+  pendingCount,
+  problemListOf,
+  type UploadRequest,
+  uploadFormData,
+  uploadIdOf,
+} from "./upload-model.ts";
 
 /** What one upload came to; a refusal is an outcome the screen shows, not an error. */
 export type UploadOutcome =
   | { kind: "success"; text: string; dryRun: boolean; pending: number; uploadId?: number }
-  | { kind: "failure"; text: string; status: number }
+  | {
+      kind: "failure";
+      text: string;
+      status: number;
+      /** Rows that broke a type or a rule: the whole list as a workbook. */
+      problems?: ProblemList;
+    }
   /** 409, the mass-deletion guard: the user may confirm and send the same file again. */
   | { kind: "confirm"; text: string };
 
@@ -22,20 +35,20 @@ async function sendUpload(
       timeoutMs: UPLOAD_TIMEOUT_MS,
       onProgress,
     });
-    const uploadId = Number(response.header("x-upload-id"));
     return {
       kind: "success",
       text: response.text,
       dryRun: request.dryRun,
       pending: request.dryRun ? 0 : pendingCount(response.text),
-      uploadId: Number.isInteger(uploadId) && uploadId > 0 ? uploadId : undefined,
+      uploadId: uploadIdOf(response.header),
     };
   } catch (error) {
     if (!isApiError(error)) throw error;
     if (error.status === 409 && !request.confirmMassMissing) {
       return { kind: "confirm", text: error.message };
     }
-    return { kind: "failure", text: error.message, status: error.status };
+    const problems = error instanceof UploadRefusedError ? problemListOf(error.header) : undefined;
+    return { kind: "failure", text: error.message, status: error.status, problems };
   }
 }
 

@@ -3,6 +3,13 @@ import Button from "react-bootstrap/Button";
 import Table from "react-bootstrap/Table";
 import { valueText } from "../../../components/records/cell-text.ts";
 import {
+  type RuleCheck,
+  type RuleType,
+  ruleHints,
+  rulesOf,
+} from "../../../components/records/rule-check.ts";
+import { RuleNotes } from "../../../components/records/rule-notes.tsx";
+import {
   canClear,
   canEdit,
   canUndo,
@@ -13,6 +20,9 @@ import {
 
 interface EditorFieldsTableProps {
   attributes: readonly AttributeInfo[];
+  type: RuleType;
+  /** The rules the record breaks as edited. */
+  check: RuleCheck;
   record: EntityRecord;
   edits: FieldEdits;
   onEdit: (attr: AttributeInfo) => void;
@@ -69,9 +79,11 @@ function FieldValueCell({
   }
 }
 
-/** Field / Action / Value for every non-formula attribute. */
+/** Field / Action / Value for every non-formula attribute; under each value its rules. */
 export function EditorFieldsTable({
   attributes,
+  type,
+  check,
   record,
   edits,
   onEdit,
@@ -148,6 +160,12 @@ export function EditorFieldsTable({
               </td>
               <td data-testid={`editor-value-${attr.name}`}>
                 <FieldValueCell record={record} attr={attr} edit={edit} />
+                <RuleNotes
+                  name={attr.name}
+                  hints={ruleHints(type, attr)}
+                  rules={rulesOf(check, attr.name)}
+                  feedback={false}
+                />
               </td>
             </tr>
           );

@@ -6,6 +6,7 @@ import {
   canUndo,
   cleared,
   editedTo,
+  editedValues,
   type FieldEdit,
   updateRecordOf,
 } from "./editor-state.ts";
@@ -23,6 +24,7 @@ function attribute(name: string, extra: Partial<AttributeInfo> = {}): AttributeI
     formula: "",
     editable: true,
     filter: true,
+    rules: [],
     ...extra,
   };
 }
@@ -100,6 +102,21 @@ describe("updateRecordOf", () => {
       code: "ZZZ",
       name: "Zed dollar",
       minor_units: null,
+    });
+  });
+});
+
+describe("editedValues", () => {
+  it("gives every attribute its value as it would be saved, for the rule checks", () => {
+    const edits: Record<string, FieldEdit> = {
+      name: { status: "changed", value: "Zed dollar" },
+      minor_units: { status: "set-to-null" },
+    };
+    expect(editedValues([code, name, minor, active], record, edits)).toEqual({
+      code: "ZZZ",
+      name: "Zed dollar",
+      minor_units: null,
+      active: null,
     });
   });
 });

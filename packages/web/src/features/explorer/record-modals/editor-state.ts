@@ -32,6 +32,17 @@ export function currentValue(record: EntityRecord, name: string, edit: FieldEdit
   return originalValue(record, name);
 }
 
+/** Every attribute's value as the record would be saved: what the rules are checked against. */
+export function editedValues(
+  attributes: readonly AttributeInfo[],
+  record: EntityRecord,
+  edits: FieldEdits,
+): Record<string, ScalarValue> {
+  return Object.fromEntries(
+    attributes.map((a) => [a.name, currentValue(record, a.name, editOf(edits, a.name))]),
+  );
+}
+
 /** Edit: only editable attributes not already changed. */
 export const canEdit = (attr: AttributeInfo, edit: FieldEdit) => attr.editable && !isChanged(edit);
 

@@ -1,11 +1,13 @@
 import type { AttributeInfo, EntityTypeInfo, SaveResponse } from "@ledgerline/contract";
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import Alert from "react-bootstrap/Alert";
 import Button from "react-bootstrap/Button";
 import Modal from "react-bootstrap/Modal";
 import Spinner from "react-bootstrap/Spinner";
 import Tab from "react-bootstrap/Tab";
 import Tabs from "react-bootstrap/Tabs";
+import { checkRules, rulesElsewhere } from "../../../components/records/rule-check.ts";
+import { ElsewhereNotes } from "../../../components/records/rule-notes.tsx";
 import { useRecord } from "../use-records.ts";
 import { useSaveRecord } from "../use-save-record.ts";
 import { EditValueModal } from "./edit-value-modal.tsx";
@@ -15,6 +17,7 @@ import {
   cleared,
   currentValue,
   editedTo,
+  editedValues,
   editOf,
   type FieldEdits,
   updateRecordOf,
@@ -29,7 +32,11 @@ interface RecordEditorModalProps {
   onSaved: (answer: SaveResponse) => void;
 }
 
-/** Edits one record field by field and sends only what changed; its history on a second tab. */
+/**
+ * Edits one record field by field and sends only what changed; its history on a second tab. The
+ * rules are checked on the record as edited: 'Apply changes' waits while a change breaks an error
+ * rule (what the stored record breaks already is shown, and left to the user).
+ */
 export function RecordEditorModal({
   context,
   type,
@@ -42,7 +49,16 @@ export function RecordEditorModal({
   const [editing, setEditing] = useState<AttributeInfo | null>(null);
   const save = useSaveRecord();
   const fields = type.attributes.filter((a) => a.formula === "");
-  const changes = record ? Object.keys(changedValues(record, edits)).length : 0;
+  const changed = useMemo(
+    () => new Set(record ? Object.keys(changedValues(record, edits)) : []),
+    [record, edits],
+  );
+  const changes = changed.size;
+  const values = useMemo(
+    () => (record ? editedValues(type.attributes, record, edits) : {}),
+    [type, record, edits],
+  );
+  const check = useMemo(() => checkRules(type, values, changed), [type, values, changed]);
   const title = record?.label ?? Object.values(record?.keyAttrValues ?? {}).join(" / ");
 
   const apply = () => {
@@ -78,6 +94,8 @@ export function RecordEditorModal({
               <Tab eventKey="fields" title="Fields">
                 <EditorFieldsTable
                   attributes={fields}
+                  type={type}
+                  check={check}
                   record={record}
                   edits={edits}
                   onEdit={setEditing}
@@ -85,6 +103,10 @@ export function RecordEditorModal({
                     setEdits((e) => ({ ...e, [attr.name]: cleared(record, attr.name) }))
                   }
                   onUndo={(attr) => setEdits((e) => ({ ...e, [attr.name]: { status: "undone" } }))}
+                />
+                <ElsewhereNotes
+                  className="mt-3"
+                  items={rulesElsewhere(check, type.attributes, new Set(fields.map((a) => a.name)))}
                 />
               </Tab>
               <Tab eventKey="history" title="History">
@@ -104,13 +126,24 @@ export function RecordEditorModal({
           )}
         </Modal.Body>
         <Modal.Footer>
-          <span className="me-auto small text-body-secondary" data-testid="editor-change-count">
-            {changes === 0 ? "No changes" : `${changes} field${changes === 1 ? "" : "s"} changed`}
-          </span>
+          <div className="me-auto small">
+            <span className="text-body-secondary" data-testid="editor-change-count">
+              {changes === 0 ? "No changes" : `${changes} field${changes === 1 ? "" : "s"} changed`}
+            </span>
+            {check.blocked && (
+              <span className="text-danger ms-2" data-testid="editor-rule-blocked">
+                <i className="bi bi-x-circle-fill me-1" aria-hidden="true" />A change breaks a rule
+              </span>
+            )}
+          </div>
           <Button variant="outline-secondary" onClick={onClose} disabled={save.isPending}>
             Cancel
           </Button>
-          <Button variant="primary" onClick={apply} disabled={changes === 0 || save.isPending}>
+          <Button
+            variant="primary"
+            onClick={apply}
+            disabled={changes === 0 || check.blocked || save.isPending}
+          >
             {save.isPending && <Spinner size="sm" className="me-2" aria-hidden="true" />}
             Apply changes
           </Button>
@@ -120,6 +153,8 @@ export function RecordEditorModal({
         <EditValueModal
           context={context}
           attr={editing}
+          type={type}
+          values={values}
           initial={currentValue(record, editing.name, editOf(edits, editing.name))}
           onCancel={() => setEditing(null)}
           onApply={(value, label) => {

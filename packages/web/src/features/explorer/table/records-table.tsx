@@ -23,6 +23,8 @@ interface RecordsTableProps {
   selectedId: number | null;
   onSelect: (keyId: number | null) => void;
   onOpen: (record: EntityRecord) => void;
+  /** What an empty page says (default 'No records'). */
+  emptyText?: string;
 }
 
 const TEST_IDS = {
@@ -84,6 +86,7 @@ export function RecordsTable(props: RecordsTableProps) {
       loading={props.loading}
       rowProps={rowProps}
       renderCell={renderCell}
+      emptyText={props.emptyText}
       className={trimCells ? "explorer-trim" : ""}
       testIds={TEST_IDS}
     />

@@ -3,6 +3,7 @@ import { PagingControls } from "../../../components/data-table/paging-controls.t
 import { FilterToggle } from "../../../components/filters/filter-toggle.tsx";
 import type { ExplorerView } from "../use-explorer-view.ts";
 import { ActionsMenu, type ExplorerAction } from "./actions-menu.tsx";
+import { BreaksRuleToggle } from "./breaks-rule-toggle.tsx";
 import { ColumnVisibilityMenu } from "./column-visibility-menu.tsx";
 import { TableOptionsMenu } from "./table-options-menu.tsx";
 
@@ -34,6 +35,9 @@ export function ExplorerToolbar(props: ExplorerToolbarProps) {
         onToggle={props.onToggleFilter}
         controls="explorer-filter-panel"
       />
+      {view.rulesDeclared && (
+        <BreaksRuleToggle on={view.breaksRule} onChange={view.setBreaksRule} />
+      )}
       <ActionsMenu
         type={type}
         selected={props.selected}

@@ -1,0 +1,80 @@
+import {
+  breaksTypeRule,
+  type RuleBreach,
+  recordBreaches,
+  type ScalarValue,
+  typeRuleAttribute,
+  valueBreaches,
+} from "@ledgerline/contract";
+import type { Db } from "../db/connection.ts";
+import { BadRequestError } from "../errors.ts";
+import type { ContextModel, EntityType } from "../model/model.ts";
+import { typeRuleAttributes } from "./rule-model.ts";
+import { isTaken, uniqueAttributes } from "./unique.repository.ts";
+
+/**
+ * Refuses (400, `name: message; …`) a record as a save would leave it when it breaks an error rule
+ * between its attributes or a unique rule. Only rules that read a changed attribute are checked:
+ * a record that broke a rule before it was declared can still be edited elsewhere. Value rules are
+ * checked as each value is converted (records/values.ts).
+ */
+export async function checkRecordRules(
+  db: Db,
+  context: ContextModel,
+  type: EntityType,
+  record: Readonly<Record<string, ScalarValue>>,
+  changed: ReadonlySet<string>,
+  keyId: number | undefined,
+): Promise<void> {
+  const problems = await recordRuleProblems(db, context, type, record, changed, keyId);
+  if (problems.length > 0) throw new BadRequestError(problems.join("; "));
+}
+
+/** The problems checkRecordRules refuses, each as `name: message`. */
+export async function recordRuleProblems(
+  db: Db,
+  context: ContextModel,
+  type: EntityType,
+  record: Readonly<Record<string, ScalarValue>>,
+  changed: ReadonlySet<string>,
+  keyId: number | undefined,
+): Promise<string[]> {
+  const problems: string[] = [];
+  for (const rule of type.rules) {
+    if (rule.severity !== "error" || !typeRuleAttributes(rule).some((n) => changed.has(n)))
+      continue;
+    if (breaksTypeRule(rule, (name) => record[name]))
+      problems.push(`${typeRuleAttribute(rule)}: ${rule.message}`);
+  }
+  for (const attr of uniqueAttributes(type)) {
+    const value = record[attr.name];
+    if (!changed.has(attr.name) || value === null || value === undefined || value === "") continue;
+    if (await isTaken(db, context, type, attr, value, keyId)) {
+      const rule = attr.rules.find((r) => r.kind === "unique" && r.severity === "error");
+      problems.push(`${attr.name}: ${rule?.message}`);
+    }
+  }
+  return problems;
+}
+
+/**
+ * The rules (errors and warnings, unique aside) a change breaks: its values', and those between
+ * attributes it sets, judged on the record as the change leaves it (`before` overlaid with
+ * `changes`; a rule reading an attribute `before` lacks is not judged). For the approver's eyes.
+ */
+export function changeBreaches(
+  type: EntityType,
+  before: Readonly<Record<string, ScalarValue>>,
+  changes: Readonly<Record<string, ScalarValue>>,
+): RuleBreach[] {
+  const after: Record<string, ScalarValue> = { ...before, ...changes };
+  const breaches: RuleBreach[] = [];
+  for (const attr of type.attributes)
+    if (attr.name in changes) breaches.push(...valueBreaches(attr, changes[attr.name]));
+  const judged = type.rules.filter((rule) => {
+    const names = typeRuleAttributes(rule);
+    return names.some((n) => n in changes) && names.every((n) => n in after);
+  });
+  breaches.push(...recordBreaches(judged, (name) => after[name]));
+  return breaches;
+}

@@ -1,0 +1,23 @@
+import Button from "react-bootstrap/Button";
+
+interface BreaksRuleToggleProps {
+  on: boolean;
+  onChange: (on: boolean) => void;
+}
+
+/** 'Breaks a rule': lists (and exports) only the records that break one of the type's rules. */
+export function BreaksRuleToggle({ on, onChange }: BreaksRuleToggleProps) {
+  return (
+    <Button
+      size="sm"
+      variant={on ? "danger" : "outline-secondary"}
+      onClick={() => onChange(!on)}
+      aria-pressed={on}
+      title="Only the records that break one of the type's rules"
+      data-testid="breaks-rule-toggle"
+    >
+      <i className={`bi ${on ? "bi-check2-square" : "bi-square"} me-1`} aria-hidden="true" />
+      Breaks a rule
+    </Button>
+  );
+}
