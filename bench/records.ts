@@ -22,13 +22,14 @@ import {
 } from "./support/workload.ts";
 
 const PAGE_SIZE = 20;
-const QUERY_NAMES = ["page", "filter", "deep"] as const;
+const QUERY_NAMES = ["page", "filter", "deep", "breaks"] as const;
 type QueryName = (typeof QUERY_NAMES)[number];
 
 const LABELS: Record<QueryName, string> = {
   page: "page 1 by name",
   filter: `name StartsWith '${NAME_PREFIX}' + count`,
   deep: "deep page",
+  breaks: "'Breaks a rule' + count",
 };
 
 /** The three list queries; the deep page sits half-way through the rows (page 25,000 of 1,000,000). */
@@ -42,6 +43,7 @@ function queries(rows: number): Record<QueryName, EntityQuery> {
       rowConstraints: [{ attribute: "name", operator: "StartsWith", values: [NAME_PREFIX] }],
     },
     deep: { ...base, pageNum: Math.max(1, Math.floor(rows / 2 / PAGE_SIZE)) },
+    breaks: { ...base, pageNum: 1, breaksRule: true },
   };
 }
 
@@ -253,6 +255,10 @@ function targets(s: RunSummary): string[] {
       r.deep[1].ours.p99 <= 2 * r.deep[1].raw.p99,
       `deep page p99 ${r.deep[1].ours.p99} ms <= 2 x raw ${r.deep[1].raw.p99} ms`,
     ),
+    check(
+      r.breaks[1].ours.p99 <= 500,
+      `'Breaks a rule' page 1 + count p99 ${r.breaks[1].ours.p99} ms <= 500 ms`,
+    ),
   ];
   for (const n of QUERY_NAMES) {
     const { ours, raw } = r[n][50];
@@ -312,6 +318,7 @@ export async function benchRecords(): Promise<void> {
     page_p99_ms: pg.page[1].ours.p99,
     filter_count_p99_ms: pg.filter[1].ours.p99,
     deep_page_p99_ms: pg.deep[1].ours.p99,
+    breaks_rule_p99_ms: pg.breaks[1].ours.p99,
     raw_deep_page_p99_ms: pg.deep[1].raw.p99,
     rps: round(pg.filter[50].ours.rps, 1),
     raw_rps: round(pg.filter[50].raw.rps, 1),

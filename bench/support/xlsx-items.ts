@@ -7,9 +7,8 @@ import yauzl from "yauzl";
 import yazl from "yazl";
 import { serialToDate } from "../../packages/server/src/ingest/xlsx-reader.ts";
 import type { RawCopy } from "./app.ts";
+import { BENCH_CATEGORIES } from "./model.ts";
 import { ITEM_COLUMNS, ITEM_SHEET } from "./workload.ts";
-
-const CATEGORIES = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"];
 
 /** One item row: strings, numbers, a boolean and an Excel date serial. */
 export function itemRow(i: number, changed = false): (string | number | boolean)[] {
@@ -17,7 +16,7 @@ export function itemRow(i: number, changed = false): (string | number | boolean)
   return [
     `IT${String(i).padStart(7, "0")}`,
     changed ? `Changed ${h}` : `Name ${h}`,
-    CATEGORIES[i % CATEGORIES.length],
+    BENCH_CATEGORIES[i % BENCH_CATEGORIES.length],
     `Region ${i % 50}`,
     Math.round(((i * 7919) % 100000) + (changed ? 1 : 0)) / 100,
     i % 1000,
