@@ -13,6 +13,7 @@ import { BadRequestError, ForbiddenError, NotFoundError } from "../errors.ts";
 import type { ContextModel, CustomAction, EntityType, Model } from "../model/model.ts";
 import { type Notifier, notifyDecision } from "../notifications/notify.service.ts";
 import { checkActionResult } from "../rules/action-check.ts";
+import { checkApprovedUnique } from "../rules/record-check.ts";
 import { type ApplyResult, applyEvents } from "./apply-events.ts";
 import { ACTION_HANDLERS } from "./custom-actions.ts";
 import {
@@ -105,10 +106,20 @@ export function approve(
   request: DecisionRequest,
   notifier: Notifier,
 ): Promise<DecisionResponse> {
-  return decideOn(db, model, user, request, notifier, "approved", (tx, context, type, events) => {
-    assertNotOwn(type, events, user);
-    return applyEvents(tx, context, type, events, user.username);
-  });
+  return decideOn(
+    db,
+    model,
+    user,
+    request,
+    notifier,
+    "approved",
+    async (tx, context, type, events) => {
+      assertNotOwn(type, events, user);
+      const result = await applyEvents(tx, context, type, events, user.username);
+      await checkApprovedUnique(tx, context, type, result.applied);
+      return result;
+    },
+  );
 }
 
 /** Discards the selected pending changes; proposed new records are discontinued. */

@@ -7,10 +7,10 @@ import {
   valueBreaches,
 } from "@ledgerline/contract";
 import type { Db } from "../db/connection.ts";
-import { BadRequestError } from "../errors.ts";
+import { BadRequestError, ConflictError } from "../errors.ts";
 import type { ContextModel, EntityType } from "../model/model.ts";
 import { typeRuleAttributes } from "./rule-model.ts";
-import { isTaken, uniqueAttributes } from "./unique.repository.ts";
+import { approvedUniqueBreaches, isTaken, uniqueAttributes } from "./unique.repository.ts";
 
 /**
  * Refuses (400, `name: message; …`) a record as a save would leave it when it breaks an error rule
@@ -77,4 +77,27 @@ export function changeBreaches(
   });
   breaches.push(...recordBreaches(judged, (name) => after[name]));
   return breaches;
+}
+
+/**
+ * Refuses (409) an approval after which two live records share the value of a unique rule (two
+ * pending changes may each have been unique when proposed); the caller's transaction rolls back.
+ */
+export async function checkApprovedUnique(
+  tx: Db,
+  context: ContextModel,
+  type: EntityType,
+  eventIds: readonly number[],
+): Promise<void> {
+  const problems: string[] = [];
+  for (const attr of uniqueAttributes(type)) {
+    const values = await approvedUniqueBreaches(tx, context, type, attr, eventIds, 10);
+    const rule = attr.rules.find((r) => r.kind === "unique" && r.severity === "error");
+    if (values.length > 0)
+      problems.push(`${attr.name}: ${rule?.message} (${values.map((v) => `'${v}'`).join(", ")})`);
+  }
+  if (problems.length > 0)
+    throw new ConflictError(
+      `Nothing was approved: approving these changes would break a rule. ${problems.join("; ")}`,
+    );
 }

@@ -103,3 +103,30 @@ export async function loadedUniqueBreaches(
     where _n > 1 order by _position limit ${limit}`.execute(db);
   return rows.map(({ _position, ...values }) => ({ position: Number(_position), values }));
 }
+
+/**
+ * The values of `attr` that the records just changed by these (approved) events share with
+ * another live record: two proposals can each be unique when made and collide once both are
+ * approved.
+ */
+export async function approvedUniqueBreaches(
+  db: Db,
+  context: ContextModel,
+  type: EntityType,
+  attr: Attribute,
+  eventIds: readonly number[],
+  limit: number,
+): Promise<string[]> {
+  if (eventIds.length === 0) return [];
+  const col = sql.id(attr.name);
+  const t = entityTable(context, type);
+  const { rows } = await sql<{ value: string }>`
+    select distinct t.${col}::text as value from app.events e
+      join ${t} t on t.entity_key_id = e.entity_key_id
+    where e.event_id = any(${eventIds}::bigint[]) and e.new_values ? ${attr.name}
+      and t.${col} is not null and ${LIVE("t")}
+      and exists (select 1 from ${t} o where o.${col} = t.${col}
+        and o.entity_key_id <> t.entity_key_id and ${LIVE("o")})
+    limit ${limit}`.execute(db);
+  return rows.map((r) => r.value);
+}
