@@ -137,7 +137,7 @@ async function benchEngine(
         oursData[0].entityKeyID !== Number(rawData[0].entity_key_id)
       )
         throw new Error(`${label} ${n}: the app and the raw route answer differently`);
-      if (n !== "filter" && ours.querySize !== rows)
+      if ((n === "page" || n === "deep") && ours.querySize !== rows)
         throw new Error(`${label} ${n}: querySize ${ours.querySize}, expected ${rows}`);
     }
     const run = {} as Run;

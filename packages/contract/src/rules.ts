@@ -189,6 +189,11 @@ export function breaksTypeRule(rule: TypeRule, values: (name: string) => Value):
   return !isEmpty(when) && String(when) === String(rule.equals) && isEmpty(values(rule.attribute));
 }
 
+/** The attributes a type rule reads. */
+export function typeRuleAttributes(rule: TypeRule): string[] {
+  return rule.kind === "compare" ? [rule.left, rule.right] : [rule.attribute, rule.when];
+}
+
 /** The attribute a type rule's breach is shown on. */
 export function typeRuleAttribute(rule: TypeRule): string {
   return rule.kind === "compare" ? rule.left : rule.attribute;

@@ -1,12 +1,12 @@
 import fs from "node:fs/promises";
 import path from "node:path";
+import { typeRuleAttributes } from "@ledgerline/contract";
 import YAML from "yaml";
 import type { ZodError } from "zod";
 import {
   attributeRuleOf,
   checkAttributeRules,
   checkTypeRules,
-  typeRuleAttributes,
   typeRuleOf,
 } from "../rules/rule-model.ts";
 import { ContextFile } from "./model.schema.ts";

@@ -4,12 +4,12 @@ import {
   recordBreaches,
   type ScalarValue,
   typeRuleAttribute,
+  typeRuleAttributes,
   valueBreaches,
 } from "@ledgerline/contract";
 import type { Db } from "../db/connection.ts";
 import { BadRequestError, ConflictError } from "../errors.ts";
 import type { ContextModel, EntityType } from "../model/model.ts";
-import { typeRuleAttributes } from "./rule-model.ts";
 import { approvedUniqueBreaches, isTaken, uniqueAttributes } from "./unique.repository.ts";
 
 /**

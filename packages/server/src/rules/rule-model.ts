@@ -236,8 +236,3 @@ export function checkTypeRules(type: EntityType, where: string, say: Say): void 
       say(`${at}.requiredWhen.equals`, `is not a ${when.dataType} value of '${when.name}'`);
   });
 }
-
-/** The attributes a type rule reads. */
-export function typeRuleAttributes(rule: TypeRule): string[] {
-  return rule.kind === "compare" ? [rule.left, rule.right] : [rule.attribute, rule.when];
-}

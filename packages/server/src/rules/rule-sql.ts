@@ -68,7 +68,19 @@ export interface RuleCondition {
   id: string;
   severity: "error" | "warning";
   breaks: RawBuilder<boolean>;
+  /** How dear the condition is per row: comparisons, then lists, then patterns, then lookups. */
+  cost: number;
 }
+
+const COST: Record<AttributeRule["kind"] | TypeRule["kind"], number> = {
+  range: 1,
+  length: 1,
+  compare: 1,
+  requiredWhen: 1,
+  oneOf: 2,
+  pattern: 3,
+  unique: 4,
+};
 
 /** Every rule of a type, each with its condition; a null never counts as a breach. */
 export function ruleConditions(
@@ -83,23 +95,29 @@ export function ruleConditions(
         id: rule.id,
         severity: rule.severity,
         breaks: sql<boolean>`coalesce(${attributeRuleSql(context, type, attr, rule, alias)}, false)`,
+        cost: COST[rule.kind],
       });
   for (const rule of type.rules)
     conditions.push({
       id: rule.id,
       severity: rule.severity,
       breaks: sql<boolean>`coalesce(${typeRuleSql(rule, alias)}, false)`,
+      cost: COST[rule.kind],
     });
   return conditions;
 }
 
-/** The condition of a record breaking any rule of its type (false for a type without rules). */
+/**
+ * The condition of a record breaking any rule of its type (false for a type without rules). The
+ * cheapest conditions come first: PostgreSQL stops at the first that holds, so a row out of a
+ * range is never matched against a pattern.
+ */
 export function breaksAnyRule(
   context: ContextModel,
   type: EntityType,
   alias = "v",
 ): RawBuilder<boolean> {
-  const conditions = ruleConditions(context, type, alias);
+  const conditions = ruleConditions(context, type, alias).sort((a, b) => a.cost - b.cost);
   if (conditions.length === 0) return sql<boolean>`false`;
   return sql<boolean>`(${sql.join(
     conditions.map((c) => c.breaks),

@@ -5,6 +5,7 @@ import {
   type ScalarValue,
   type TypeRule,
   typeRuleAttribute,
+  typeRuleAttributes,
   valueBreaches,
 } from "@ledgerline/contract";
 
@@ -63,10 +64,6 @@ export function ruleHints(type: RuleType, attr: AttributeInfo): RuleHint[] {
   ];
 }
 
-function attributesOf(rule: TypeRule): string[] {
-  return rule.kind === "compare" ? [rule.left, rule.right] : [rule.attribute, rule.when];
-}
-
 /**
  * Runs the shared checker on a record's values as the form would save them (converted: numbers
  * as numbers, dates as YYYY-MM-DD, empty as null). Without `changed` (a new record) every error
@@ -102,7 +99,8 @@ export function checkRules(
   }
   for (const rule of type.rules) {
     if (!breaksTypeRule(rule, (name) => values[name])) continue;
-    const counts = changed === undefined || attributesOf(rule).some((name) => changed.has(name));
+    const counts =
+      changed === undefined || typeRuleAttributes(rule).some((name) => changed.has(name));
     const shown = { id: rule.id, message: rule.message, between: true };
     note(typeRuleAttribute(rule), rule.severity, shown, counts);
   }
