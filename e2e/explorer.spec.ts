@@ -307,7 +307,13 @@ test.describe("data explorer", () => {
     await expect(apply).toBeDisabled();
 
     await editor.getByRole("button", { name: "Clear Minor units" }).click();
-    await expect(editor.getByTestId("editor-value-minor_units")).toHaveText("2becomesnull");
+    // The value, and under it the field's rule as a hint.
+    const minorUnits = editor.getByTestId("editor-value-minor_units");
+    await expect(minorUnits).toContainText("2becomesnull");
+    await expect(minorUnits.getByTestId("rule-hint-minor_units")).toHaveText(
+      "Minor units are between 0 and 4",
+    );
+    await expect(minorUnits.getByTestId(/^rule-(error|stored|warning)-/)).toHaveCount(0);
     await expect(editor.getByRole("button", { name: "Clear Minor units" })).toBeDisabled();
     await expect(editor.getByRole("button", { name: "Undo Minor units" })).toBeEnabled();
 

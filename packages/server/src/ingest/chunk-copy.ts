@@ -27,25 +27,38 @@ export interface ChunkSink {
 }
 
 /**
- * Streams the chunks to `sink`, resolving references per chunk; on any problem stops writing,
- * reads on to the end to gather every failing row (up to MAX_PROBLEM_ROWS) and throws 422 with
- * them. Answers the number of rows read. Nothing is left running when it returns or throws.
+ * Streams the chunks to `sink`, resolving references per chunk. On any problem it reads on to the
+ * end to gather every failing row (up to MAX_PROBLEM_ROWS) and throws 422 with them. Without
+ * `moreProblems` it stops writing at the first; with it, it goes on writing the rows that passed
+ * and, at the end, adds the problems `moreProblems` finds in what was written (a unique rule's),
+ * so one refusal lists them all. Answers the number of rows read. Nothing is left running when it
+ * returns or throws.
  */
-export async function copyInChunks(db: Db, input: IngestInput, sink: ChunkSink): Promise<number> {
+export async function copyInChunks(
+  db: Db,
+  input: IngestInput,
+  sink: ChunkSink,
+  moreProblems?: () => Promise<readonly ProblemRow[]>,
+): Promise<number> {
   const problems: ProblemRow[] = [];
   let count = 0;
   // One chunk is written while the next is read and converted.
   let writing: Promise<void> = Promise.resolve();
   const flush = async (chunk: RowChunk) => {
     // A failed write fails the rest of a transaction: its error is the one to report.
+    const before = problems.length;
     const resolved = await resolveChunk(db, input, chunk, problems).catch(async (error) => {
       await writing;
       throw error;
     });
-    if (problems.length > 0) return;
+    if (problems.length > 0 && !moreProblems) return;
+    const failed = new Set([...chunk.failed, ...problems.slice(before)].map((p) => p.rowNumber));
+    const passed =
+      failed.size > 0 ? withoutRows(resolved, input.attributes.length, failed) : resolved;
+    if (passed.rowNumbers.length === 0) return;
     // Made while the previous chunk is still being written: once the connection is free, the
     // COPY only has to send it.
-    const data = sink.copyData(resolved);
+    const data = sink.copyData(passed);
     await writing;
     writing = sink.write(data);
     // Handled when awaited; this keeps a failure while reading on from going unhandled.
@@ -60,8 +73,7 @@ export async function copyInChunks(db: Db, input: IngestInput, sink: ChunkSink):
           `The file has more than ${input.maxRows} rows, the most one upload may carry`,
         );
       for (const row of chunk.failed) if (problems.length < MAX_PROBLEM_ROWS) problems.push(row);
-      // Once a row failed nothing more is written, but references are still resolved: their
-      // problems belong in the list too.
+      // Once a row failed, references are still resolved: their problems belong in the list too.
       await flush(chunk);
     }
   } catch (error) {
@@ -70,8 +82,24 @@ export async function copyInChunks(db: Db, input: IngestInput, sink: ChunkSink):
     throw error;
   }
   await writing;
-  if (problems.length > 0) throw problemRowsRejected(problems);
+  if (problems.length > 0)
+    throw problemRowsRejected([...problems, ...((await moreProblems?.()) ?? [])]);
   return count;
+}
+
+/** The chunk without the rows numbered in `failed`. */
+function withoutRows(
+  chunk: ResolvedChunk,
+  width: number,
+  failed: ReadonlySet<number>,
+): ResolvedChunk {
+  const kept: ResolvedChunk = { rowNumbers: [], values: [] };
+  chunk.rowNumbers.forEach((n, row) => {
+    if (failed.has(n)) return;
+    kept.rowNumbers.push(n);
+    for (let at = row * width; at < (row + 1) * width; at++) kept.values.push(chunk.values[at]);
+  });
+  return kept;
 }
 
 /** Replaces the chunk's reference texts by the keys of the records they name, in place. */

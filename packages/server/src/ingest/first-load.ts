@@ -12,7 +12,7 @@ import {
   setLoadDefaults,
   writeAddEvents,
 } from "./first-load.repository.ts";
-import { uniqueProblemRow } from "./ingest-checks.ts";
+import { nameReferences, uniqueProblemRow } from "./ingest-checks.ts";
 import {
   type IngestInput,
   type IngestResult,
@@ -72,26 +72,36 @@ async function copyFirstLoad(
   const options = writeOptions(input);
   await setLoadDefaults(tx, context, type, await eventSequence(tx), options);
   let lastKey = "0";
-  const rows = await copyInChunks(tx, input, {
-    copyData(chunk) {
-      for (const n of chunk.rowNumbers) rowNumbers.push(n);
-      return flatCopyData(chunk.values, attributes.length);
+  // With a unique rule, a refusal for bad rows also names the rows that passed but break it.
+  const more =
+    uniqueAttributes(type).length > 0
+      ? () => loadedUniqueProblems(tx, input, rowNumbers)
+      : undefined;
+  const rows = await copyInChunks(
+    tx,
+    input,
+    {
+      copyData(chunk) {
+        for (const n of chunk.rowNumbers) rowNumbers.push(n);
+        return flatCopyData(chunk.values, attributes.length);
+      },
+      async write(data) {
+        await copyRecords(tx, input.copyRows, context, type, attributes, data);
+        const { events, last } = await writeAddEvents(
+          tx,
+          context,
+          type,
+          attributes,
+          lastKey,
+          options,
+        );
+        if (events !== data.rows)
+          throw new Error(`${events} Add events written for ${data.rows} records copied`);
+        lastKey = last;
+      },
     },
-    async write(data) {
-      await copyRecords(tx, input.copyRows, context, type, attributes, data);
-      const { events, last } = await writeAddEvents(
-        tx,
-        context,
-        type,
-        attributes,
-        lastKey,
-        options,
-      );
-      if (events !== data.rows)
-        throw new Error(`${events} Add events written for ${data.rows} records copied`);
-      lastKey = last;
-    },
-  });
+    more,
+  );
   await clearLoadDefaults(tx, context, type);
   if (input.apply) await adjustTypeCount(tx, context.name, type.name, rows);
   const counts = { rows, added: rows, changed: 0, missing: 0, unchanged: 0 };
@@ -100,12 +110,12 @@ async function copyFirstLoad(
     : { ...counts, pending: rows, applied: 0 };
 }
 
-/** Refuses (422) a load in which a value of a unique rule repeats, naming the rows by `rowNumbers`. */
-async function checkUniqueLoaded(
+/** The loaded rows whose value of a unique rule another loaded row has, named by `rowNumbers`. */
+async function loadedUniqueProblems(
   tx: Db,
   input: IngestInput,
   rowNumbers: readonly number[],
-): Promise<void> {
+): Promise<ProblemRow[]> {
   const problems: ProblemRow[] = [];
   for (const attr of uniqueAttributes(input.type)) {
     const breaches = await loadedUniqueBreaches(
@@ -118,6 +128,16 @@ async function checkUniqueLoaded(
     for (const b of breaches)
       problems.push(uniqueProblemRow(input, attr, rowNumbers[b.position - 1], b.values));
   }
+  return [...(await nameReferences(tx, input, problems))];
+}
+
+/** Refuses (422) a load in which a value of a unique rule repeats. */
+async function checkUniqueLoaded(
+  tx: Db,
+  input: IngestInput,
+  rowNumbers: readonly number[],
+): Promise<void> {
+  const problems = await loadedUniqueProblems(tx, input, rowNumbers);
   if (problems.length > 0) throw problemRowsRejected(problems);
 }
 

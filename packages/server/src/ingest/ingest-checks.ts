@@ -13,6 +13,7 @@ import {
   problemRowsRejected,
   repeatedKeysRejected,
 } from "./ingest-input.ts";
+import { referenceTexts } from "./reference-resolver.ts";
 import { duplicateKeys, indexStageKeys, type Stage, stageTable } from "./stage.repository.ts";
 
 /** Refuses the file (422) when a natural key repeats in it. */
@@ -38,10 +39,37 @@ export function uniqueProblemRow(
 }
 
 /**
- * Refuses (422) the file when a new or changed value breaks a unique rule: another row of the
- * file, or another live record, has it. Runs once the stage holds the whole file, its keys indexed.
+ * A problem list names references as a file does (their identity or label), not by key id, so that
+ * a fixed list can be uploaded again. Rewrites the rows' reference cells in place.
  */
-export async function checkUnique(db: Db, input: IngestInput, stage: Stage): Promise<void> {
+export async function nameReferences(
+  db: Db,
+  input: IngestInput,
+  rows: readonly ProblemRow[],
+): Promise<readonly ProblemRow[]> {
+  for (const [column, attr] of input.attributes.entries()) {
+    if (attr.dataType !== "Reference") continue;
+    const ids = rows
+      .map((r) => r.cells[column])
+      .filter((v): v is number | string => v !== null && v !== "");
+    const texts = await referenceTexts(db, input.context, attr, ids.map(Number));
+    for (const row of rows) {
+      const id = row.cells[column];
+      if (id !== null && id !== "") row.cells[column] = texts.get(Number(id)) ?? String(id);
+    }
+  }
+  return rows;
+}
+
+/**
+ * The staged rows whose new or changed value breaks a unique rule: another row of the file, or
+ * another live record, has it. Runs once the stage holds the whole file.
+ */
+export async function uniqueProblems(
+  db: Db,
+  input: IngestInput,
+  stage: Stage,
+): Promise<ProblemRow[]> {
   const staged = new Set(stage.attributes.map((a) => a.name));
   const problems: ProblemRow[] = [];
   for (const attr of uniqueAttributes(input.type).filter((a) => staged.has(a.name))) {
@@ -58,6 +86,12 @@ export async function checkUnique(db: Db, input: IngestInput, stage: Stage): Pro
     );
     for (const b of breaches) problems.push(uniqueProblemRow(input, attr, b.rowNumber, b.values));
   }
+  return [...(await nameReferences(db, input, problems))];
+}
+
+/** Refuses (422) the file when a new or changed value breaks a unique rule (uniqueProblems). */
+export async function checkUnique(db: Db, input: IngestInput, stage: Stage): Promise<void> {
+  const problems = await uniqueProblems(db, input, stage);
   if (problems.length > 0) throw problemRowsRejected(problems);
 }
 

@@ -1,12 +1,15 @@
 import { sql } from "kysely";
 import type { Db } from "../db/connection.ts";
+import type { CopyData } from "../db/copy-text.ts";
 import { isDeadlock } from "../db/pg-errors.ts";
+import { identityAttributes } from "../model/model.ts";
 import { adjustTypeCount } from "../records/type-counts.repository.ts";
-import { copyInChunks } from "./chunk-copy.ts";
+import { uniqueAttributes } from "../rules/unique.repository.ts";
+import { copyInChunks, type ResolvedChunk } from "./chunk-copy.ts";
 import { ConcurrentChangeError, classifyStage, countDiff, writeEvents } from "./diff.repository.ts";
 import { diffWhileReading } from "./diff-while-reading.ts";
 import { loadEmptyType } from "./first-load.ts";
-import { checkKeys, checkMassMissing, checkUnique } from "./ingest-checks.ts";
+import { checkKeys, checkMassMissing, checkUnique, uniqueProblems } from "./ingest-checks.ts";
 import {
   type IngestInput,
   IngestRejected,
@@ -14,7 +17,13 @@ import {
   writeOptions,
 } from "./ingest-input.ts";
 import { lockType } from "./ingest-lock.repository.ts";
-import { createStage, dropStage, insertStageRows, stageCopyData } from "./stage.repository.ts";
+import {
+  createStage,
+  dropStage,
+  indexStageKeys,
+  insertStageRows,
+  stageCopyData,
+} from "./stage.repository.ts";
 
 /** Runs in the caller's transaction when there is one (a metadata import ingests two types at once). */
 function inTransaction<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> {
@@ -51,10 +60,21 @@ async function ingestByDiff(db: Db, input: IngestInput): Promise<IngestResult> {
   const stage = await createStage(db, input.attributes);
   let failed = false;
   try {
-    const rows = await copyInChunks(db, input, {
-      copyData: (chunk) => stageCopyData(stage, chunk),
-      write: (data) => insertStageRows(db, input.copyRows, stage, data),
-    });
+    const sink = {
+      copyData: (chunk: ResolvedChunk) => stageCopyData(stage, chunk),
+      write: (data: CopyData) => insertStageRows(db, input.copyRows, stage, data),
+    };
+    // With a unique rule, a refusal for bad rows also names the rows that passed but break it.
+    const more = async () => {
+      await indexStageKeys(
+        db,
+        stage,
+        identityAttributes(input.type).map((a) => a.name),
+      );
+      return uniqueProblems(db, input, stage);
+    };
+    const unique = uniqueAttributes(input.type).length > 0;
+    const rows = await copyInChunks(db, input, sink, unique ? more : undefined);
     await checkKeys(db, input, stage);
     await checkUnique(db, input, stage);
     return await inTransaction(db, async (tx) => {

@@ -1,3 +1,4 @@
+import { typeRuleAttributes } from "@ledgerline/contract";
 import type { Attribute, EntityType, FileLayout } from "../model/model.ts";
 import { typeRuleProblems } from "../rules/row-rules.ts";
 import {
@@ -17,10 +18,14 @@ export interface MappedColumn {
   attribute: Attribute;
 }
 
-/** Matches the header row to the layout's columns; refuses a file missing a required column. */
+/**
+ * Matches the header row to the layout's columns; refuses a file missing a required column, or one
+ * of the attributes an error rule between attributes reads while holding another (its rows could
+ * not be judged on their own).
+ */
 export function mapHeaders(
   layout: FileLayout,
-  attributes: readonly Attribute[],
+  type: Pick<EntityType, "attributes" | "rules">,
   headerCells: readonly (CellValue | undefined)[],
 ): MappedColumn[] {
   const positions = new Map<string, number>();
@@ -31,10 +36,19 @@ export function mapHeaders(
   const mapped: MappedColumn[] = [];
   const missing: string[] = [];
   for (const column of layout.columns) {
-    const attribute = attributes.find((a) => a.name === column.attribute) as Attribute;
+    const attribute = type.attributes.find((a) => a.name === column.attribute) as Attribute;
     const index = positions.get(normaliseHeader(column.header));
     if (index !== undefined) mapped.push({ index, header: column.header, attribute });
     else if (attribute.identity || !attribute.nullable) missing.push(`'${column.header}'`);
+  }
+  const present = new Set(mapped.map((c) => c.attribute.name));
+  for (const rule of type.rules) {
+    const names = typeRuleAttributes(rule);
+    if (rule.severity !== "error" || !names.some((n) => present.has(n))) continue;
+    for (const name of names.filter((n) => !present.has(n))) {
+      const header = layout.columns.find((c) => c.attribute === name)?.header ?? name;
+      if (!missing.includes(`'${header}'`)) missing.push(`'${header}'`);
+    }
   }
   if (missing.length > 0) {
     throw new IngestRejected(
@@ -68,7 +82,7 @@ export async function openLayoutChunks(
     if (first.length > 0) break;
   }
   const isHeader = first[0].rowNumber === layout.headerRow;
-  const columns = mapHeaders(layout, attributes, isHeader ? first[0].cells : []);
+  const columns = mapHeaders(layout, type, isHeader ? first[0].cells : []);
   const chunks = new ChunkBuilder();
   const mapped = columns.map((c) => c.attribute);
   const headers = new Map(columns.map((c) => [c.attribute, c.header]));

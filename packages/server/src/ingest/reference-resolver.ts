@@ -41,3 +41,25 @@ export async function resolveReferences(
   }
   return resolved;
 }
+
+/**
+ * The text a file names each of these referenced records by: its identity when the referenced type
+ * has a single one, else its label; what resolveReferences reads back. Answers key id -> text.
+ */
+export async function referenceTexts(
+  db: Db,
+  context: ContextModel,
+  attr: Attribute,
+  keyIds: readonly number[],
+): Promise<Map<number, string>> {
+  if (keyIds.length === 0) return new Map();
+  const target = findEntityType(context, attr.referencedEntityType as string) as EntityType;
+  const identity = identityAttributes(target);
+  const text =
+    identity.length === 1 ? sql`v.${sql.id(identity[0].name)}::text` : labelSql(target, "v");
+  const { rows } = await sql<{ id: string; text: string }>`
+    select v.entity_key_id as id, ${text} as text
+    from ${sql.table(`${context.schema}.${viewNameOf(target.name)}`)} v
+    where v.entity_key_id = any(${keyIds}::bigint[])`.execute(db);
+  return new Map(rows.map((r) => [Number(r.id), r.text]));
+}

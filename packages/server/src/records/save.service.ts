@@ -13,7 +13,7 @@ import { BadRequestError, ConflictError, NotFoundError } from "../errors.ts";
 import type { Attribute, ContextModel, EntityType, Model } from "../model/model.ts";
 import { findEntityType, identityAttributes, storedAttributes } from "../model/model.ts";
 import { markWebDigestDue, type Notifier } from "../notifications/notify.service.ts";
-import { checkRecordRules } from "../rules/record-check.ts";
+import { recordRuleProblems } from "../rules/record-check.ts";
 import * as records from "./records.repository.ts";
 import { adjustTypeCount } from "./type-counts.repository.ts";
 import { convertValue, sameValue } from "./values.ts";
@@ -92,36 +92,44 @@ function identityValues(
   return values;
 }
 
-/** Converts the given attributes, refusing unknown, computed and (optionally) non-editable ones. */
+/**
+ * Converts the given attributes, refusing unknown, computed and (optionally) non-editable ones;
+ * answers the problems beside the values (`failed`: the attributes whose value was refused), so
+ * that a save names every failing field at once.
+ */
 function convertFields(
   type: EntityType,
   record: Record<string, ScalarValue>,
   allow: (attr: Attribute) => string | undefined,
-): Record<string, ScalarValue> {
+): { values: Record<string, ScalarValue>; problems: string[]; failed: Set<string> } {
   const problems: string[] = [];
+  const failed = new Set<string>();
   const values: Record<string, ScalarValue> = {};
+  const refuse = (name: string, reason: string) => {
+    problems.push(`${name}: ${reason}`);
+    failed.add(name);
+  };
   for (const [name, raw] of Object.entries(record)) {
     if (name === KEY_FIELD) continue;
     const attr = type.attributes.find((a) => a.name === name);
     if (!attr) {
-      problems.push(`${name}: unknown attribute of ${type.uiName}`);
+      refuse(name, `unknown attribute of ${type.uiName}`);
       continue;
     }
     if (attr.formula !== "" || attr.generated) {
-      problems.push(`${name}: computed, cannot be set`);
+      refuse(name, "computed, cannot be set");
       continue;
     }
     const refusal = allow(attr);
     if (refusal && raw !== null) {
-      problems.push(`${name}: ${refusal}`);
+      refuse(name, refusal);
       continue;
     }
     const converted = convertValue(attr, raw);
     if (converted.ok) values[name] = converted.value;
-    else problems.push(`${name}: ${converted.reason}`);
+    else refuse(name, converted.reason);
   }
-  if (problems.length > 0) throw new BadRequestError(problems.join("; "));
-  return values;
+  return { values, problems, failed };
 }
 
 async function checkReferences(
@@ -151,19 +159,19 @@ async function createRecord(
 ): Promise<SaveResponse> {
   const context = rights.context;
   requireTypePermission(rights, type.name, "create");
-  const values = convertFields(type, record, (a) =>
+  const { values, problems, failed } = convertFields(type, record, (a) =>
     !a.editable && !a.identity ? "set by the system" : undefined,
   );
-  const missing: string[] = [];
   for (const attr of storedAttributes(type)) {
-    if (values[attr.name] !== undefined) continue;
+    if (values[attr.name] !== undefined || failed.has(attr.name)) continue;
     if (attr.default !== undefined) values[attr.name] = attr.default;
     else if (attr.nullable) values[attr.name] = null;
-    else missing.push(`${attr.name}: a value is required`);
+    else problems.push(`${attr.name}: a value is required`);
   }
-  if (missing.length > 0) throw new BadRequestError(missing.join("; "));
+  const set = new Set(Object.keys(values));
+  problems.push(...(await recordRuleProblems(db, context, type, values, set, undefined, failed)));
+  if (problems.length > 0) throw new BadRequestError(problems.join("; "));
   await checkReferences(db, context, type, values);
-  await checkRecordRules(db, context, type, values, new Set(Object.keys(values)), undefined);
   const existingKey = await records.keyOfIdentity(db, context, type, values, {
     includeRejectedProposals: true,
   });
@@ -246,7 +254,11 @@ async function updateRecord(
     );
   }
 
-  const given = convertFields(type, record, (a) =>
+  const {
+    values: given,
+    problems,
+    failed,
+  } = convertFields(type, record, (a) =>
     a.identity ? undefined : a.editable ? undefined : "cannot be edited",
   );
   for (const a of identityAttributes(type)) {
@@ -260,10 +272,12 @@ async function updateRecord(
       .filter(([name]) => !identityAttributes(type).some((a) => a.name === name))
       .filter(([name, v]) => !sameValue(v, baseline[name]) || pendingEvent !== undefined),
   );
-  await checkReferences(db, context, type, changes);
   const pendingValues = (pendingEvent?.new_values ?? {}) as Record<string, ScalarValue>;
   const proposed = { ...current.values, ...pendingValues, ...changes };
-  await checkRecordRules(db, context, type, proposed, new Set(Object.keys(changes)), keyId);
+  const changed = new Set(Object.keys(changes));
+  problems.push(...(await recordRuleProblems(db, context, type, proposed, changed, keyId, failed)));
+  if (problems.length > 0) throw new BadRequestError(problems.join("; "));
+  await checkReferences(db, context, type, changes);
   const key = keyText(type, current.values);
   if (Object.keys(changes).length === 0) {
     return {

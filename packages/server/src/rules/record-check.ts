@@ -8,29 +8,17 @@ import {
   valueBreaches,
 } from "@ledgerline/contract";
 import type { Db } from "../db/connection.ts";
-import { BadRequestError, ConflictError } from "../errors.ts";
+import { ConflictError } from "../errors.ts";
 import type { ContextModel, EntityType } from "../model/model.ts";
 import { approvedUniqueBreaches, isTaken, uniqueAttributes } from "./unique.repository.ts";
 
 /**
- * Refuses (400, `name: message; …`) a record as a save would leave it when it breaks an error rule
- * between its attributes or a unique rule. Only rules that read a changed attribute are checked:
- * a record that broke a rule before it was declared can still be edited elsewhere. Value rules are
- * checked as each value is converted (records/values.ts).
+ * The problems of a record as a save would leave it (`name: message`): the error rules between its
+ * attributes and the unique rules it breaks. Only rules that read a changed attribute are judged
+ * (a record that broke a rule before it was declared can still be edited elsewhere), and none that
+ * reads an attribute in `unknown` (whose given value was refused). Value rules are checked as each
+ * value is converted (records/values.ts).
  */
-export async function checkRecordRules(
-  db: Db,
-  context: ContextModel,
-  type: EntityType,
-  record: Readonly<Record<string, ScalarValue>>,
-  changed: ReadonlySet<string>,
-  keyId: number | undefined,
-): Promise<void> {
-  const problems = await recordRuleProblems(db, context, type, record, changed, keyId);
-  if (problems.length > 0) throw new BadRequestError(problems.join("; "));
-}
-
-/** The problems checkRecordRules refuses, each as `name: message`. */
 export async function recordRuleProblems(
   db: Db,
   context: ContextModel,
@@ -38,9 +26,11 @@ export async function recordRuleProblems(
   record: Readonly<Record<string, ScalarValue>>,
   changed: ReadonlySet<string>,
   keyId: number | undefined,
+  unknown: ReadonlySet<string> = new Set(),
 ): Promise<string[]> {
   const problems: string[] = [];
   for (const rule of type.rules) {
+    if (typeRuleAttributes(rule).some((n) => unknown.has(n))) continue;
     if (rule.severity !== "error" || !typeRuleAttributes(rule).some((n) => changed.has(n)))
       continue;
     if (breaksTypeRule(rule, (name) => record[name]))

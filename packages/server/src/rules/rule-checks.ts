@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { Db } from "../db/connection.ts";
 import type { Model } from "../model/model.ts";
-import { anchoredPattern, ruleConditions } from "./rule-sql.ts";
+import { postgresPattern, ruleConditions } from "./rule-sql.ts";
 
 // What a start learns of the model's rules against the stored records: the patterns PostgreSQL
 // must be able to run (the 'Breaks a rule' filter runs them there), and, for each rule added or
@@ -17,7 +17,8 @@ export async function patternsUnknownToDatabase(db: Db, model: Model): Promise<s
         for (const [ri, rule] of attr.rules.entries()) {
           if (rule.kind !== "pattern") continue;
           try {
-            await sql`select '' ~ ${anchoredPattern(rule.pattern)}`.execute(db);
+            const translated = postgresPattern(rule.pattern);
+            await sql`select '' ~ ${translated}`.execute(db);
           } catch (error) {
             problems.push(
               `${context.file}: entityTypes.${ti}.attributes.${ai}.rules.${ri}.pattern: PostgreSQL cannot run it (${(error as Error).message}); use the syntax both RE2 and PostgreSQL share`,

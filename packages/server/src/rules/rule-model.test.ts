@@ -179,8 +179,8 @@ describe("the model loader refuses a bad rule with file, path and reason", () =>
     ],
     [
       "a compare of attributes of different types",
-      onType({ compare: { left: "price", op: "<", right: "launched" } }),
-      "shop.yaml: entityTypes.0.rules.0.compare: 'price' (Number) and 'launched' (Date) cannot be compared",
+      onType({ compare: { left: "price", op: "<", right: "active" } }),
+      "shop.yaml: entityTypes.0.rules.0.compare: 'price' (Number) and 'active' (Boolean) cannot be compared",
     ],
     [
       "'<' between Strings",
@@ -213,7 +213,9 @@ describe("the model loader refuses a bad rule with file, path and reason", () =>
     [
       "a layout mapping only one of a type rule's attributes",
       shop((doc) => {
-        doc.entityTypes[0].rules = [{ compare: { left: "launched", op: "<=", right: "withdrawn" } }];
+        doc.entityTypes[0].rules = [
+          { compare: { left: "launched", op: "<=", right: "withdrawn" } },
+        ];
         doc.fileLayouts[0].columns = doc.fileLayouts[0].columns.filter(
           (c) => c.attribute !== "withdrawn",
         );
@@ -225,7 +227,11 @@ describe("the model loader refuses a bad rule with file, path and reason", () =>
   });
 
   it.each([
-    ["an unknown severity", onAttribute("price", { min: 0, severity: "fatal" }), /rules\.0\.severity: /],
+    [
+      "an unknown severity",
+      onAttribute("price", { min: 0, severity: "fatal" }),
+      /rules\.0\.severity: /,
+    ],
     ["an unknown key", onAttribute("title", { regex: "x" }), /rules\.0: Unrecognized key.*regex/],
     [
       "an unknown comparison",
@@ -235,9 +241,12 @@ describe("the model loader refuses a bad rule with file, path and reason", () =>
     ["an empty oneOf", onAttribute("colour", { oneOf: [] }), /rules\.0\.oneOf: /],
   ])("refuses %s in the file format", (_what, text, expected) => {
     const problems = problemsOf(text);
-    expect(problems).toHaveLength(1);
-    expect(problems[0]).toMatch(/^shop\.yaml: entityTypes\.0\./);
-    expect(problems[0]).toMatch(expected);
+    expect(problems.length).toBeGreaterThan(0);
+    for (const problem of problems) expect(problem).toMatch(/^shop\.yaml: entityTypes\.0\./);
+    expect(
+      problems.some((p) => expected.test(p)),
+      problems.join("\n"),
+    ).toBe(true);
   });
 
   it("lists every bad rule of a file at once", () => {
@@ -271,6 +280,11 @@ describe("rules of a valid file", () => {
         attrs[4].rules = [{ max: "today" }, { min: "2000-01-01" }];
         attrs[5].rules = [{ min: "2000-01-01", max: "2099-12-31" }];
         attrs[7].rules = [{ oneOf: ["red", "green"] }, { maxLength: 10 }];
+        // A file row must carry both attributes of a type rule or neither.
+        doc.fileLayouts[0].columns.push(
+          { header: "Colour", attribute: "colour" },
+          { header: "Active", attribute: "active" },
+        );
         doc.entityTypes[0].rules = [
           { compare: { left: "launched", op: "<=", right: "withdrawn" } },
           { compare: { left: "cost", op: "<", right: "price" }, severity: "warning" },
@@ -477,8 +491,7 @@ describe("a start", () => {
     return dir;
   }
 
-  const start = async (modelDir: string) =>
-    prepare(database, await configFor(modelDir, dataDir));
+  const start = async (modelDir: string) => prepare(database, await configFor(modelDir, dataDir));
 
   it("is refused when PostgreSQL cannot run a pattern RE2 accepts, naming file, path and reason", async () => {
     const dir = await modelWith({
@@ -517,7 +530,7 @@ describe("a start", () => {
     // Records that break rules arrive without the rules noticing (as if stored before them).
     await sql`insert into ctx_reference.country (iso2, name, currency, population, created_by, updated_by)
       select v.iso2, v.name, c.entity_key_id, v.population, 'test', 'test'
-      from (values ('QA', 'Qaland', -5), ('QB', 'Germany', 500)) as v(iso2, name, population)
+      from (values ('QX', 'Qxland', -5), ('QY', 'Germany', 500)) as v(iso2, name, population)
       cross join ctx_reference.currency c where c.code = 'EUR'`.execute(database.db);
 
     // Known rules are not counted again, however many records break them now.
@@ -528,7 +541,7 @@ describe("a start", () => {
     const seed = JSON.parse(
       await fs.readFile(path.join(demoModel, "seed/reference/country.json"), "utf8"),
     ) as { name: string }[];
-    const longNames = [...seed.map((c) => c.name), "Qaland", "Germany"].filter(
+    const longNames = [...seed.map((c) => c.name), "Qxland", "Germany"].filter(
       (n) => [...n].length > 6,
     ).length;
     const changed = await modelWith({
@@ -542,9 +555,7 @@ describe("a start", () => {
       },
     });
     const second = await start(changed);
-    expect(
-      [...second.ruleBreaches].sort((a, b) => a.rule.localeCompare(b.rule)),
-    ).toEqual([
+    expect([...second.ruleBreaches].sort((a, b) => a.rule.localeCompare(b.rule))).toEqual([
       {
         context: "reference",
         entityType: "country",
@@ -568,7 +579,6 @@ describe("a start", () => {
       ["joined_eu required when eu_member = true", 0],
       ["name length in [, 6]", longNames],
       ["name unique", 0],
-      ["population in [, 2000000000]", 0],
       ["population in [1000, ]", 2],
     ]);
     expect((await start(changed)).ruleBreaches).toEqual([]);
@@ -581,6 +591,13 @@ describe("a start", () => {
         entityType: "country",
         rule: "joined_eu in [, today]",
         severity: "error",
+        breaches: 0,
+      },
+      {
+        context: "reference",
+        entityType: "country",
+        rule: "population in [, 2000000000]",
+        severity: "warning",
         breaches: 0,
       },
       {

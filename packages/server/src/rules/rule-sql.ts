@@ -11,12 +11,51 @@ const col = (alias: string, name: string) => sql.ref(`${alias}.${name}`);
 
 function bound(attr: Attribute, value: number | string): RawBuilder<unknown> {
   if (attr.dataType !== "Date") return sql`${value}`;
-  return value === "today" ? sql`current_date` : sql`${value}::date`;
+  // `today` is the UTC date, as the checker's (contract/rules.ts), whatever the session's time zone.
+  return value === "today" ? sql`(now() at time zone 'UTC')::date` : sql`${value}::date`;
 }
 
-/** The anchored form of a rule's pattern, as PostgreSQL matches it. */
-export function anchoredPattern(pattern: string): string {
-  return `^(?:${pattern})$`;
+// RE2's Perl classes are ASCII; PostgreSQL's follow the locale. Spelled out, they mean the same.
+const CLASSES: Record<string, string> = { d: "0-9", w: "0-9A-Za-z_", s: "\\t\\n\\f\\r " };
+
+/**
+ * A rule's pattern as PostgreSQL must run it to match what RE2 matches: anchored (RE2's full
+ * match), `.` never matching a newline, `\d \w \s` (and their negations) as ASCII sets, `\b \B` as
+ * PostgreSQL's `\y \Y`, a leading `(?i)` kept in front. Throws for what has no equal (`\D` inside
+ * brackets); what PostgreSQL cannot compile at all is found at start-up.
+ */
+export function postgresPattern(pattern: string): string {
+  const lead = /^\(\?i\)/.exec(pattern);
+  const body = lead ? pattern.slice(lead[0].length) : pattern;
+  let out = "";
+  let inBracket = false;
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i];
+    if (c === "\\" && i + 1 < body.length) {
+      const next = body[++i];
+      const set = CLASSES[next.toLowerCase()];
+      if (set !== undefined && inBracket) {
+        if (next !== next.toLowerCase())
+          throw new Error(`\\${next} inside [...] has no PostgreSQL equal`);
+        out += set;
+      } else if (set !== undefined) out += next === next.toLowerCase() ? `[${set}]` : `[^${set}]`;
+      else if (!inBracket && (next === "b" || next === "B")) out += next === "b" ? "\\y" : "\\Y";
+      else out += `\\${next}`;
+    } else if (!inBracket && c === "[") {
+      inBracket = true;
+      out += c;
+      if (body[i + 1] === "^") out += body[++i];
+      if (body[i + 1] === "]") out += body[++i];
+    } else if (inBracket && c === "[" && body[i + 1] === ":" && body.indexOf(":]", i + 2) > 0) {
+      const end = body.indexOf(":]", i + 2) + 2;
+      out += body.slice(i, end);
+      i = end - 1;
+    } else {
+      if (inBracket && c === "]") inBracket = false;
+      out += !inBracket && c === "." ? "[^\\n]" : c;
+    }
+  }
+  return `${lead ? lead[0] : ""}^(?:${out})$`;
 }
 
 function attributeRuleSql(
@@ -29,7 +68,7 @@ function attributeRuleSql(
   const v = col(alias, attr.name);
   switch (rule.kind) {
     case "pattern":
-      return sql<boolean>`${v} !~ ${anchoredPattern(rule.pattern)}`;
+      return sql<boolean>`${v} !~ ${postgresPattern(rule.pattern)}`;
     case "range": {
       const parts = [
         rule.min !== undefined && sql`${v} < ${bound(attr, rule.min)}`,

@@ -3,9 +3,9 @@ import { describe, expect, it } from "vitest";
 import {
   checkRules,
   hasRules,
-  quietHints,
   type RuleType,
   ruleHints,
+  ruleLines,
   rulesElsewhere,
   rulesOf,
 } from "./rule-check.ts";
@@ -184,12 +184,72 @@ describe("checkRules on an edited record", () => {
   });
 });
 
-describe("quietHints", () => {
-  it("leaves out the hint of a rule the field visibly breaks", () => {
-    const name = type.attributes[1];
+describe("ruleLines", () => {
+  const name = type.attributes[1];
+  const hints = ruleHints(type, name);
+
+  it("shows every rule as a hint, in its declared order, while the field breaks none", () => {
+    expect(ruleLines(hints, rulesOf(checkRules(type, { name: "Euro" }), "name"))).toEqual([
+      { state: "hint", rule: hints[0] },
+      { state: "hint", rule: hints[1] },
+    ]);
+  });
+
+  it("shows a broken rule in its hint's place, so lines keep their order as they change", () => {
     const check = checkRules(type, { name: "Pound sterling" });
-    expect(quietHints(ruleHints(type, name), rulesOf(check, "name")).map((h) => h.id)).toEqual([
-      "name:unique",
+    expect(ruleLines(hints, rulesOf(check, "name")).map((l) => [l.state, l.rule.id])).toEqual([
+      ["warning", "name:length"],
+      ["hint", "name:unique"],
+    ]);
+    // The order is the hints', whatever the lines' states.
+    const reordered = [...hints].reverse();
+    expect(ruleLines(reordered, rulesOf(check, "name")).map((l) => [l.state, l.rule.id])).toEqual([
+      ["hint", "name:unique"],
+      ["warning", "name:length"],
+    ]);
+  });
+
+  it("tells errors, breaches already stored and warnings apart", () => {
+    const hint = (id: string) => ({ id, message: id, between: false, checkedOnSave: false });
+    const note = (id: string) => ({ id, message: id, between: false });
+    const lines = ruleLines([hint("a"), hint("b"), hint("c"), hint("d")], {
+      errors: [note("c")],
+      stored: [note("a")],
+      warnings: [note("d")],
+    });
+    expect(lines.map((l) => [l.state, l.rule.id])).toEqual([
+      ["stored", "a"],
+      ["hint", "b"],
+      ["error", "c"],
+      ["warning", "d"],
+    ]);
+  });
+
+  it("pairs a hint with its breach by rule and by kind (own or between attributes)", () => {
+    const validFrom = type.attributes[3];
+    const check = checkRules(type, { validFrom: "2026-02-01", validTo: "2026-01-31" });
+    expect(
+      ruleLines(ruleHints(type, validFrom), rulesOf(check, "validFrom")).map((l) => [
+        l.state,
+        l.rule.between,
+      ]),
+    ).toEqual([["error", true]]);
+    const own = { id: "validFrom<=validTo", message: "own", between: false, checkedOnSave: false };
+    expect(
+      ruleLines([own], rulesOf(check, "validFrom")).map((l) => [l.state, l.rule.between]),
+    ).toEqual([
+      ["error", true],
+      ["hint", false],
+    ]);
+  });
+
+  it("shows a breach without a hint first, once", () => {
+    const note = { id: "x", message: "x", between: false };
+    const lines = ruleLines(hints, { errors: [note], stored: [], warnings: [note] });
+    expect(lines.map((l) => [l.state, l.rule.id])).toEqual([
+      ["error", "x"],
+      ["hint", "name:length"],
+      ["hint", "name:unique"],
     ]);
   });
 });

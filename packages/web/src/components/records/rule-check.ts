@@ -3,7 +3,6 @@ import {
   breaksTypeRule,
   type EntityTypeInfo,
   type ScalarValue,
-  type TypeRule,
   typeRuleAttribute,
   typeRuleAttributes,
   valueBreaches,
@@ -114,12 +113,36 @@ export function rulesOf(check: RuleCheck, name: string): FieldRules {
   return check.fields[name] ?? NO_RULES;
 }
 
-/** The hints to show: those of rules the field does not visibly break right now. */
-export function quietHints(hints: readonly RuleHint[], rules: FieldRules): RuleHint[] {
-  const shown = new Set(
-    [...rules.errors, ...rules.stored, ...rules.warnings].map((r) => `${r.between}|${r.id}`),
-  );
-  return hints.filter((h) => !shown.has(`${h.between}|${h.id}`));
+/** How a field shows one of its rules right now. */
+export type RuleLineState = "error" | "stored" | "warning" | "hint";
+
+/** One line under a field: a rule and how it shows. */
+export type RuleLine =
+  | { state: Exclude<RuleLineState, "hint">; rule: RuleNote }
+  | { state: "hint"; rule: RuleHint };
+
+const ruleKey = (rule: RuleNote): string => `${rule.between}|${rule.id}`;
+
+/**
+ * The lines under a field, one per rule, in the order its hints declare them: a rule the field
+ * breaks takes the place of its hint, so lines keep their place as their state changes and only
+ * their look follows it. Breaches without a hint (none today) come first: errors, then those the
+ * stored record broke already, then warnings.
+ */
+export function ruleLines(hints: readonly RuleHint[], rules: FieldRules): RuleLine[] {
+  const broken = new Map<string, RuleLine>();
+  for (const [state, list] of [
+    ["error", rules.errors],
+    ["stored", rules.stored],
+    ["warning", rules.warnings],
+  ] as const)
+    for (const rule of list)
+      if (!broken.has(ruleKey(rule))) broken.set(ruleKey(rule), { state, rule });
+  const hinted = new Set(hints.map(ruleKey));
+  return [
+    ...[...broken].filter(([key]) => !hinted.has(key)).map(([, line]) => line),
+    ...hints.map((hint): RuleLine => broken.get(ruleKey(hint)) ?? { state: "hint", rule: hint }),
+  ];
 }
 
 /** Breaches shown on an attribute the form has no field for (a generated one, say). */

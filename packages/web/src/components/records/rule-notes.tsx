@@ -1,5 +1,5 @@
 import Form from "react-bootstrap/Form";
-import { type FieldRules, quietHints, type RuleHint } from "./rule-check.ts";
+import { type FieldRules, type RuleHint, type RuleLine, ruleLines } from "./rule-check.ts";
 
 interface RuleNotesProps {
   /** The attribute: test ids are `rule-<error|stored|warning|hint>-<name>`. */
@@ -14,67 +14,74 @@ interface RuleNotesProps {
 }
 
 /**
- * Under a field: the error rules it breaks, those the stored record broke already, its warnings,
- * and as grey hints the messages of its other rules (unique ones are checked when saved).
+ * Under a field, one line per rule in the order the rules are declared: red for an error rule it
+ * breaks, dark red for one the stored record broke already, amber for a warning and grey, as a
+ * hint, for a rule it does not break (unique ones are checked when saved). A line keeps its place
+ * when its state changes; only its look follows.
  */
 export function RuleNotes({ name, hints, rules, feedback }: RuleNotesProps) {
   return (
     <>
-      {rules.errors.map((rule) =>
-        feedback ? (
-          <Form.Control.Feedback
-            key={`${rule.between}|${rule.id}`}
-            type="invalid"
-            data-testid={`rule-error-${name}`}
-          >
-            {rule.message}
-          </Form.Control.Feedback>
-        ) : (
-          <div
-            key={`${rule.between}|${rule.id}`}
-            className="small text-danger"
-            data-testid={`rule-error-${name}`}
-          >
-            <i className="bi bi-x-circle-fill me-1" aria-hidden="true" />
-            {rule.message}
-          </div>
-        ),
-      )}
-      {rules.stored.map((rule) => (
-        <div
-          key={`${rule.between}|${rule.id}`}
-          className="form-text text-danger-emphasis mt-1"
-          data-testid={`rule-stored-${name}`}
-        >
-          <i className="bi bi-exclamation-octagon me-1" aria-hidden="true" />
-          {rule.message}
-          <span className="text-body-secondary"> (already stored)</span>
-        </div>
-      ))}
-      {rules.warnings.map((rule) => (
-        <div
-          key={`${rule.between}|${rule.id}`}
-          className="form-text text-warning-emphasis mt-1"
-          data-testid={`rule-warning-${name}`}
-        >
-          <i className="bi bi-exclamation-triangle-fill me-1" aria-hidden="true" />
-          <span className="visually-hidden">Warning: </span>
-          {rule.message}
-        </div>
-      ))}
-      {quietHints(hints, rules).map((hint) => (
-        <div
-          key={`${hint.between}|${hint.id}`}
-          className="form-text mt-1"
-          data-testid={`rule-hint-${name}`}
-        >
-          <i className="bi bi-info-circle me-1" aria-hidden="true" />
-          {hint.message}
-          {hint.checkedOnSave && <span className="fst-italic"> (checked when saved)</span>}
-        </div>
+      {ruleLines(hints, rules).map((line) => (
+        <RuleLineNote
+          key={`${line.rule.between}|${line.rule.id}`}
+          name={name}
+          line={line}
+          feedback={feedback}
+        />
       ))}
     </>
   );
+}
+
+/** One rule's line, each state with its icon so that the messages align. */
+function RuleLineNote({
+  name,
+  line,
+  feedback,
+}: {
+  name: string;
+  line: RuleLine;
+  feedback: boolean;
+}) {
+  switch (line.state) {
+    case "error":
+      return feedback ? (
+        <Form.Control.Feedback type="invalid" data-testid={`rule-error-${name}`}>
+          <i className="bi bi-x-circle-fill me-1" aria-hidden="true" />
+          {line.rule.message}
+        </Form.Control.Feedback>
+      ) : (
+        <div className="small text-danger mt-1" data-testid={`rule-error-${name}`}>
+          <i className="bi bi-x-circle-fill me-1" aria-hidden="true" />
+          {line.rule.message}
+        </div>
+      );
+    case "stored":
+      return (
+        <div className="form-text text-danger-emphasis mt-1" data-testid={`rule-stored-${name}`}>
+          <i className="bi bi-exclamation-octagon me-1" aria-hidden="true" />
+          {line.rule.message}
+          <span className="text-body-secondary"> (already stored)</span>
+        </div>
+      );
+    case "warning":
+      return (
+        <div className="form-text text-warning-emphasis mt-1" data-testid={`rule-warning-${name}`}>
+          <i className="bi bi-exclamation-triangle-fill me-1" aria-hidden="true" />
+          <span className="visually-hidden">Warning: </span>
+          {line.rule.message}
+        </div>
+      );
+    case "hint":
+      return (
+        <div className="form-text mt-1" data-testid={`rule-hint-${name}`}>
+          <i className="bi bi-info-circle me-1" aria-hidden="true" />
+          {line.rule.message}
+          {line.rule.checkedOnSave && <span className="fst-italic"> (checked when saved)</span>}
+        </div>
+      );
+  }
 }
 
 /** Rules broken on attributes the form has no field for: listed under the fields. */

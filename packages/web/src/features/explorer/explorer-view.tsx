@@ -8,6 +8,7 @@ import { FilterPanel } from "../../components/filters/filter-panel.tsx";
 import { DELETE_CONFIRMATION } from "../../components/records/delete-confirmation.ts";
 import { useRecords } from "../../components/records/use-records.ts";
 import type { ToastVariant } from "../../components/toasts.tsx";
+import { explorerEmptyText } from "./explorer-empty.ts";
 import { AddRecordModal } from "./record-modals/add-record-modal.tsx";
 import { RecordEditorModal } from "./record-modals/record-editor-modal.tsx";
 import { RecordsTable } from "./table/records-table.tsx";
@@ -118,7 +119,7 @@ export function ExplorerView({ context, type, showToast }: ExplorerViewProps) {
         onSortingChange={view.setSorting}
         columnVisibility={view.columnVisibility}
         trimCells={view.trimCells}
-        emptyText={view.breaksRule ? "No records break a rule" : undefined}
+        emptyText={explorerEmptyText(view.query)}
         selectedId={selectedId}
         onSelect={setSelectedId}
         onOpen={(record) => {

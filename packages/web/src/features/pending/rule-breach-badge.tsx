@@ -13,7 +13,8 @@ interface RuleBreachBadgeProps {
 
 /**
  * 'Warning' or 'Breaks a rule' on a pending row whose record would break rules once the change is
- * applied; the messages in a tooltip (and as the badge's accessible name) for the approver.
+ * applied; the messages in a tooltip below it (so it leaves the row's cells in view), one a line
+ * with a hanging indent, and as the badge's accessible name, for the approver.
  */
 export function RuleBreachBadge({ eventId, breaches, attributes }: RuleBreachBadgeProps) {
   const badge = breachBadge(breaches, attributes);
@@ -21,17 +22,20 @@ export function RuleBreachBadge({ eventId, breaches, attributes }: RuleBreachBad
   const messages = badge.lines.join("\n");
   return (
     <OverlayTrigger
-      placement="right"
+      placement="bottom-start"
       overlay={
         <Tooltip id={`rule-breaches-${eventId}`} className="pending-breaches-tooltip">
           {badge.lines.map((line) => (
-            <div key={line}>{line}</div>
+            <div key={line} className="pending-breach-line">
+              {line}
+            </div>
           ))}
         </Tooltip>
       }
     >
       <Badge
         bg={badge.bg}
+        pill
         text={badge.bg === "warning" ? "dark" : undefined}
         className="ms-2 pending-breach-badge"
         tabIndex={0}

@@ -5,12 +5,15 @@ interface BreaksRuleToggleProps {
   onChange: (on: boolean) => void;
 }
 
-/** 'Breaks a rule': lists (and exports) only the records that break one of the type's rules. */
+/**
+ * 'Breaks a rule': lists (and exports) only the records that break one of the type's rules. A
+ * filter like the others, so it looks like the Filters toggle: filled grey and ticked when on.
+ */
 export function BreaksRuleToggle({ on, onChange }: BreaksRuleToggleProps) {
   return (
     <Button
       size="sm"
-      variant={on ? "danger" : "outline-secondary"}
+      variant={on ? "secondary" : "outline-secondary"}
       onClick={() => onChange(!on)}
       aria-pressed={on}
       title="Only the records that break one of the type's rules"
