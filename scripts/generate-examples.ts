@@ -1,6 +1,7 @@
 // Writes the sample files of examples/ that fit the demo layouts (DESIGN.md §13):
 // countries.xlsx and currencies.xlsx upload cleanly; countries-invalid.xlsx is refused with
-// row-level messages. Run: npm run examples:generate
+// row-level messages; countries-rule-breaches.xlsx is refused for the demo's data quality rules.
+// Run: npm run examples:generate
 import fs from "node:fs/promises";
 import path from "node:path";
 import ExcelJS from "exceljs";
@@ -137,6 +138,30 @@ export async function buildInvalidCountries(): Promise<ExcelJS.Workbook> {
   return workbook;
 }
 
+/**
+ * Good rows beside rows breaking the demo's rules: a negative population (PT, HR), a 'Joined EU'
+ * date in the future (ME, HR), a name another country has (XG 'Germany'), and a population only a
+ * warning questions (IN), which does not refuse the file.
+ */
+export async function buildRuleBreaches(): Promise<ExcelJS.Workbook> {
+  const workbook = new ExcelJS.Workbook();
+  const sheet = countrySheet(workbook);
+  const rows: [string, string, string, number, string | null, boolean][] = [
+    ["DE", "Germany", "EUR", 84_358_845, "1958-01-01", true],
+    ["PT", "Portugal", "EUR", -10_467_366, "1986-01-01", true],
+    ["FR", "France", "EUR", 68_070_697, "1958-01-01", true],
+    ["ME", "Montenegro", "EUR", 623_633, "2099-01-01", false],
+    ["XG", "Germany", "EUR", 1_000, null, false],
+    ["NL", "Netherlands", "EUR", 17_811_291, "1958-01-01", true],
+    ["HR", "Croatia", "EUR", -3_861_967, "2099-07-01", true],
+    ["IN", "India", "INR", 14_500_000_000, null, false],
+    ["SE", "Sweden", "SEK", 10_521_556, "1995-01-01", true],
+  ];
+  for (const [iso2, name, currency, population, joined, eu] of rows)
+    sheet.addRow({ iso2, name, currency, population, joined: asDate(joined), eu });
+  return workbook;
+}
+
 async function main(): Promise<void> {
   const dir = path.join(ROOT, "examples");
   await fs.mkdir(dir, { recursive: true });
@@ -144,6 +169,7 @@ async function main(): Promise<void> {
     ["countries.xlsx", await buildCountries()],
     ["currencies.xlsx", await buildCurrencies()],
     ["countries-invalid.xlsx", await buildInvalidCountries()],
+    ["countries-rule-breaches.xlsx", await buildRuleBreaches()],
   ];
   for (const [name, workbook] of files) {
     await workbook.xlsx.writeFile(path.join(dir, name));
