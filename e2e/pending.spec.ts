@@ -1,10 +1,11 @@
-import { type APIRequestContext, expect, type Locator, type Page, test } from "@playwright/test";
+import { expect, type Locator, type Page, test } from "@playwright/test";
 import ExcelJS from "exceljs";
-import { type Person, personWithRole, post, signedIn } from "./support/api.ts";
+import { type Person, post } from "./support/api.ts";
 import { signIn } from "./support/app.ts";
+import { referenceTeam } from "./support/countries.ts";
 import { openPendingOf } from "./support/pending.ts";
 import { shot } from "./support/screenshots.ts";
-import { admin, REFERENCE, solo } from "./support/users.ts";
+import { REFERENCE, solo } from "./support/users.ts";
 
 /**
  * Pending changes: a steward proposes changes to countries of its own (codes no other spec uses,
@@ -33,23 +34,8 @@ let usd = 0;
 let steward: Person;
 let approver: Person;
 
-/** A user with one role in 'Reference Data', made through the API as the administrator. */
-function person(adminApi: APIRequestContext, role: string): Promise<Person> {
-  const username = `pending-${role}-${run.toLowerCase()}`;
-  return personWithRole(adminApi, { username, context: REFERENCE.name, role });
-}
-
 test.beforeAll(async () => {
-  const adminApi = await signedIn(admin.username, admin.password);
-  steward = await person(adminApi, "steward");
-  approver = await person(adminApi, "approver");
-  const list = await post<{ data: { entityKeyID: number }[] }>(adminApi, "/api/entity", {
-    context: REFERENCE.name,
-    entityType: "currency",
-    rowConstraints: [{ attribute: "code", operator: "=", values: ["USD"] }],
-  });
-  usd = list.data[0].entityKeyID;
-  await adminApi.dispose();
+  ({ steward, approver, usd } = await referenceTeam("pending", run));
 });
 
 test.afterAll(async () => {

@@ -1,11 +1,12 @@
 import { fileURLToPath } from "node:url";
-import { type APIRequestContext, expect, type Locator, type Page, test } from "@playwright/test";
+import { expect, type Locator, type Page, test } from "@playwright/test";
 import ExcelJS from "exceljs";
-import { type Person, personWithRole, post, signedIn } from "./support/api.ts";
+import { type Person, post } from "./support/api.ts";
 import { chooseContext, mainNav, signIn } from "./support/app.ts";
+import { referenceTeam } from "./support/countries.ts";
 import { openPendingOf } from "./support/pending.ts";
 import { shot } from "./support/screenshots.ts";
-import { admin, plain, REFERENCE } from "./support/users.ts";
+import { plain, REFERENCE } from "./support/users.ts";
 
 /**
  * Data quality rules as people meet them (issue 19): the Add modal fails live with a rule's
@@ -35,22 +36,8 @@ let usd = 0;
 let steward: Person;
 let approver: Person;
 
-function person(adminApi: APIRequestContext, role: string): Promise<Person> {
-  const username = `rules-${role}-${run.toLowerCase()}`;
-  return personWithRole(adminApi, { username, context: REFERENCE.name, role });
-}
-
 test.beforeAll(async () => {
-  const adminApi = await signedIn(admin.username, admin.password);
-  steward = await person(adminApi, "steward");
-  approver = await person(adminApi, "approver");
-  const list = await post<{ data: { entityKeyID: number }[] }>(adminApi, "/api/entity", {
-    context: REFERENCE.name,
-    entityType: "currency",
-    rowConstraints: [{ attribute: "code", operator: "=", values: ["USD"] }],
-  });
-  usd = list.data[0].entityKeyID;
-  await adminApi.dispose();
+  ({ steward, approver, usd } = await referenceTeam("rules", run));
 });
 
 /** The test's countries (live or pending) with their pending changes. */

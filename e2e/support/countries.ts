@@ -1,7 +1,7 @@
 import { expect } from "@playwright/test";
 import ExcelJS from "exceljs";
-import { type Person, post } from "./api.ts";
-import { REFERENCE } from "./users.ts";
+import { type Person, personWithRole, post, signedIn } from "./api.ts";
+import { admin, REFERENCE } from "./users.ts";
 
 const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 
@@ -45,4 +45,31 @@ export async function rejectUpload(approver: Person, uploadId: number): Promise<
     entityType: "country",
     uploadId,
   });
+}
+
+/** A steward and an approver of 'Reference Data' made for one spec, and the key of US dollars. */
+export interface ReferenceTeam {
+  steward: Person;
+  approver: Person;
+  usd: number;
+}
+
+/** Makes the spec's steward and approver (`<prefix>-<role>-<run>`) as the administrator. */
+export async function referenceTeam(prefix: string, run: string): Promise<ReferenceTeam> {
+  const adminApi = await signedIn(admin.username, admin.password);
+  const person = (role: string) =>
+    personWithRole(adminApi, {
+      username: `${prefix}-${role}-${run.toLowerCase()}`,
+      context: REFERENCE.name,
+      role,
+    });
+  const steward = await person("steward");
+  const approver = await person("approver");
+  const list = await post<{ data: { entityKeyID: number }[] }>(adminApi, "/api/entity", {
+    context: REFERENCE.name,
+    entityType: "currency",
+    rowConstraints: [{ attribute: "code", operator: "=", values: ["USD"] }],
+  });
+  await adminApi.dispose();
+  return { steward, approver, usd: list.data[0].entityKeyID };
 }

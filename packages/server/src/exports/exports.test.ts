@@ -1,8 +1,9 @@
+import { buffer } from "node:stream/consumers";
 import ExcelJS from "exceljs";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, TEST_USER_PASSWORD, type TestApp } from "../testing/test-app.ts";
-import { columnName, dateSerial, reportFileName } from "./xlsx-writer.ts";
+import { columnName, dateSerial, reportFileName, writeXlsx } from "./xlsx-writer.ts";
 
 let t: TestApp;
 let viewer: string;
@@ -184,5 +185,20 @@ describe("xlsx writer helpers", () => {
     expect(dateSerial("1900-03-01")).toBe(61);
     expect(dateSerial("2024-01-01")).toBe(45292);
     expect(reportFileName(new Date(2026, 0, 5, 7, 3, 9))).toBe("Report_2026-01-05_7-03-09.xlsx");
+  });
+
+  it("puts the headers in the row asked for, as an upload layout with a later header row reads them", async () => {
+    async function* rows() {
+      yield ["DE", 2];
+    }
+    const columns = [
+      { header: "Code", type: "String" as const },
+      { header: "Units", type: "Number" as const },
+    ];
+    const sheet = await workbookOf(await buffer(writeXlsx(columns, rows(), "Items", 3)));
+    expect(sheet.name).toBe("Items");
+    expect([1, 2].map((r) => sheet.getRow(r).cellCount)).toEqual([0, 0]);
+    expect(sheet.getRow(3).values).toEqual([undefined, "Code", "Units"]);
+    expect(sheet.getRow(4).values).toEqual([undefined, "DE", 2]);
   });
 });

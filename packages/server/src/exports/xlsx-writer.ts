@@ -80,6 +80,8 @@ export function writeXlsx(
   columns: readonly XlsxColumn[],
   rows: AsyncIterable<readonly ScalarValue[]>,
   sheetName = "Report",
+  /** The row the headers go in (the rows above stay empty), as an upload layout reads them. */
+  headerRow = 1,
 ): Readable {
   const zip = new yazl.ZipFile();
   const mtime = new Date();
@@ -101,12 +103,12 @@ export function writeXlsx(
     };
     try {
       await write(
-        '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetViews><sheetView workbookViewId="0"><pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/></sheetView></sheetViews><sheetData>',
+        `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetViews><sheetView workbookViewId="0"><pane ySplit="${headerRow}" topLeftCell="A${headerRow + 1}" activePane="bottomLeft" state="frozen"/></sheetView></sheetViews><sheetData>`,
       );
       await write(
-        `<row r="1">${columns.map((c, i) => textCell(`${letters[i]}1`, c.header, ' s="2"')).join("")}</row>`,
+        `<row r="${headerRow}">${columns.map((c, i) => textCell(`${letters[i]}${headerRow}`, c.header, ' s="2"')).join("")}</row>`,
       );
-      let r = 1;
+      let r = headerRow;
       let chunk = "";
       for await (const row of rows) {
         r += 1;

@@ -12,8 +12,8 @@ import type { Attribute, FileLayout } from "../model/model.ts";
 import type { ProblemRow } from "./ingest-input.ts";
 
 // The problem list of a refused upload: the rows that failed, as uploaded, with a column naming
-// each problem. Its sheet and headers are the layout's, so a person fixes the rows there and
-// uploads the file again (the extra columns are ignored).
+// each problem. Its sheet, header row and headers are the layout's, so a person fixes the rows
+// there and uploads the file again (the extra columns are ignored).
 
 /** How long a problem list can be downloaded after its upload. */
 const KEEP_MS = 7 * 24 * 3_600_000;
