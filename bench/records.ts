@@ -72,7 +72,14 @@ interface Measured {
   ours: LoadResult;
   raw: LoadResult;
 }
-type Run = Record<QueryName, Record<1 | 50, Measured>>;
+/** The concurrency each query is measured at: a whole-table scan is not a query 50 users repeat. */
+const LEVELS: Record<QueryName, readonly (1 | 50)[]> = {
+  page: [1, 50],
+  filter: [1, 50],
+  deep: [1, 50],
+  breaks: [1],
+};
+type Run = Record<QueryName, Partial<Record<1 | 50, Measured>> & { 1: Measured }>;
 
 /** The median p99, p50 and requests/s of several rounds (each taken on its own). */
 function median(results: readonly LoadResult[]): LoadResult {
@@ -143,7 +150,7 @@ async function benchEngine(
     const run = {} as Run;
     for (const n of QUERY_NAMES) {
       run[n] = {} as Run[QueryName];
-      for (const connections of [1, 50] as const) {
+      for (const connections of LEVELS[n]) {
         const ours = { url: `${app.url}/api/entity`, body: qs[n], cookie, connections };
         const base = { url: `${raw.url}/raw/${n}`, body: {}, connections };
         const bound = { maxRequests: connections === 1 ? 5_000 : 100_000 };
@@ -157,8 +164,9 @@ async function benchEngine(
           oursRounds.push(await load({ ...ours, seconds, ...bound }));
           rawRounds.push(await load({ ...base, seconds, ...bound }));
         }
-        run[n][connections] = { ours: median(oursRounds), raw: median(rawRounds) };
-        const { ours: o, raw: r } = run[n][connections];
+        const measured = { ours: median(oursRounds), raw: median(rawRounds) };
+        run[n][connections] = measured;
+        const { ours: o, raw: r } = measured;
         console.log(
           `${label} ${LABELS[n]} at ${connections} connection(s): ours p99 ${o.p99} ms, ${o.rps.toFixed(0)} req/s; raw p99 ${r.p99} ms, ${r.rps.toFixed(0)} req/s`,
         );
@@ -225,8 +233,8 @@ function report(s: RunSummary): string {
     ],
   ];
   for (const n of QUERY_NAMES) {
-    for (const c of [1, 50] as const) {
-      const { ours, raw } = s.run[n][c];
+    for (const c of LEVELS[n]) {
+      const { ours, raw } = s.run[n][c] as Measured;
       const name = n === "deep" ? `deep page ${s.deepPage.toLocaleString("en")}` : LABELS[n];
       rows.push([
         name,
@@ -260,8 +268,8 @@ function targets(s: RunSummary): string[] {
       `'Breaks a rule' page 1 + count p99 ${r.breaks[1].ours.p99} ms <= 500 ms`,
     ),
   ];
-  for (const n of QUERY_NAMES) {
-    const { ours, raw } = r[n][50];
+  for (const n of QUERY_NAMES.filter((q) => LEVELS[q].includes(50))) {
+    const { ours, raw } = r[n][50] as Measured;
     lines.push(
       check(
         ours.rps >= 0.5 * raw.rps,
@@ -320,10 +328,10 @@ export async function benchRecords(): Promise<void> {
     deep_page_p99_ms: pg.deep[1].ours.p99,
     breaks_rule_p99_ms: pg.breaks[1].ours.p99,
     raw_deep_page_p99_ms: pg.deep[1].raw.p99,
-    rps: round(pg.filter[50].ours.rps, 1),
-    raw_rps: round(pg.filter[50].raw.rps, 1),
-    c50_p99_ms: pg.filter[50].ours.p99,
-    raw_c50_p99_ms: pg.filter[50].raw.p99,
+    rps: round((pg.filter[50] as Measured).ours.rps, 1),
+    raw_rps: round((pg.filter[50] as Measured).raw.rps, 1),
+    c50_p99_ms: (pg.filter[50] as Measured).ours.p99,
+    raw_c50_p99_ms: (pg.filter[50] as Measured).raw.p99,
     cookie_page_c50_rps: round(summaries[0].tokenRun.cookie.rps, 1),
     token_page_c50_rps: round(summaries[0].tokenRun.token.rps, 1),
     cookie_page_c50_p99_ms: summaries[0].tokenRun.cookie.p99,
