@@ -32,7 +32,8 @@ export class ConcurrentChangeError extends Error {}
 export const entityTable = (context: ContextModel, type: EntityType) =>
   sql.table(`${context.schema}.${type.name}`);
 
-function identityMatch(type: EntityType, left: string, right: string): RawBuilder<boolean> {
+/** `left` and `right` (aliases of rows of the type) have the same identity. */
+export function identityMatch(type: EntityType, left: string, right: string): RawBuilder<boolean> {
   return sql<boolean>`${sql.join(
     identityAttributes(type).map(
       (a) => sql`${sql.ref(`${left}.${a.name}`)} = ${sql.ref(`${right}.${a.name}`)}`,

@@ -68,7 +68,6 @@ export async function openLayoutChunks(
   type: Pick<EntityType, "attributes" | "rules">,
   sheet: AsyncIterable<SheetRow[]>,
 ): Promise<{ columns: MappedColumn[]; chunks: AsyncGenerator<RowChunk> }> {
-  const { attributes } = type;
   const batches = sheet[Symbol.asyncIterator]();
   let first: SheetRow[] = [];
   for (;;) {

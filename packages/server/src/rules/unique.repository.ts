@@ -1,15 +1,12 @@
 import type { ScalarValue } from "@ledgerline/contract";
-import { type RawBuilder, sql } from "kysely";
+import { sql } from "kysely";
 import type { Db } from "../db/connection.ts";
+import { entityTable, identityMatch } from "../ingest/diff.repository.ts";
 import type { Attribute, ContextModel, EntityType } from "../model/model.ts";
-import { identityAttributes } from "../model/model.ts";
 
 // The lookups of `unique` rules: a value must not be held by another live record of the type
 // (approved, not discontinued). Records that broke a rule before it was declared keep their
 // values; only a new or changed value is checked.
-
-const entityTable = (context: ContextModel, type: EntityType) =>
-  sql.table(`${context.schema}.${type.name}`);
 
 const LIVE = (alias: string) =>
   sql`not ${sql.ref(`${alias}.is_deleted`)} and not ${sql.ref(`${alias}.is_pending_new`)}`;
@@ -38,15 +35,6 @@ export async function isTaken(
       and o.entity_key_id is distinct from ${exceptKey ?? null}::bigint
     limit 1`.execute(db);
   return rows.length > 0;
-}
-
-function identityMatch(type: EntityType, left: string, right: string): RawBuilder<boolean> {
-  return sql<boolean>`${sql.join(
-    identityAttributes(type).map(
-      (a) => sql`${sql.ref(`${left}.${a.name}`)} = ${sql.ref(`${right}.${a.name}`)}`,
-    ),
-    sql` and `,
-  )}`;
 }
 
 /** A staged row whose value breaks a unique rule: its row number and its staged values. */
