@@ -117,6 +117,9 @@ export const PendingAction = z.enum(PENDING_ACTIONS);
 export type PendingAction = z.infer<typeof PendingAction>;
 
 /** The query behind lists, single records, pick lists, pending lists and exports. */
+/** A moment: an ISO 8601 date-time with a time zone (`2026-01-01T00:00:00Z`). */
+export const Moment = z.iso.datetime({ offset: true });
+
 export const EntityQuery = z.object({
   context: z.string().min(1),
   entityType: z.string().min(1),
@@ -143,6 +146,11 @@ export const EntityQuery = z.object({
   breaksRule: z.boolean().optional(),
   /** Attribute names, or reference paths such as `systemenvironment.technology`. */
   requestedAttributes: z.array(z.string().min(1).max(200)).max(200).optional(),
+  /**
+   * The approved records as they stood at this moment (values, discontinued state and reference
+   * labels of then); pending changes are never part of it. Not with requirePending.
+   */
+  asOf: Moment.optional(),
 });
 export type EntityQuery = z.infer<typeof EntityQuery>;
 
