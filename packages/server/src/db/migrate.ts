@@ -8,6 +8,7 @@ import * as notifications from "./migrations/006-notifications.ts";
 import * as oidc from "./migrations/007-oidc.ts";
 import * as apiTokens from "./migrations/008-api-tokens.ts";
 import * as ruleChecks from "./migrations/009-rule-checks.ts";
+import * as recordVersions from "./migrations/010-record-versions.ts";
 
 // Ordered by name; a new migration is a new numbered file added here. Applied migrations never change.
 const MIGRATIONS: Record<string, Migration> = {
@@ -20,6 +21,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "007-oidc": oidc,
   "008-api-tokens": apiTokens,
   "009-rule-checks": ruleChecks,
+  "010-record-versions": recordVersions,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

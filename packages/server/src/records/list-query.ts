@@ -1,6 +1,7 @@
 import { type EntityQuery, LABEL_ORDER, type RowConstraint } from "@ledgerline/contract";
 import { type RawBuilder, sql } from "kysely";
 import { BadRequestError } from "../errors.ts";
+import { loggedCountAt, pastMoment, readViewAt, versionsAt } from "../history/as-of-sql.ts";
 import type { Attribute, ContextModel, EntityType } from "../model/model.ts";
 import { findEntityType } from "../model/model.ts";
 import { viewNameOf } from "../model/sync/desired.ts";
@@ -29,6 +30,26 @@ export interface ListQuery {
 const view = (context: ContextModel, type: EntityType) =>
   sql.table(`${context.schema}.${viewNameOf(type.name)}`);
 
+/** Where a list reads a type's rows: its read view, or the view as it stood at a past moment. */
+interface RowSource {
+  rows(type: EntityType): RawBuilder<unknown>;
+  /** The records a unique rule compares with (the table's when undefined). */
+  records?: RawBuilder<unknown>;
+  at?: Date;
+}
+
+function rowSource(context: ContextModel, type: EntityType, q: EntityQuery): RowSource {
+  if (q.asOf === undefined) return { rows: (t) => view(context, t) };
+  if (q.requirePending)
+    throw new BadRequestError("asOf: a past moment has no pending changes (requirePending)");
+  const at = pastMoment(q.asOf);
+  return {
+    rows: (t) => readViewAt(context, t, at),
+    records: sql`(${versionsAt(context, type, at)})`,
+    at,
+  };
+}
+
 function attributeOf(type: EntityType, name: string, use: string): Attribute {
   const attr = type.attributes.find((a) => a.name === name);
   if (!attr) throw new BadRequestError(`${use}: unknown attribute '${name}' of '${type.name}'`);
@@ -53,6 +74,7 @@ export function buildListQuery(
   const { afterKey } = options;
   if (afterKey !== undefined && q.rowOrders?.length)
     throw new Error("keyset paging (afterKey) needs the default order");
+  const source = rowSource(context, type, q);
   const columns: OutputColumn[] = [];
   const selects: RawBuilder<unknown>[] = [];
   const joins: RawBuilder<unknown>[] = [];
@@ -65,7 +87,7 @@ export function buildListQuery(
       alias = `r${joined.size}`;
       joined.set(attr.name, alias);
       joins.push(
-        sql`left join ${view(context, target)} as ${sql.id(alias)} on ${sql.ref(`${alias}.entity_key_id`)} = ${sql.ref(`v.${attr.name}`)}`,
+        sql`left join ${source.rows(target)} as ${sql.id(alias)} on ${sql.ref(`${alias}.entity_key_id`)} = ${sql.ref(`v.${attr.name}`)}`,
       );
     }
     return { alias, target };
@@ -107,7 +129,7 @@ export function buildListQuery(
   }
   if (q.includeLabels) selects.push(sql`${labelSql(type, "v")} as record_label`);
 
-  const where = whereSql(context, type, q);
+  const where = whereSql(context, type, q, source);
   const orderBy = orderSql(type, q);
   const size = q.pageSize ?? 20;
   const offset =
@@ -117,11 +139,11 @@ export function buildListQuery(
 
   const page = sql<Record<string, unknown>>`
     select v.entity_key_id, v.is_deleted, v.version, ${sql.join(selects)}
-    from ${view(context, type)} as v ${sql.join(joins, sql` `)}
+    from ${source.rows(type)} as v ${sql.join(joins, sql` `)}
     where ${where} ${after}
     order by ${orderBy}
     ${limit}`;
-  const count = countSql(context, type, q, where);
+  const count = countSql(context, type, q, where, source);
   return { page, count, columns, requested };
 }
 
@@ -131,6 +153,7 @@ function countSql(
   type: EntityType,
   q: EntityQuery,
   where: RawBuilder<boolean>,
+  source: RowSource,
 ): RawBuilder<{ n: number }> | null {
   const narrowed = Boolean(
     q.rowConstraints?.length ||
@@ -141,8 +164,10 @@ function countSql(
   // A record has at most one pending event, so an otherwise unfiltered pending list counts events alone.
   if (q.requirePending && !narrowed)
     return sql`select count(*)::int as n from app.events e where ${pendingEventsSql(context, type, q)}`;
-  if (!narrowed && !q.includeDeleted && !q.requirePending) return null;
-  return sql`select count(*)::int as n from ${view(context, type)} as v where ${where}`;
+  const counted = sql`select count(*) from ${source.rows(type)} as v where ${where}`;
+  if (narrowed || q.includeDeleted || q.requirePending) return sql`select (${counted})::int as n`;
+  if (source.at === undefined) return null;
+  return sql`select coalesce(${loggedCountAt(context, type, source.at)}, (${counted}))::int as n`;
 }
 
 function constraintsSql(
@@ -179,7 +204,12 @@ function pendingEventsSql(
     ${actions} ${sql.join(sources, sql` `)}`;
 }
 
-function whereSql(context: ContextModel, type: EntityType, q: EntityQuery): RawBuilder<boolean> {
+function whereSql(
+  context: ContextModel,
+  type: EntityType,
+  q: EntityQuery,
+  source: RowSource,
+): RawBuilder<boolean> {
   const parts: RawBuilder<boolean>[] = [];
   if (q.requirePending) {
     parts.push(sql<boolean>`exists (
@@ -191,7 +221,7 @@ function whereSql(context: ContextModel, type: EntityType, q: EntityQuery): RawB
     if (!q.includeDeleted) parts.push(sql<boolean>`not v.is_deleted`);
   }
   if (q.entityKeyID !== undefined) parts.push(sql<boolean>`v.entity_key_id = ${q.entityKeyID}`);
-  if (q.breaksRule) parts.push(breaksAnyRule(context, type, "v"));
+  if (q.breaksRule) parts.push(breaksAnyRule(context, type, "v", source.records));
   parts.push(constraintsSql(type, q.rowConstraints ?? []));
   if (q.constraintGroups?.length) {
     const groups = q.constraintGroups.map((g) => constraintsSql(type, g));

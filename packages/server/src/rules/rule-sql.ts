@@ -64,6 +64,7 @@ function attributeRuleSql(
   attr: Attribute,
   rule: AttributeRule,
   alias: string,
+  records: RawBuilder<unknown> | undefined,
 ): RawBuilder<boolean> {
   const v = col(alias, attr.name);
   switch (rule.kind) {
@@ -86,7 +87,7 @@ function attributeRuleSql(
     case "oneOf":
       return sql<boolean>`${v} not in (${sql.join(rule.values)})`;
     case "unique":
-      return sql<boolean>`exists (select 1 from ${sql.table(`${context.schema}.${type.name}`)} o
+      return sql<boolean>`exists (select 1 from ${records ?? sql.table(`${context.schema}.${type.name}`)} o
         where o.${sql.id(attr.name)} = ${v} and o.entity_key_id <> ${col(alias, "entity_key_id")}
           and not o.is_deleted and not o.is_pending_new)`;
   }
@@ -121,11 +122,15 @@ const COST: Record<AttributeRule["kind"] | TypeRule["kind"], number> = {
   unique: 4,
 };
 
-/** Every rule of a type, each with its condition; a null never counts as a breach. */
+/**
+ * Every rule of a type, each with its condition; a null never counts as a breach. `records`: what
+ * a unique value is compared with (the table; a past moment's records in a list as of then).
+ */
 export function ruleConditions(
   context: ContextModel,
   type: EntityType,
   alias = "v",
+  records?: RawBuilder<unknown>,
 ): RuleCondition[] {
   const conditions: RuleCondition[] = [];
   for (const attr of type.attributes)
@@ -133,7 +138,7 @@ export function ruleConditions(
       conditions.push({
         id: rule.id,
         severity: rule.severity,
-        breaks: sql<boolean>`coalesce(${attributeRuleSql(context, type, attr, rule, alias)}, false)`,
+        breaks: sql<boolean>`coalesce(${attributeRuleSql(context, type, attr, rule, alias, records)}, false)`,
         cost: COST[rule.kind],
       });
   for (const rule of type.rules)
@@ -155,8 +160,9 @@ export function breaksAnyRule(
   context: ContextModel,
   type: EntityType,
   alias = "v",
+  records?: RawBuilder<unknown>,
 ): RawBuilder<boolean> {
-  const conditions = ruleConditions(context, type, alias).sort((a, b) => a.cost - b.cost);
+  const conditions = ruleConditions(context, type, alias, records).sort((a, b) => a.cost - b.cost);
   if (conditions.length === 0) return sql<boolean>`false`;
   return sql<boolean>`(${sql.join(
     conditions.map((c) => c.breaks),

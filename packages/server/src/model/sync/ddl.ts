@@ -158,3 +158,47 @@ export function dropViewSql(schema: string, view: string): string {
 export function viewFingerprint(select: string): string {
   return `ledgerline:${createHash("sha256").update(select).digest("hex").slice(0, 16)}`;
 }
+
+/**
+ * The history table of an entity table (the versions a record had before its current one): the
+ * table's columns as they are now, without identity or defaults, plus `valid_to`; and the trigger
+ * that fills it (app.keep_record_versions, migration 010).
+ */
+export function createHistoryTableSql(schema: string, table: string, history: string): string[] {
+  const argument = `'${history.replaceAll("'", "''")}'`;
+  return [
+    `create table ${qualified(schema, history)} (like ${qualified(schema, table)}, valid_to timestamptz not null)`,
+    `create trigger keep_versions after update on ${qualified(schema, table)} referencing old table as old_rows new table as new_rows for each statement execute function app.keep_record_versions(${argument})`,
+  ];
+}
+
+/**
+ * Fills a new history table from the approved events, for records written before it existed:
+ * each event's values merged over the ones before it give the version it started, valid until the
+ * record's next approved event.
+ */
+export function backfillHistorySql(
+  schema: string,
+  history: string,
+  context: string,
+  type: string,
+  columns: readonly ColumnDef[],
+): string {
+  const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
+  const names = columns.map((c) => quoteIdent(c.name));
+  const values = columns.map((c) => `(s.state ->> ${literal(c.name)})::${c.sqlType}`);
+  return `insert into ${qualified(schema, history)} (entity_key_id, is_deleted, is_pending_new, version, created_at, created_by, updated_at, updated_by, last_event_id${names.map((n) => `, ${n}`).join("")}, valid_to)
+select s.entity_key_id, s.action in ('Delete', 'Missing'), false, s.n, s.first_at, s.first_by, s.at, s.by, s.event_id${values.map((v) => `, ${v}`).join("")}, s.valid_to
+from (
+  select e.entity_key_id, e.action, e.event_id, coalesce(e.decided_at, e.created_at) as at,
+    coalesce(e.decided_by, e.created_by) as by, row_number() over w as n,
+    first_value(coalesce(e.decided_at, e.created_at)) over w as first_at,
+    first_value(e.created_by) over w as first_by,
+    lead(coalesce(e.decided_at, e.created_at)) over w as valid_to,
+    app.jsonb_merge(e.new_values) over w as state
+  from app.events e
+  where e.context = ${literal(context)} and e.entity_type = ${literal(type)} and e.status = 'approved'
+  window w as (partition by e.entity_key_id order by coalesce(e.decided_at, e.created_at), e.event_id)
+) s
+where s.valid_to > s.at`;
+}

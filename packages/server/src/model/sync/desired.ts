@@ -23,11 +23,15 @@ export interface DesiredForeignKey {
 
 export interface DesiredTable {
   schema: string;
+  /** The context's name and the type's name, as the events name them. */
+  context: string;
   table: string;
   columns: ColumnDef[];
   foreignKeys: DesiredForeignKey[];
   indexes: DesiredIndex[];
   view: { name: string; select: string; fingerprint: string };
+  /** The table of the versions records had before their current one (what a past moment reads). */
+  history: { table: string; indexes: DesiredIndex[] };
 }
 
 export interface DesiredState {
@@ -38,6 +42,11 @@ export interface DesiredState {
 /** The name of a type's read view (with its formula columns). */
 export function viewNameOf(typeName: string): string {
   return `${typeName}__v`;
+}
+
+/** The name of a type's history table (earlier versions of its records). */
+export function historyNameOf(typeName: string): string {
+  return objectName(typeName, "history");
 }
 
 /** What the database should hold for this model. Pure. */
@@ -95,10 +104,37 @@ function desiredTable(context: ContextModel, type: EntityType): DesiredTable {
   const select = viewSelectSql(context.schema, type.name, formulas);
   return {
     schema: context.schema,
+    context: context.name,
     table: type.name,
     columns,
     foreignKeys,
     indexes,
     view: { name: viewNameOf(type.name), select, fingerprint: viewFingerprint(select) },
+    history: { table: historyNameOf(type.name), indexes: historyIndexes(type.name, indexes) },
   };
+}
+
+/**
+ * A past moment is read from the table and its history side by side, in the same orders: the
+ * history gets the table's btree indexes (not unique: a record has many versions), lookups by
+ * record and by when a version started and ended. Pattern and trigram searches scan it.
+ */
+function historyIndexes(typeName: string, indexes: readonly DesiredIndex[]): DesiredIndex[] {
+  const history = historyNameOf(typeName);
+  return [
+    {
+      name: objectName(history, "record"),
+      kind: "btree",
+      columns: ["entity_key_id", "updated_at"],
+    },
+    { name: objectName(history, "from"), kind: "btree", columns: ["updated_at"] },
+    { name: objectName(history, "to"), kind: "btree", columns: ["valid_to"] },
+    ...indexes
+      .filter((i) => i.kind === "unique" || i.kind === "btree")
+      .map((i) => ({
+        name: objectName(history, ...i.columns, "idx"),
+        kind: "btree" as const,
+        columns: i.columns,
+      })),
+  ];
 }

@@ -36,7 +36,9 @@ export function planSync(desired: DesiredState, actual: ActualState): SyncAction
       );
   }
 
-  const wanted = new Set(desired.tables.map((t) => `${t.schema}.${t.table}`));
+  const wanted = new Set(
+    desired.tables.flatMap((t) => [`${t.schema}.${t.table}`, `${t.schema}.${t.history.table}`]),
+  );
   for (const key of actual.tables.keys()) {
     const [schema, table] = key.split(".");
     if (desired.schemas.includes(schema) && !wanted.has(key)) {
@@ -111,6 +113,7 @@ function planTable(
       sql: [ddl.dropViewSql(t.schema, t.view.name)],
     });
   early.push(...columnSteps);
+  early.push(...historySteps(t, actual));
 
   for (const fk of t.foreignKeys) {
     if (!actual.foreignKeys.has(`${t.schema}.${fk.name}`))
@@ -121,7 +124,11 @@ function planTable(
       });
   }
 
-  const wantedIndexes = new Set(t.indexes.map((i) => i.name));
+  const indexed = [
+    ...t.indexes.map((index) => ({ index, table: t.table })),
+    ...t.history.indexes.map((index) => ({ index, table: t.history.table })),
+  ];
+  const wantedIndexes = new Set(indexed.map(({ index }) => index.name));
   for (const index of actual.indexes) {
     const [schema, name] = index.split(".");
     if (schema === t.schema && name.startsWith(`${t.table}__`) && !wantedIndexes.has(name))
@@ -131,12 +138,12 @@ function planTable(
         sql: [ddl.dropIndexSql(schema, name)],
       });
   }
-  for (const i of t.indexes) {
+  for (const { index: i, table } of indexed) {
     if (!actual.indexes.has(`${t.schema}.${i.name}`))
       late.push({
         description: `create ${i.kind} index ${t.schema}.${i.name}`,
         destructive: false,
-        sql: [ddl.createIndexSql(t.schema, t.table, i.name, i.kind, i.columns)],
+        sql: [ddl.createIndexSql(t.schema, table, i.name, i.kind, i.columns)],
       });
   }
 
@@ -149,4 +156,51 @@ function planTable(
         ddl.commentOnViewSql(t.schema, t.view.name, t.view.fingerprint),
       ],
     });
+}
+
+/**
+ * The history table follows its entity table: made (with its trigger, and filled from the events
+ * of records written before it existed) once the table has its columns, then given each column
+ * the table gains, loses or retypes. Its columns are nullable: older versions predate new ones.
+ */
+function historySteps(t: DesiredTable, actual: ActualState): SyncAction[] {
+  const key = `${t.schema}.${t.history.table}`;
+  const existing = actual.tables.get(key);
+  if (!existing)
+    return [
+      {
+        description: `create history table ${key}`,
+        destructive: false,
+        sql: [
+          ...ddl.createHistoryTableSql(t.schema, t.table, t.history.table),
+          ddl.backfillHistorySql(t.schema, t.history.table, t.context, t.table, t.columns),
+        ],
+      },
+    ];
+  const steps: SyncAction[] = [];
+  const wanted = new Set(t.columns.map((c) => c.name));
+  for (const c of t.columns) {
+    const have = existing.get(c.name);
+    if (!have)
+      steps.push({
+        description: `add column ${key}.${c.name} ${c.sqlType}`,
+        destructive: false,
+        sql: [ddl.addColumnSql(t.schema, t.history.table, { ...c, notNull: false })],
+      });
+    else if (have.sqlType !== c.sqlType)
+      steps.push({
+        description: `change type of ${key}.${c.name} from ${have.sqlType} to ${c.sqlType}`,
+        destructive: true,
+        sql: [ddl.alterColumnTypeSql(t.schema, t.history.table, c.name, c.sqlType)],
+      });
+  }
+  for (const name of existing.keys()) {
+    if (!systemColumns.has(name) && name !== "valid_to" && !wanted.has(name))
+      steps.push({
+        description: `drop column ${key}.${name} (attribute removed)`,
+        destructive: true,
+        sql: [ddl.dropColumnSql(t.schema, t.history.table, name)],
+      });
+  }
+  return steps;
 }

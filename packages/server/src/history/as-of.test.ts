@@ -1,0 +1,150 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listRecords, messageOf, valuesOf } from "../testing/records-client.ts";
+import { createTestApp, TEST_USER_PASSWORD, type TestApp } from "../testing/test-app.ts";
+
+let t: TestApp;
+let steward: string;
+let approver: string;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await t.createUser({ username: "steward", roles: [{ context: "reference", role: "steward" }] });
+  await t.createUser({ username: "approver", roles: [{ context: "reference", role: "approver" }] });
+  steward = await t.login("steward", TEST_USER_PASSWORD);
+  approver = await t.login("approver", TEST_USER_PASSWORD);
+});
+afterAll(() => t.close());
+
+/** A moment between two steps: a few milliseconds clear of the writes on either side. */
+async function moment(): Promise<string> {
+  const pause = () => new Promise((resolve) => setTimeout(resolve, 5));
+  await pause();
+  const at = new Date().toISOString();
+  await pause();
+  return at;
+}
+
+const save = async (entityType: string, record: object, action: "create" | "update") => {
+  const res = await t.post(
+    "/api/save",
+    { context: "reference", entityType, record, action },
+    steward,
+  );
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json() as { entityKeyID: number; entityEventID: number };
+};
+
+const currencyNamed = (code: string) => [
+  { attribute: "code", operator: "=" as const, values: [code] },
+];
+
+describe("a list as of a moment", () => {
+  it("answers the values, discontinued state and count each moment had", async () => {
+    const before = await moment();
+    const { entityKeyID } = await save(
+      "currency",
+      { code: "XAA", name: "First name", minor_units: 2 },
+      "create",
+    );
+    const created = await moment();
+    await save("currency", { code: "XAA", name: "Second name" }, "update");
+    const renamed = await moment();
+    const del = await t.post(
+      "/api/delete",
+      { context: "reference", entityType: "currency", entityKeyIds: [entityKeyID] },
+      steward,
+    );
+    expect(del.statusCode, del.body).toBe(200);
+    const deleted = await moment();
+
+    const at = (asOf: string, extra: object = {}) =>
+      listRecords(t, steward, {
+        entityType: "currency",
+        rowConstraints: currencyNamed("XAA"),
+        asOf,
+        ...extra,
+      });
+    expect((await at(before)).data).toHaveLength(0);
+    expect(valuesOf(await at(created), "name")).toEqual(["First name"]);
+    expect(valuesOf(await at(renamed), "name")).toEqual(["Second name"]);
+    expect((await at(deleted)).data).toHaveLength(0);
+    const discontinued = await at(deleted, { includeDeleted: true });
+    expect(valuesOf(discontinued, "name")).toEqual(["Second name"]);
+    expect(discontinued.data[0].requested.isDeleted).toBe(true);
+
+    // The unfiltered count of each moment.
+    const total = async (asOf?: string) =>
+      (
+        await listRecords(t, steward, {
+          entityType: "currency",
+          pageSize: 1,
+          ...(asOf ? { asOf } : {}),
+        })
+      ).querySize;
+    expect(await total(created)).toBe((await total(before)) + 1);
+    expect(await total(renamed)).toBe(await total(created));
+    expect(await total(deleted)).toBe(await total(before));
+    expect(await total(deleted)).toBe(await total());
+  });
+
+  it("refuses a moment in the future and a pending list as of a moment", async () => {
+    const future = new Date(Date.now() + 60_000).toISOString();
+    const res = await t.post(
+      "/api/entity",
+      { context: "reference", entityType: "currency", asOf: future },
+      steward,
+    );
+    expect(res.statusCode).toBe(400);
+    expect(messageOf(res)).toMatch(/is in the future/);
+    const pending = await t.post(
+      "/api/entity",
+      {
+        context: "reference",
+        entityType: "country",
+        asOf: new Date().toISOString(),
+        requirePending: true,
+      },
+      approver,
+    );
+    expect(pending.statusCode).toBe(400);
+    const bad = await t.post(
+      "/api/entity",
+      { context: "reference", entityType: "currency", asOf: "yesterday" },
+      steward,
+    );
+    expect(bad.statusCode).toBe(400);
+  });
+
+  it("never shows pending changes, shows an approved one from its approval on, with the labels of then", async () => {
+    const currency = await save(
+      "currency",
+      { code: "XQA", name: "Old riyal", minor_units: 2 },
+      "create",
+    );
+    const { entityEventID } = await save(
+      "country",
+      { iso2: "QZ", name: "Qatarland", currency: currency.entityKeyID, population: 5 },
+      "create",
+    );
+    const proposed = await moment();
+    const approve = await t.post(
+      "/api/approve",
+      { context: "reference", entityType: "country", entityEventIds: [entityEventID] },
+      approver,
+    );
+    expect(approve.statusCode, approve.body).toBe(200);
+    const approved = await moment();
+    await save("currency", { code: "XQA", name: "New riyal" }, "update");
+
+    const named = [{ attribute: "iso2", operator: "=" as const, values: ["QZ"] }];
+    const at = (asOf: string) =>
+      listRecords(t, steward, { entityType: "country", rowConstraints: named, asOf });
+    expect((await at(proposed)).data).toHaveLength(0);
+    const then = await at(approved);
+    expect(valuesOf(then, "name")).toEqual(["Qatarland"]);
+    expect(then.data[0].requested.attrValues.currency.label).toBe("XQA - Old riyal");
+    expect(then.data[0].requested.attrValues.display.value).toBe("Qatarland (QZ)");
+    const now = await listRecords(t, steward, { entityType: "country", rowConstraints: named });
+    expect(now.data[0].requested.attrValues.currency.label).toBe("XQA - New riyal");
+  });
+});
