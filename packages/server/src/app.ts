@@ -17,6 +17,7 @@ import { changesRoutes } from "./changes/changes.routes.ts";
 import { contextsRoutes } from "./contexts/contexts.routes.ts";
 import { dictionaryRoutes } from "./dictionary/dictionary.routes.ts";
 import { TooManyRequestsError } from "./errors.ts";
+import { historyRoutes } from "./history/history.routes.ts";
 import { errorHandler } from "./http/error-handler.ts";
 import { installGuard } from "./http/guard.ts";
 import type { App, AppDeps } from "./http/types.ts";
@@ -98,6 +99,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await contextsRoutes(app, deps);
   await recordsRoutes(app, deps);
   await changesRoutes(app, deps);
+  await historyRoutes(app, deps);
   await ingestRoutes(app, deps);
   await dictionaryRoutes(app, deps);
   await publishRoutes(app, deps);

@@ -32,12 +32,12 @@ export async function exportQuery(
       throw new BadRequestError(
         `requestedAttributes: unknown attribute '${first}' of '${type.name}'`,
       );
-    if (!second) return { header: attr.uiName, type: cellTypeOf(attr.dataType) };
+    if (!second) return { header: attr.uiName, type: exportColumnType(attr.dataType) };
     const target = findEntityType(rights.context, attr.referencedEntityType ?? "");
     const leaf = target?.attributes.find((a) => a.name === second);
     if (!leaf)
       throw new BadRequestError(`requestedAttributes: '${name}' is not a path through a reference`);
-    return { header: `${attr.uiName} ${leaf.uiName}`, type: cellTypeOf(leaf.dataType) };
+    return { header: `${attr.uiName} ${leaf.uiName}`, type: exportColumnType(leaf.dataType) };
   });
   // Validates the whole query before the download starts, so a bad request answers 400, not a broken file.
   await runListQuery(db, rights.context, type, { ...q, pageSize: 1, pageNum: 1 }, { count: false });
@@ -76,7 +76,7 @@ export async function exportQuery(
   return writeXlsx(columns, rows(), type.uiName.slice(0, 31));
 }
 
-function cellTypeOf(dataType: string): CellType {
+export function exportColumnType(dataType: string): CellType {
   return dataType === "Number" || dataType === "Boolean" || dataType === "Date"
     ? dataType
     : "String";

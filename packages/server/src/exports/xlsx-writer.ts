@@ -9,15 +9,54 @@ export interface XlsxColumn {
   type: CellType;
 }
 
+/** The colours of the pending screen: a new value, a changed one (old, new), a removed one. */
+export type CellStyle = "new" | "old" | "changed" | "removed";
+
+/** A value with the colour it is shown in. */
+export interface StyledValue {
+  value: ScalarValue;
+  style: CellStyle;
+}
+
+export type XlsxCell = ScalarValue | StyledValue;
+
 const CONTENT_TYPES = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/><Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/></Types>`;
 const ROOT_RELS = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>`;
 const WORKBOOK_RELS = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/></Relationships>`;
-// Style 1 formats dates as yyyy-mm-dd; style 2 makes the header bold.
+// Fonts: plain, bold, struck through in orange, struck through in red. Fills: none, gray125 (both
+// required), green, yellow.
+const FONTS = `<fonts count="4"><font><sz val="11"/><name val="Calibri"/></font><font><b/><sz val="11"/><name val="Calibri"/></font><font><strike/><sz val="11"/><color rgb="FFFD7E14"/><name val="Calibri"/></font><font><strike/><sz val="11"/><color rgb="FFDC3545"/><name val="Calibri"/></font></fonts>`;
+const FILLS = `<fills count="4"><fill><patternFill patternType="none"/></fill><fill><patternFill patternType="gray125"/></fill><fill><patternFill patternType="solid"><fgColor rgb="FFD1E7DD"/></patternFill></fill><fill><patternFill patternType="solid"><fgColor rgb="FFFFE69C"/></patternFill></fill></fills>`;
+const COLOURS: Readonly<Record<CellStyle, { font: number; fill: number }>> = {
+  new: { font: 0, fill: 2 },
+  old: { font: 2, fill: 0 },
+  changed: { font: 0, fill: 3 },
+  removed: { font: 3, fill: 0 },
+};
+const COLOURED = Object.keys(COLOURS) as CellStyle[];
+const xf = (numFmt: number, font: number, fill: number) =>
+  `<xf numFmtId="${numFmt}" fontId="${font}" fillId="${fill}" borderId="0" xfId="0"${numFmt ? ' applyNumberFormat="1"' : ""}${font ? ' applyFont="1"' : ""}${fill ? ' applyFill="1"' : ""}/>`;
+// Cell styles: 0 plain, 1 a date (yyyy-mm-dd), 2 a header (bold), then each colour as text and as a date.
+const CELL_XFS = [
+  xf(0, 0, 0),
+  xf(164, 0, 0),
+  xf(0, 1, 0),
+  ...COLOURED.flatMap((c) => [
+    xf(0, COLOURS[c].font, COLOURS[c].fill),
+    xf(164, COLOURS[c].font, COLOURS[c].fill),
+  ]),
+];
 const STYLES = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><numFmts count="1"><numFmt numFmtId="164" formatCode="yyyy-mm-dd"/></numFmts><fonts count="2"><font><sz val="11"/><name val="Calibri"/></font><font><b/><sz val="11"/><name val="Calibri"/></font></fonts><fills count="2"><fill><patternFill patternType="none"/></fill><fill><patternFill patternType="gray125"/></fill></fills><borders count="1"><border/></borders><cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs><cellXfs count="3"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/><xf numFmtId="164" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/><xf numFmtId="0" fontId="1" fillId="0" borderId="0" xfId="0" applyFont="1"/></cellXfs></styleSheet>`;
+<styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><numFmts count="1"><numFmt numFmtId="164" formatCode="yyyy-mm-dd"/></numFmts>${FONTS}${FILLS}<borders count="1"><border/></borders><cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs><cellXfs count="${CELL_XFS.length}">${CELL_XFS.join("")}</cellXfs></styleSheet>`;
+
+/** The cell style index of a colour, for a date cell or any other. */
+function styleIndex(style: CellStyle | undefined, date: boolean): number {
+  if (style === undefined) return date ? 1 : 0;
+  return 3 + COLOURED.indexOf(style) * 2 + (date ? 1 : 0);
+}
 
 function workbook(sheetName: string): string {
   return `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
@@ -62,14 +101,23 @@ function textCell(ref: string, text: string, style = ""): string {
   return `<c r="${ref}" t="inlineStr"${style}><is><t xml:space="preserve">${escapeXml(text)}</t></is></c>`;
 }
 
-function cell(ref: string, type: CellType, value: ScalarValue): string {
-  if (value === null || value === "") return "";
-  if (type === "Number" && typeof value === "number") return `<c r="${ref}"><v>${value}</v></c>`;
+function cell(ref: string, type: CellType, content: XlsxCell): string {
+  const styled = content !== null && typeof content === "object";
+  const value = styled ? content.value : content;
+  const style = styled ? content.style : undefined;
+  const s = (date: boolean) => {
+    const index = styleIndex(style, date);
+    return index === 0 ? "" : ` s="${index}"`;
+  };
+  if (value === null || value === "")
+    return style === undefined ? "" : `<c r="${ref}"${s(false)}/>`;
+  if (type === "Number" && typeof value === "number")
+    return `<c r="${ref}"${s(false)}><v>${value}</v></c>`;
   if (type === "Boolean" && typeof value === "boolean")
-    return `<c r="${ref}" t="b"><v>${value ? 1 : 0}</v></c>`;
+    return `<c r="${ref}" t="b"${s(false)}><v>${value ? 1 : 0}</v></c>`;
   if (type === "Date" && typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/.test(value))
-    return `<c r="${ref}" s="1"><v>${dateSerial(value)}</v></c>`;
-  return textCell(ref, String(value));
+    return `<c r="${ref}"${s(true)}><v>${dateSerial(value)}</v></c>`;
+  return textCell(ref, String(value), s(false));
 }
 
 /**
@@ -78,7 +126,7 @@ function cell(ref: string, type: CellType, value: ScalarValue): string {
  */
 export function writeXlsx(
   columns: readonly XlsxColumn[],
-  rows: AsyncIterable<readonly ScalarValue[]>,
+  rows: AsyncIterable<readonly XlsxCell[]>,
   sheetName = "Report",
   /** The row the headers go in (the rows above stay empty), as an upload layout reads them. */
   headerRow = 1,

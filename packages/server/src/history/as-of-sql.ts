@@ -5,13 +5,15 @@ import { SYSTEM_COLUMNS, storedAttributes } from "../model/model.ts";
 import { SQL_TYPES } from "../model/sync/ddl.ts";
 import { historyNameOf } from "../model/sync/desired.ts";
 
-/** A moment from a request, refused when it is not in the past. */
-export function pastMoment(iso: string, name = "asOf"): Date {
+/**
+ * A moment from a request, refused when it is not in the past. Kept as the text it came as: a
+ * moment read from the database (an upload's approval) has microseconds a Date would lose.
+ */
+export function pastMoment(iso: string, name = "asOf"): string {
   const at = new Date(iso);
   if (Number.isNaN(at.getTime())) throw new BadRequestError(`${name}: '${iso}' is not a date-time`);
-  if (at.getTime() > Date.now())
-    throw new BadRequestError(`${name}: ${at.toISOString()} is in the future`);
-  return at;
+  if (at.getTime() > Date.now()) throw new BadRequestError(`${name}: ${iso} is in the future`);
+  return iso;
 }
 
 /**
@@ -19,15 +21,19 @@ export function pastMoment(iso: string, name = "asOf"): Date {
  * by then (and is not a proposal), else the history row whose validity spans `at`. Records written
  * after `at` for the first time have neither. Same columns as the table.
  */
-export function versionsAt(context: ContextModel, type: EntityType, at: Date): RawBuilder<unknown> {
+export function versionsAt(
+  context: ContextModel,
+  type: EntityType,
+  at: string,
+): RawBuilder<unknown> {
   const columns = sql.join(
     [...SYSTEM_COLUMNS, ...storedAttributes(type).map((a) => a.name)].map((c) => sql.id(c)),
   );
   return sql`select ${columns} from ${sql.table(`${context.schema}.${type.name}`)}
-      where not is_pending_new and updated_at <= ${at}
+      where not is_pending_new and updated_at <= ${at}::timestamptz
     union all
     select ${columns} from ${sql.table(`${context.schema}.${historyNameOf(type.name)}`)}
-      where updated_at <= ${at} and valid_to > ${at}`;
+      where updated_at <= ${at}::timestamptz and valid_to > ${at}::timestamptz`;
 }
 
 /** `rows` with the type's formula columns added, as its read view adds them to the table. */
@@ -42,7 +48,11 @@ export function withFormulas(type: EntityType, rows: RawBuilder<unknown>): RawBu
 }
 
 /** The type's read view as it stood at `at`: what a list as of that moment reads instead. */
-export function readViewAt(context: ContextModel, type: EntityType, at: Date): RawBuilder<unknown> {
+export function readViewAt(
+  context: ContextModel,
+  type: EntityType,
+  at: string,
+): RawBuilder<unknown> {
   return withFormulas(type, versionsAt(context, type, at));
 }
 
@@ -53,9 +63,9 @@ export function readViewAt(context: ContextModel, type: EntityType, at: Date): R
 export function loggedCountAt(
   context: ContextModel,
   type: EntityType,
-  at: Date,
+  at: string,
 ): RawBuilder<number | null> {
   return sql<number | null>`(select case when count(*) > 0 then sum(delta) end
     from app.type_count_history
-    where context = ${context.name} and entity_type = ${type.name} and counted_at <= ${at})`;
+    where context = ${context.name} and entity_type = ${type.name} and counted_at <= ${at}::timestamptz)`;
 }

@@ -89,6 +89,9 @@ export const ROUTE_POLICY: Readonly<Record<string, RoutePolicy>> = {
   "POST /api/history": reads(signedIn("read")),
   "POST /api/query-xlsx": reads(limited(signedIn("read"), 30)),
   "POST /api/xlsxgen": reads(limited(signedIn(), 30)),
+  "POST /api/compare": reads(signedIn("read")),
+  "POST /api/compare-xlsx": reads(limited(signedIn("read"), 30)),
+  "POST /api/approved-uploads": reads(signedIn("read")),
 
   "POST /api/filelayouts": reads(signedIn()),
   "POST /api/upload": writes(limited(text(signedIn("createOrEdit", "multipart")), 20)),

@@ -35,7 +35,7 @@ interface RowSource {
   rows(type: EntityType): RawBuilder<unknown>;
   /** The records a unique rule compares with (the table's when undefined). */
   records?: RawBuilder<unknown>;
-  at?: Date;
+  at?: string;
 }
 
 function rowSource(context: ContextModel, type: EntityType, q: EntityQuery): RowSource {
@@ -62,6 +62,8 @@ export interface ListQueryOptions {
    * only, so a chunk costs the same however deep it is. Needs the default order (no rowOrders).
    */
   afterKey?: number;
+  /** Only these records (a comparison reads the records of its page at each of its moments). */
+  keyIds?: readonly number[];
 }
 
 /** Builds the page and count queries of /api/entity. Identifiers reach SQL only from the model. */
@@ -71,7 +73,7 @@ export function buildListQuery(
   q: EntityQuery,
   options: ListQueryOptions = {},
 ): ListQuery {
-  const { afterKey } = options;
+  const { afterKey, keyIds } = options;
   if (afterKey !== undefined && q.rowOrders?.length)
     throw new Error("keyset paging (afterKey) needs the default order");
   const source = rowSource(context, type, q);
@@ -136,11 +138,12 @@ export function buildListQuery(
     size === 0 || afterKey !== undefined ? 0 : (Math.max(q.pageNum ?? 1, 1) - 1) * size;
   const limit = size === 0 ? sql`` : sql`limit ${size} offset ${offset}`;
   const after = afterKey === undefined ? sql`` : sql`and v.entity_key_id > ${afterKey}`;
+  const only = keyIds === undefined ? sql`` : sql`and v.entity_key_id = any(${keyIds}::bigint[])`;
 
   const page = sql<Record<string, unknown>>`
     select v.entity_key_id, v.is_deleted, v.version, ${sql.join(selects)}
     from ${source.rows(type)} as v ${sql.join(joins, sql` `)}
-    where ${where} ${after}
+    where ${where} ${after} ${only}
     order by ${orderBy}
     ${limit}`;
   const count = countSql(context, type, q, where, source);
@@ -170,9 +173,11 @@ function countSql(
   return sql`select coalesce(${loggedCountAt(context, type, source.at)}, (${counted}))::int as n`;
 }
 
-function constraintsSql(
+/** Every constraint holding (AND) on the row `alias`; generated attributes cannot be filtered. */
+export function constraintsSql(
   type: EntityType,
   constraints: readonly RowConstraint[],
+  alias = "v",
 ): RawBuilder<boolean> {
   if (constraints.length === 0) return sql<boolean>`true`;
   const parts = constraints.map((c) => {
@@ -181,7 +186,7 @@ function constraintsSql(
       throw new BadRequestError(
         `rowConstraints: '${attr.name}' is generated and cannot be filtered`,
       );
-    return constraintSql(attr, sql.ref(`v.${attr.name}`), c);
+    return constraintSql(attr, sql.ref(`${alias}.${attr.name}`), c);
   });
   return sql<boolean>`(${sql.join(parts, sql` and `)})`;
 }

@@ -8,6 +8,7 @@ import { type Kysely, sql } from "kysely";
  *   table, valid from its `updated_at` until now. Rows of pending proposals are never copied.
  * - `app.jsonb_merge`: merges jsonb objects in order (the later key wins), to rebuild past versions
  *   from events when a history table is first made for a type that already holds records.
+ * - an index on when each upload's changes were approved (a comparison's end may be an upload).
  * - `app.type_count_history`: each change of a type's exact count, so an unfiltered list as of a
  *   moment is counted without scanning its records (a moment before this migration scans).
  */
@@ -34,6 +35,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`create aggregate app.jsonb_merge(jsonb) (sfunc = jsonb_concat, stype = jsonb, initcond = '{}')`.execute(
     db,
   );
+
+  // The moment an upload's changes were approved, which a comparison may start or end at.
+  await sql`create index events_upload_approved_idx on app.events (source, decided_at)
+    where status = 'approved' and source like 'upload:%'`.execute(db);
 
   await sql`create table app.type_count_history (
     context text not null,

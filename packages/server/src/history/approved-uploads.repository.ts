@@ -1,0 +1,54 @@
+import type { ApprovedUpload } from "@ledgerline/contract";
+import { sql } from "kysely";
+import type { Db } from "../db/connection.ts";
+
+// A moment as text with its microseconds (a Date keeps milliseconds: it would fall before the
+// approval it stands for).
+const isoMoment = (column: string) =>
+  sql<string>`to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+/** When the last approved change of an upload of the type was approved; null when none was. */
+export async function uploadApprovedAt(
+  db: Db,
+  context: string,
+  entityType: string,
+  uploadId: number,
+): Promise<string | null> {
+  const { rows } = await sql<{ at: string | null }>`
+    select ${isoMoment("a.at")} as at from (
+      select max(e.decided_at) as at from app.events e
+      where e.source = ${`upload:${uploadId}`} and e.source like 'upload:%' and e.status = 'approved'
+        and e.context = ${context} and e.entity_type = ${entityType}) a`.execute(db);
+  return rows[0]?.at ?? null;
+}
+
+/** The uploads of a type with approved changes, newest first (the last 500). */
+export async function approvedUploads(
+  db: Db,
+  context: string,
+  entityType: string,
+): Promise<ApprovedUpload[]> {
+  const { rows } = await sql<{
+    upload_id: number;
+    file_name: string;
+    created_by: string;
+    created_at: Date;
+    approved_at: string;
+  }>`
+    select u.upload_id, u.file_name, u.created_by, u.created_at, ${isoMoment("a.at")} as approved_at
+    from app.uploads u
+    cross join lateral (
+      select max(e.decided_at) as at from app.events e
+      where e.source = 'upload:' || u.upload_id and e.source like 'upload:%' and e.status = 'approved'
+    ) a
+    where u.context = ${context} and u.entity_type = ${entityType} and not u.dry_run and a.at is not null
+    order by u.upload_id desc
+    limit 500`.execute(db);
+  return rows.map((r) => ({
+    uploadId: Number(r.upload_id),
+    fileName: r.file_name,
+    uploadedBy: r.created_by,
+    uploadedAt: r.created_at.toISOString(),
+    approvedAt: r.approved_at,
+  }));
+}

@@ -1,0 +1,203 @@
+import type { Readable } from "node:stream";
+import type {
+  AttrValue,
+  CompareEnd,
+  CompareRequest,
+  CompareResult,
+  CompareRow,
+  EntityRecord,
+} from "@ledgerline/contract";
+import { requireTypePermission, rightsIn } from "../admin/permissions.ts";
+import type { CurrentUser } from "../auth/auth.service.ts";
+import type { Db } from "../db/connection.ts";
+import { BadRequestError } from "../errors.ts";
+import { exportColumnType } from "../exports/exports.service.ts";
+import {
+  type StyledValue,
+  writeXlsx,
+  type XlsxCell,
+  type XlsxColumn,
+} from "../exports/xlsx-writer.ts";
+import type { ContextModel, EntityType, Model } from "../model/model.ts";
+import { runListQuery } from "../records/records.service.ts";
+import { uploadApprovedAt } from "./approved-uploads.repository.ts";
+import { pastMoment } from "./as-of-sql.ts";
+import { type Difference, type DifferenceQuery, differences } from "./compare.repository.ts";
+
+interface Comparison {
+  context: ContextModel;
+  type: EntityType;
+  from: string;
+  to: string;
+  query: DifferenceQuery;
+}
+
+/** Checks the caller may read the type and resolves both ends to moments. */
+async function comparison(
+  db: Db,
+  model: Model,
+  user: CurrentUser,
+  req: CompareRequest,
+  page: { pageSize: number; pageNum: number },
+): Promise<Comparison> {
+  const rights = await rightsIn(db, model, user, req.context);
+  const type = requireTypePermission(rights, req.entityType, "read");
+  const momentOf = async (end: CompareEnd, name: string): Promise<string> => {
+    if (typeof end === "string") return pastMoment(end, name);
+    const at = await uploadApprovedAt(db, req.context, type.name, end);
+    if (at === null)
+      throw new BadRequestError(`${name}: upload ${end} has no approved changes of ${type.uiName}`);
+    return at;
+  };
+  const from = await momentOf(req.from, "from");
+  const to = await momentOf(req.to, "to");
+  const backwards = Date.parse(from) > Date.parse(to);
+  return {
+    context: rights.context,
+    type,
+    from,
+    to,
+    query: {
+      earlier: backwards ? to : from,
+      later: backwards ? from : to,
+      backwards,
+      kinds: req.kinds ?? [],
+      constraints: req.rowConstraints ?? [],
+      ...page,
+    },
+  };
+}
+
+/** The records of the type at a moment, by key: discontinued ones included, with their labels. */
+async function recordsAt(
+  db: Db,
+  c: Comparison,
+  at: string,
+  keyIds: readonly number[],
+): Promise<Map<number, EntityRecord>> {
+  if (keyIds.length === 0) return new Map();
+  const { data } = await runListQuery(
+    db,
+    c.context,
+    c.type,
+    {
+      context: c.context.name,
+      entityType: c.type.name,
+      asOf: at,
+      includeDeleted: true,
+      includeLabels: true,
+      pageSize: 0,
+    },
+    { count: false, keyIds },
+  );
+  return new Map(data.map((r) => [r.entityKeyID, r]));
+}
+
+/** The rows of a page of differences, with each side's values as they were then. */
+async function compareRows(
+  db: Db,
+  c: Comparison,
+  page: readonly Difference[],
+): Promise<CompareRow[]> {
+  const keys = page.map((d) => d.entityKeyID);
+  const [before, after] = await Promise.all([
+    recordsAt(db, c, c.from, keys),
+    recordsAt(db, c, c.to, keys),
+  ]);
+  const names = c.type.attributes.map((a) => a.name);
+  return page.map(({ entityKeyID, kind }) => {
+    const valuesOf = (record: EntityRecord | undefined) =>
+      record && !record.requested.isDeleted ? record.requested.attrValues : null;
+    const b = valuesOf(before.get(entityKeyID));
+    const a = valuesOf(after.get(entityKeyID));
+    const changedAttributes = b && a ? names.filter((n) => !sameValue(b[n], a[n])) : names;
+    const labelled = kind === "Removed" ? before.get(entityKeyID) : after.get(entityKeyID);
+    return {
+      entityKeyID,
+      kind,
+      label: labelled?.label ?? "",
+      before: b,
+      after: a,
+      changedAttributes,
+    };
+  });
+}
+
+function sameValue(a: AttrValue | undefined, b: AttrValue | undefined): boolean {
+  return (a?.value ?? null) === (b?.value ?? null);
+}
+
+/** POST /api/compare: what changed in a type between two moments, counted and paged. */
+export async function compareMoments(
+  db: Db,
+  model: Model,
+  user: CurrentUser,
+  req: CompareRequest,
+): Promise<CompareResult> {
+  const c = await comparison(db, model, user, req, {
+    pageSize: req.pageSize ?? 20,
+    pageNum: req.pageNum ?? 1,
+  });
+  const diff = await differences(db, c.context, c.type, c.query);
+  return {
+    from: c.from,
+    to: c.to,
+    counts: diff.counts,
+    querySize: diff.querySize,
+    data: await compareRows(db, c, diff.page),
+  };
+}
+
+// Records read per query while a comparison is written out.
+const EXPORT_CHUNK = 1_000;
+
+/**
+ * POST /api/compare-xlsx: every difference as a workbook, one row per record: the kind of change,
+ * then each attribute's old and new value side by side, coloured as on the pending screen.
+ */
+export async function compareWorkbook(
+  db: Db,
+  model: Model,
+  user: CurrentUser,
+  req: CompareRequest,
+): Promise<Readable> {
+  const c = await comparison(db, model, user, req, { pageSize: 0, pageNum: 1 });
+  const { page } = await differences(db, c.context, c.type, c.query);
+  const attributes = c.type.attributes;
+  const columns: XlsxColumn[] = [
+    { header: "Change", type: "String" },
+    ...attributes.flatMap((a) => [
+      { header: `${a.uiName} (old)`, type: exportColumnType(a.dataType) },
+      { header: `${a.uiName} (new)`, type: exportColumnType(a.dataType) },
+    ]),
+  ];
+  async function* rows(): AsyncGenerator<XlsxCell[]> {
+    for (let i = 0; i < page.length; i += EXPORT_CHUNK) {
+      for (const row of await compareRows(db, c, page.slice(i, i + EXPORT_CHUNK))) {
+        const changed = new Set(row.changedAttributes);
+        yield [
+          row.kind,
+          ...attributes.flatMap((a) => sideBySide(row, a.name, changed.has(a.name))),
+        ];
+      }
+    }
+  }
+  return writeXlsx(columns, rows(), c.type.uiName.slice(0, 31));
+}
+
+/** An attribute's old and new cells, coloured by the kind of change. */
+function sideBySide(row: CompareRow, name: string, changed: boolean): XlsxCell[] {
+  const shown = (values: CompareRow["before"]) => {
+    const v = values?.[name];
+    return v?.label !== undefined ? v.label : (v?.value ?? null);
+  };
+  const old = shown(row.before);
+  const now = shown(row.after);
+  const styled = (value: XlsxCell, style: StyledValue["style"]): StyledValue => ({
+    value: value as StyledValue["value"],
+    style,
+  });
+  if (row.kind === "Added") return [null, styled(now, "new")];
+  if (row.kind === "Removed") return [styled(old, "removed"), null];
+  return changed ? [styled(old, "old"), styled(now, "changed")] : [old, now];
+}
