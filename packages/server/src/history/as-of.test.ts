@@ -1,4 +1,7 @@
+import ExcelJS from "exceljs";
+import { type Kysely, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { syncSchema } from "../model/sync/sync-schema.ts";
 import { listRecords, messageOf, valuesOf } from "../testing/records-client.ts";
 import { createTestApp, TEST_USER_PASSWORD, type TestApp } from "../testing/test-app.ts";
 
@@ -146,5 +149,59 @@ describe("a list as of a moment", () => {
     expect(then.data[0].requested.attrValues.display.value).toBe("Qatarland (QZ)");
     const now = await listRecords(t, steward, { entityType: "country", rowConstraints: named });
     expect(now.data[0].requested.attrValues.currency.label).toBe("XQA - New riyal");
+  });
+
+  it("exports what a list as of a moment shows", async () => {
+    await save("currency", { code: "XEX", name: "Exported", minor_units: 1 }, "create");
+    const then = await moment();
+    await save("currency", { code: "XEX", name: "Renamed later" }, "update");
+    const res = await t.post(
+      "/api/query-xlsx",
+      {
+        context: "reference",
+        entityType: "currency",
+        rowConstraints: currencyNamed("XEX"),
+        asOf: then,
+      },
+      steward,
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+    const sheet = wb.worksheets[0];
+    expect(sheet.getRow(1).values).toEqual([undefined, "Code", "Name", "Minor units", "Active"]);
+    expect(sheet.rowCount).toBe(2);
+    expect(sheet.getRow(2).getCell(2).value).toBe("Exported");
+  });
+});
+
+describe("a type whose records predate its history table", () => {
+  it("gets its past versions rebuilt from the approved events", async () => {
+    await save("currency", { code: "XBF", name: "Before", minor_units: 1 }, "create");
+    const first = await moment();
+    await save("currency", { code: "XBF", name: "After" }, "update");
+    const second = await moment();
+    const answers = async () =>
+      Promise.all(
+        [first, second].map(async (asOf) => {
+          const list = await listRecords(t, steward, { entityType: "currency", asOf, pageSize: 0 });
+          return list.data.map((r) => [
+            r.entityKeyID,
+            r.requested.attrValues.name.value,
+            r.requested.attrValues.minor_units.value,
+          ]);
+        }),
+      );
+    const kept = await answers();
+    expect(kept[0]).toContainEqual([expect.any(Number), "Before", 1]);
+
+    const db = t.database.db;
+    await sql`drop table ctx_reference.currency__history`.execute(db);
+    await sql`drop trigger keep_versions on ctx_reference.currency`.execute(db);
+    const actions = await syncSchema(db as unknown as Kysely<unknown>, t.prepared.model, { allowDestructive: false });
+    expect(actions.map((a) => a.description)).toContain(
+      "create history table ctx_reference.currency__history",
+    );
+    expect(await answers()).toEqual(kept);
   });
 });
