@@ -197,6 +197,28 @@ const CALLS: Record<string, () => Promise<Call>> = {
   "POST /api/xlsxgen": async () => ({
     send: json("/api/xlsxgen", { fields: [{ key: "a", header: "A" }], items: [{ a: "x" }] }),
   }),
+  "POST /api/compare": async () => ({
+    context: "reference",
+    send: json("/api/compare", {
+      context: "reference",
+      entityType: "currency",
+      from: "2020-01-01T00:00:00Z",
+      to: new Date().toISOString(),
+    }),
+  }),
+  "POST /api/compare-xlsx": async () => ({
+    context: "reference",
+    send: json("/api/compare-xlsx", {
+      context: "reference",
+      entityType: "currency",
+      from: "2020-01-01T00:00:00Z",
+      to: new Date().toISOString(),
+    }),
+  }),
+  "POST /api/approved-uploads": async () => ({
+    context: "reference",
+    send: json("/api/approved-uploads", { context: "reference", entityType: "currency" }),
+  }),
   "POST /api/filelayouts": async () => ({
     send: json("/api/filelayouts", { context: "reference" }),
   }),
