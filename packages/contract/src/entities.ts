@@ -225,6 +225,7 @@ export const HistoryEvent = z.object({
   createdBy: z.string(),
   createDate: z.string(),
   decidedBy: z.string().nullable(),
+  /** When the change took effect, in microseconds: as `asOf`, the type as of this change. */
   decidedAt: z.string().nullable(),
   oldValues: z.record(z.string(), ScalarValue).nullable(),
   newValues: z.record(z.string(), ScalarValue).nullable(),

@@ -1,5 +1,6 @@
 import type { Insertable, Selectable } from "kysely";
 import type { Db } from "../db/connection.ts";
+import { isoMoment } from "../db/iso-moment.ts";
 import type { EventsTable } from "../db/tables.ts";
 
 export type EventRow = Selectable<EventsTable>;
@@ -111,10 +112,11 @@ export async function eventsOfRecord(
   context: string,
   entityType: string,
   keyId: number,
-): Promise<EventRow[]> {
+): Promise<(EventRow & { decided_moment: string | null })[]> {
   return db
     .selectFrom("app.events")
     .selectAll()
+    .select(isoMoment("decided_at").as("decided_moment"))
     .where("context", "=", context)
     .where("entity_type", "=", entityType)
     .where("entity_key_id", "=", keyId)

@@ -1,11 +1,7 @@
 import type { ApprovedUpload } from "@ledgerline/contract";
 import { sql } from "kysely";
 import type { Db } from "../db/connection.ts";
-
-// A moment as text with its microseconds (a Date keeps milliseconds: it would fall before the
-// approval it stands for).
-const isoMoment = (column: string) =>
-  sql<string>`to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+import { isoMoment } from "../db/iso-moment.ts";
 
 /** When the last approved change of an upload of the type was approved; null when none was. */
 export async function uploadApprovedAt(

@@ -198,10 +198,41 @@ describe("a type whose records predate its history table", () => {
     const db = t.database.db;
     await sql`drop table ctx_reference.currency__history`.execute(db);
     await sql`drop trigger keep_versions on ctx_reference.currency`.execute(db);
-    const actions = await syncSchema(db as unknown as Kysely<unknown>, t.prepared.model, { allowDestructive: false });
+    const actions = await syncSchema(db as unknown as Kysely<unknown>, t.prepared.model, {
+      allowDestructive: false,
+    });
     expect(actions.map((a) => a.description)).toContain(
       "create history table ctx_reference.currency__history",
     );
     expect(await answers()).toEqual(kept);
+  });
+});
+
+describe("a record's history", () => {
+  it("gives each approved change the moment that shows the type as of that change", async () => {
+    const { entityKeyID } = await save(
+      "currency",
+      { code: "XHI", name: "Was", minor_units: 1 },
+      "create",
+    );
+    await save("currency", { code: "XHI", name: "Is" }, "update");
+    const res = await t.post(
+      "/api/history",
+      { context: "reference", entityType: "currency", entityKeyID },
+      steward,
+    );
+    const [update, create] = res.json().events as { decidedAt: string }[];
+    expect(update.decidedAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/);
+    const at = async (asOf: string) =>
+      valuesOf(
+        await listRecords(t, steward, {
+          entityType: "currency",
+          rowConstraints: currencyNamed("XHI"),
+          asOf,
+        }),
+        "name",
+      );
+    expect(await at(create.decidedAt)).toEqual(["Was"]);
+    expect(await at(update.decidedAt)).toEqual(["Is"]);
   });
 });

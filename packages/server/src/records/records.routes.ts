@@ -125,7 +125,8 @@ export async function recordsRoutes(app: App, { config, database, model }: AppDe
           createdBy: e.created_by,
           createDate: e.created_at.toISOString(),
           decidedBy: e.decided_by,
-          decidedAt: e.decided_at ? e.decided_at.toISOString() : null,
+          // With microseconds: the moment the change took effect, for a list as of then.
+          decidedAt: e.decided_moment,
           oldValues: e.old_values as Record<string, string | number | boolean | null> | null,
           newValues: e.new_values as Record<string, string | number | boolean | null> | null,
         })),
