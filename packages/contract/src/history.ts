@@ -21,6 +21,8 @@ export const CompareRequest = z.object({
   kinds: z.array(ChangeKind).max(3).optional(),
   /** Every constraint must hold (AND) on the record as it stood at `from` or as it stands at `to`. */
   rowConstraints: z.array(RowConstraint).max(100).optional(),
+  /** Any group must hold (OR), each an AND of constraints, on either side: the filter panel's tabs. */
+  constraintGroups: z.array(z.array(RowConstraint).max(100)).max(20).optional(),
   /** 0 means every row. */
   pageSize: z.number().int().min(0).max(100_000).optional(),
   /** Counts from 1. */

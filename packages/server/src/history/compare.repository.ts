@@ -27,6 +27,8 @@ export interface DifferenceQuery {
   backwards: boolean;
   kinds: readonly ChangeKind[];
   constraints: readonly RowConstraint[];
+  /** Any group holding (OR), each an AND of constraints. */
+  groups?: readonly (readonly RowConstraint[])[];
   /** 0: every row. */
   pageSize: number;
   pageNum: number;
@@ -80,11 +82,17 @@ export async function differences(
   q: DifferenceQuery,
 ): Promise<DifferencePage> {
   const { before, after } = statesBetween(context, type, q);
+  // A record matches when its state on either side does.
+  const matches = (alias: string) => {
+    const groups = (q.groups ?? []).map((g) => constraintsSql(type, g, alias));
+    return sql`(${sql.ref(`${alias}.entity_key_id`)} is not null
+      and ${constraintsSql(type, q.constraints, alias)}
+      and ${groups.length === 0 ? sql`true` : sql`(${sql.join(groups, sql` or `)})`})`;
+  };
   const filter =
-    q.constraints.length === 0
+    q.constraints.length === 0 && !q.groups?.length
       ? sql`true`
-      : sql`((b.entity_key_id is not null and ${constraintsSql(type, q.constraints, "b")})
-          or (a.entity_key_id is not null and ${constraintsSql(type, q.constraints, "a")}))`;
+      : sql`(${matches("b")} or ${matches("a")})`;
   const kinds = q.kinds.length === 0 ? sql`true` : sql`d.kind in (${sql.join(q.kinds)})`;
   const limit =
     q.pageSize === 0 ? sql`` : sql`limit ${q.pageSize} offset ${(q.pageNum - 1) * q.pageSize}`;

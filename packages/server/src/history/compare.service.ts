@@ -18,7 +18,7 @@ import {
   type XlsxCell,
   type XlsxColumn,
 } from "../exports/xlsx-writer.ts";
-import type { ContextModel, EntityType, Model } from "../model/model.ts";
+import type { Attribute, ContextModel, EntityType, Model } from "../model/model.ts";
 import { runListQuery } from "../records/records.service.ts";
 import { uploadApprovedAt } from "./approved-uploads.repository.ts";
 import { pastMoment } from "./as-of-sql.ts";
@@ -63,6 +63,7 @@ async function comparison(
       backwards,
       kinds: req.kinds ?? [],
       constraints: req.rowConstraints ?? [],
+      groups: req.constraintGroups ?? [],
       ...page,
     },
   };
@@ -175,21 +176,18 @@ export async function compareWorkbook(
     for (let i = 0; i < page.length; i += EXPORT_CHUNK) {
       for (const row of await compareRows(db, c, page.slice(i, i + EXPORT_CHUNK))) {
         const changed = new Set(row.changedAttributes);
-        yield [
-          row.kind,
-          ...attributes.flatMap((a) => sideBySide(row, a.name, changed.has(a.name))),
-        ];
+        yield [row.kind, ...attributes.flatMap((a) => sideBySide(row, a, changed.has(a.name)))];
       }
     }
   }
   return writeXlsx(columns, rows(), c.type.uiName.slice(0, 31));
 }
 
-/** An attribute's old and new cells, coloured by the kind of change. */
-function sideBySide(row: CompareRow, name: string, changed: boolean): XlsxCell[] {
+/** An attribute's old and new cells (a reference as its label), coloured by the kind of change. */
+function sideBySide(row: CompareRow, attr: Attribute, changed: boolean): XlsxCell[] {
   const shown = (values: CompareRow["before"]) => {
-    const v = values?.[name];
-    return v?.label !== undefined ? v.label : (v?.value ?? null);
+    const v = values?.[attr.name];
+    return attr.dataType === "Reference" ? (v?.label ?? null) : (v?.value ?? null);
   };
   const old = shown(row.before);
   const now = shown(row.after);

@@ -103,6 +103,15 @@ describe("/api/compare", () => {
     expect(removed.querySize).toBe(1);
     expect(removed.counts).toEqual({ Added: 1, Changed: 1, Removed: 1 });
     expect(removed.data.map((r) => r.kind)).toEqual(["Removed"]);
+    const either = await compare({
+      from: m.first,
+      to: m.second,
+      constraintGroups: [
+        [{ attribute: "name", operator: "=", values: ["Two"] }],
+        [{ attribute: "name", operator: "=", values: ["One"] }],
+      ],
+    });
+    expect(Object.keys(byCode(either)).sort()).toEqual(["XC1", "XC2"]);
   });
 
   it("refuses a future moment and a caller who may not read the type", async () => {
@@ -203,6 +212,8 @@ describe("/api/compare-xlsx", () => {
     expect(changed.getCell(2).font?.strike).toBeFalsy();
     const added = rows.get("XC4") as ExcelJS.Row;
     expect((added.getCell(5).fill as ExcelJS.FillPattern).fgColor?.argb).toBe("FFD1E7DD");
+    expect(added.getCell(7).value).toBe(0);
+    expect(changed.getCell(6).value).toBe(2);
     const removed = rows.get("XC2") as ExcelJS.Row;
     expect(removed.getCell(1).value).toBe("Removed");
     expect(removed.getCell(4).font?.color?.argb).toBe("FFDC3545");
