@@ -6,15 +6,21 @@ import { TypeSideNav } from "../../components/type-side-nav/type-side-nav.tsx";
 import { useContextOptions, useSelectedContext } from "../../state/session-store.ts";
 import "./explorer.css";
 import { SelectApplicationPrompt } from "../../components/select-application-prompt.tsx";
+import { CompareView } from "../history/compare-view.tsx";
+import { useHistoryParams } from "../history/use-history-params.ts";
 import { ExplorerView } from "./explorer-view.tsx";
 
-/** Data explorer (/explorer): the readable types of the application and the chosen type's table. */
+/**
+ * Data explorer (/explorer): the readable types of the application and the chosen type's table,
+ * live or as of a past moment (`asOf`), or what changed in it between two ends (`view=compare`).
+ */
 export function ExplorerPage() {
   const context = useSelectedContext();
   const options = useContextOptions();
   const types = useEntityTypes(context);
   const [params, setParams] = useSearchParams();
   const { toasts, showToast, dismiss } = useToasts();
+  const history = useHistoryParams();
 
   if (context === null) {
     return <SelectApplicationPrompt testId="explorer-select-prompt" />;
@@ -39,11 +45,27 @@ export function ExplorerPage() {
             <Spinner role="status" aria-label="Loading data types" />
           </div>
         )}
-        {type && (
+        {type && history.compare && (
+          <CompareView
+            key={`${context}/${type.name}`}
+            context={context}
+            type={type}
+            ends={history.compare}
+            onEndChange={history.setCompareEnd}
+            onBack={history.closeCompare}
+            showToast={showToast}
+          />
+        )}
+        {type && !history.compare && (
           <ExplorerView
             key={`${context}/${type.name}`}
             context={context}
             type={type}
+            asOf={history.asOf}
+            onAsOf={history.setAsOf}
+            onCompare={() =>
+              history.openCompare({ from: history.asOf, to: new Date().toISOString() })
+            }
             showToast={showToast}
           />
         )}

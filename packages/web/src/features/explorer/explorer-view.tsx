@@ -1,5 +1,5 @@
 import type { EntityTypeInfo, SaveResponse } from "@ledgerline/contract";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import Collapse from "react-bootstrap/Collapse";
 import { ConfirmModal } from "../../components/confirm-modal.tsx";
 import { useKeepPageInRange } from "../../components/data-table/use-list-controls.ts";
@@ -8,6 +8,8 @@ import { FilterPanel } from "../../components/filters/filter-panel.tsx";
 import { DELETE_CONFIRMATION } from "../../components/records/delete-confirmation.ts";
 import { useRecords } from "../../components/records/use-records.ts";
 import type { ToastVariant } from "../../components/toasts.tsx";
+import { AsOfBanner } from "../history/as-of-banner.tsx";
+import { useFailureToast } from "../history/use-failure-toast.ts";
 import { explorerEmptyText } from "./explorer-empty.ts";
 import { AddRecordModal } from "./record-modals/add-record-modal.tsx";
 import { RecordEditorModal } from "./record-modals/record-editor-modal.tsx";
@@ -21,14 +23,22 @@ import { useExportXlsx } from "./use-export-xlsx.ts";
 interface ExplorerViewProps {
   context: string;
   type: EntityTypeInfo;
+  /** The past moment listed (read-only); null for the live list. */
+  asOf: string | null;
+  onAsOf: (moment: string | null) => void;
+  onCompare: () => void;
   showToast: (title: string, body: string, variant?: ToastVariant) => void;
 }
 
 type Dialog = "add" | "edit" | "delete" | null;
 
-/** The table of one entity type with its toolbar, filter panel and record modals. */
-export function ExplorerView({ context, type, showToast }: ExplorerViewProps) {
-  const view = useExplorerView(context, type);
+/**
+ * The table of one entity type with its toolbar, filter panel and record modals; as of a past
+ * moment, the same table read-only under a banner.
+ */
+export function ExplorerView(props: ExplorerViewProps) {
+  const { context, type, asOf, onAsOf, showToast } = props;
+  const view = useExplorerView(context, type, asOf);
   const records = useRecords(view.query);
   const remove = useDeleteRecords();
   const exportXlsx = useExportXlsx();
@@ -40,6 +50,11 @@ export function ExplorerView({ context, type, showToast }: ExplorerViewProps) {
   const total = records.data?.querySize ?? 0;
   const selected = list.find((r) => r.entityKeyID === selectedId);
   useKeepPageInRange(records, view);
+  useFailureToast("As of", asOf ? records.error : null, showToast);
+  // A record's history may lead to a past moment: nothing stays open for editing there.
+  useEffect(() => {
+    if (asOf) setDialog(null);
+  }, [asOf]);
 
   const onSaved = (answer: SaveResponse) => {
     setDialog(null);
@@ -62,7 +77,8 @@ export function ExplorerView({ context, type, showToast }: ExplorerViewProps) {
         },
         { onError: (error) => showToast("Generate xlsx", error.message, "danger") },
       );
-    } else if (action === "add" || selected) setDialog(action);
+    } else if (action === "compare") props.onCompare();
+    else if (action === "add" || selected) setDialog(action);
   };
 
   const confirmDelete = () => {
@@ -90,11 +106,14 @@ export function ExplorerView({ context, type, showToast }: ExplorerViewProps) {
           <small className="text-body-secondary">filters apply in a moment…</small>
         )}
       </div>
+      {asOf && <AsOfBanner typeName={type.uiName} asOf={asOf} onBackToNow={() => onAsOf(null)} />}
       <ExplorerToolbar
         type={type}
         view={view}
         total={total}
         selected={selected}
+        asOf={asOf}
+        onAsOf={onAsOf}
         filterOpen={filterOpen}
         activeFilters={activeFilterCount(view.filterTabs, type.attributes)}
         onToggleFilter={() => setFilterOpen((o) => !o)}
@@ -124,7 +143,7 @@ export function ExplorerView({ context, type, showToast }: ExplorerViewProps) {
         onSelect={setSelectedId}
         onOpen={(record) => {
           setSelectedId(record.entityKeyID);
-          if (type.canedit && !record.requested.isDeleted) setDialog("edit");
+          if (type.canedit && !asOf && !record.requested.isDeleted) setDialog("edit");
         }}
       />
       {dialog === "add" && (

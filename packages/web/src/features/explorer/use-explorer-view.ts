@@ -6,9 +6,10 @@ import { hasRules } from "../../components/records/rule-check.ts";
 
 /**
  * What the user set up for one entity type: paging, sorting, columns, filters, 'Breaks a rule'
- * and options, and the EntityQuery that follows from them. The view is keyed by type, so a new type starts afresh.
+ * and options, and the EntityQuery that follows from them at the moment listed (`asOf`, null for
+ * now). The view is keyed by type, so a new type starts afresh.
  */
-export function useExplorerView(context: string, type: EntityTypeInfo) {
+export function useExplorerView(context: string, type: EntityTypeInfo, asOf: string | null) {
   const [columnVisibility, setColumnVisibility] = useState<VisibilityState>({});
   const [showDiscontinued, setShowDiscontinued] = useState(false);
   const [trimCells, setTrimCells] = useState(true);
@@ -16,7 +17,7 @@ export function useExplorerView(context: string, type: EntityTypeInfo) {
   const rulesDeclared = hasRules(type);
   const [breaksRuleChosen, setBreaksRule] = useState(false);
   const breaksRule = rulesDeclared && breaksRuleChosen;
-  const controls = useListControls(type.attributes, `${showDiscontinued}|${breaksRule}`);
+  const controls = useListControls(type.attributes, `${showDiscontinued}|${breaksRule}|${asOf}`);
   const { listParams, page, pageSize } = controls;
 
   /** The list without paging: shared by the page query and the xlsx export. */
@@ -26,9 +27,10 @@ export function useExplorerView(context: string, type: EntityTypeInfo) {
       entityType: type.name,
       ...(showDiscontinued ? { includeDeleted: true } : {}),
       ...(breaksRule ? { breaksRule: true } : {}),
+      ...(asOf ? { asOf } : {}),
       ...listParams,
     }),
-    [context, type.name, showDiscontinued, breaksRule, listParams],
+    [context, type.name, showDiscontinued, breaksRule, asOf, listParams],
   );
 
   const query = useMemo(

@@ -5,6 +5,7 @@ import {
   type PendingChange,
 } from "@ledgerline/contract";
 import dayjs from "dayjs";
+import type { ChangeEffect } from "../../components/changes/change-model.ts";
 
 /** SPEC.md section 2: the names of the kinds of change in the counts, the filter and the table. */
 export const CHANGE_LABELS: Record<PendingAction, string> = {
@@ -19,9 +20,6 @@ export const CHANGE_LABELS: Record<PendingAction, string> = {
 
 export const UPLOAD_ACTIONS: readonly PendingAction[] = ["Add", "Change", "Missing"];
 export const WEB_ACTIONS: readonly PendingAction[] = ["Create", "Update", "Amend", "Delete"];
-
-/** What a change does to its record; it decides the colours of its label and cells. */
-export type ChangeEffect = "new" | "changed" | "removed";
 
 const EFFECTS: Record<PendingAction, ChangeEffect> = {
   Add: "new",

@@ -1,4 +1,5 @@
 import type { PendingAction, PendingSummaryRow } from "@ledgerline/contract";
+import { ChangeCount } from "../../components/changes/change-count.tsx";
 import { CHANGE_LABELS, effectOf, UPLOAD_ACTIONS, WEB_ACTIONS } from "./change-kinds.ts";
 
 interface CountGroupProps {
@@ -15,19 +16,15 @@ function CountGroup({ title, icon, kinds, counts }: CountGroupProps) {
         <i className={`bi ${icon} me-1`} aria-hidden="true" />
         {title}
       </span>
-      {kinds.map((kind) => {
-        const n = counts?.[kind] ?? 0;
-        return (
-          <span
-            key={kind}
-            className={`pending-count pending-effect-${effectOf(kind)} ${n === 0 ? "is-zero" : ""}`}
-            data-testid={`count-${kind}`}
-          >
-            <span className="pending-count-label">{CHANGE_LABELS[kind]}</span>{" "}
-            <span className="pending-count-value">{counts ? n : "…"}</span>
-          </span>
-        );
-      })}
+      {kinds.map((kind) => (
+        <ChangeCount
+          key={kind}
+          effect={effectOf(kind)}
+          label={CHANGE_LABELS[kind]}
+          count={counts ? (counts[kind] ?? 0) : undefined}
+          testId={`count-${kind}`}
+        />
+      ))}
     </div>
   );
 }

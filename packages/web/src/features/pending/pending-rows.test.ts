@@ -6,13 +6,8 @@ import type {
   PendingChange,
 } from "@ledgerline/contract";
 import { describe, expect, it } from "vitest";
-import {
-  type CellChange,
-  cellChange,
-  changeableAttributes,
-  type PendingRow,
-  pendingRows,
-} from "./pending-rows.ts";
+import type { CellChange } from "../../components/changes/change-model.ts";
+import { cellChange, changeableAttributes, type PendingRow, pendingRows } from "./pending-rows.ts";
 
 function attribute(name: string, extra: Partial<AttributeInfo> = {}): AttributeInfo {
   return {

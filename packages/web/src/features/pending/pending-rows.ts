@@ -1,4 +1,5 @@
 import type { AttributeInfo, AttrValue, EntityRecord, PendingChange } from "@ledgerline/contract";
+import { type CellChange, isEmptyValue } from "../../components/changes/change-model.ts";
 import { sameValue } from "../../components/records/field-value.ts";
 import { effectOf } from "./change-kinds.ts";
 
@@ -16,21 +17,6 @@ export function pendingRows(records: readonly EntityRecord[]): PendingRow[] {
 /** Attributes a person proposes values for: formulas and generated ones follow from those. */
 export function changeableAttributes(attributes: readonly AttributeInfo[]): AttributeInfo[] {
   return attributes.filter((a) => a.formula === "" && !a.generated);
-}
-
-/**
- * SPEC.md section 2 'Cell colouring': a new value, a changed one (old and new), a removed one,
- * an unchanged one, or a change between two empty values.
- */
-export type CellChange =
-  | { kind: "unchanged"; value: AttrValue | undefined }
-  | { kind: "new"; value: AttrValue }
-  | { kind: "changed"; old: AttrValue; value: AttrValue }
-  | { kind: "removed"; old: AttrValue }
-  | { kind: "both-empty" };
-
-function isEmpty(value: AttrValue | undefined): value is undefined {
-  return value === undefined || value.value === null || value.value === "";
 }
 
 /** A proposed value, with the approved value's label when both name the same thing. */
@@ -52,18 +38,18 @@ export function cellChange(attr: AttributeInfo, { record, change }: PendingRow):
     case "new": {
       // A proposed record's row holds its values too (with labels); the event has the rest.
       const value = carried ? withLabel(carried, current) : current;
-      return isEmpty(value) ? { kind: "unchanged", value } : { kind: "new", value };
+      return isEmptyValue(value) ? { kind: "unchanged", value } : { kind: "new", value };
     }
     case "removed":
-      return isEmpty(current)
+      return isEmptyValue(current)
         ? { kind: "unchanged", value: current }
         : { kind: "removed", old: current };
     case "changed": {
       if (carried === undefined) return { kind: "unchanged", value: current };
       const value = withLabel(carried, current);
-      if (isEmpty(current) && isEmpty(value)) return { kind: "both-empty" };
-      if (isEmpty(current)) return { kind: "new", value };
-      if (isEmpty(value)) return { kind: "removed", old: current };
+      if (isEmptyValue(current) && isEmptyValue(value)) return { kind: "both-empty" };
+      if (isEmptyValue(current)) return { kind: "new", value };
+      if (isEmptyValue(value)) return { kind: "removed", old: current };
       if (sameValue(current.value, value.value)) return { kind: "unchanged", value: current };
       return { kind: "changed", old: current, value };
     }

@@ -9,11 +9,11 @@ import {
   useReactTable,
 } from "@tanstack/react-table";
 import { type KeyboardEvent, type MouseEvent, useMemo } from "react";
+import { ChangeCell } from "../../components/changes/change-cell.tsx";
 import { DataTable } from "../../components/data-table/data-table.tsx";
 import { ChangeKindBadge } from "./change-kind-badge.tsx";
 import { changeDateText } from "./change-kinds.ts";
-import { PendingCell } from "./pending-cell.tsx";
-import type { PendingRow } from "./pending-rows.ts";
+import { cellChange, type PendingRow } from "./pending-rows.ts";
 import { RuleBreachBadge } from "./rule-breach-badge.tsx";
 import type { ClickKeys } from "./selection.ts";
 
@@ -101,7 +101,7 @@ export function PendingTable(props: PendingTableProps) {
   const renderCell = (cell: Cell<PendingRow, unknown>) => {
     const row = cell.row.original;
     const attr = cell.column.columnDef.meta?.attr;
-    if (attr) return <PendingCell attr={attr} row={row} />;
+    if (attr) return <ChangeCell attr={attr} change={cellChange(attr, row)} />;
     if (cell.column.id === "changeType")
       return (
         <td className="text-nowrap">
@@ -127,7 +127,7 @@ export function PendingTable(props: PendingTableProps) {
       rowProps={rowProps}
       renderCell={renderCell}
       emptyText="No pending changes"
-      className="pending-table"
+      className="change-table"
       testIds={TEST_IDS}
     />
   );

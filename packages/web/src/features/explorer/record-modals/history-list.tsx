@@ -5,11 +5,13 @@ import Spinner from "react-bootstrap/Spinner";
 import Table from "react-bootstrap/Table";
 import { valueText } from "../../../components/records/cell-text.ts";
 import { usePickList } from "../../../components/records/use-pick-list.ts";
+import { AsOfChangeLink } from "../../history/as-of-change-link.tsx";
 import { useHistory } from "../use-history.ts";
 
 interface HistoryListProps {
   context: string;
   entityType: string;
+  typeUiName: string;
   keyId: number;
   attributes: readonly AttributeInfo[];
 }
@@ -74,8 +76,12 @@ function EventChanges({
   });
 }
 
-/** A record's events, newest first: who, when, action, old -> new. */
-export function HistoryList({ context, entityType, keyId, attributes }: HistoryListProps) {
+/**
+ * A record's events, newest first: who, when, action, old -> new; an approved one leads to the
+ * whole type as it stood right after it.
+ */
+export function HistoryList(props: HistoryListProps) {
+  const { context, entityType, typeUiName, keyId, attributes } = props;
   const { data: events, isLoading, isError } = useHistory(context, entityType, keyId, true);
   if (isLoading) return <Spinner size="sm" role="status" aria-label="Loading history" />;
   if (isError || !events)
@@ -113,6 +119,13 @@ export function HistoryList({ context, entityType, keyId, attributes }: HistoryL
             </td>
             <td>
               <EventChanges context={context} event={event} attributes={attributes} />
+              {event.status === "approved" && event.decidedAt && (
+                <AsOfChangeLink
+                  entityType={entityType}
+                  typeUiName={typeUiName}
+                  decidedAt={event.decidedAt}
+                />
+              )}
             </td>
           </tr>
         ))}

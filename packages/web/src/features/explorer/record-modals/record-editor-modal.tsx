@@ -113,6 +113,7 @@ export function RecordEditorModal({
                 <HistoryList
                   context={context}
                   entityType={type.name}
+                  typeUiName={type.uiName}
                   keyId={keyId}
                   attributes={type.attributes}
                 />

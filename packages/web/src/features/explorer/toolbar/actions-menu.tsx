@@ -1,18 +1,26 @@
 import type { EntityRecord, EntityTypeInfo } from "@ledgerline/contract";
 import Dropdown from "react-bootstrap/Dropdown";
 
-export type ExplorerAction = "edit" | "delete" | "add" | "xlsx";
+export type ExplorerAction = "edit" | "delete" | "add" | "xlsx" | "compare";
 
 interface ActionsMenuProps {
   type: EntityTypeInfo;
   selected: EntityRecord | undefined;
+  /** A past moment is listed: nothing can be changed. */
+  readOnly: boolean;
   exporting: boolean;
   onAction: (action: ExplorerAction) => void;
 }
 
-/** Edit, Delete, 'Add new <type>' and 'Generate xlsx', as far as the user's rights allow. */
-export function ActionsMenu({ type, selected, exporting, onAction }: ActionsMenuProps) {
+/**
+ * Edit, Delete, 'Add new <type>' as far as the user's rights allow (none for a past moment),
+ * 'Generate xlsx' and 'Compare'.
+ */
+export function ActionsMenu({ type, selected, readOnly, exporting, onAction }: ActionsMenuProps) {
   const live = selected !== undefined && !selected.requested.isDeleted;
+  const canEdit = type.canedit && !readOnly;
+  const canDelete = type.candelete && !readOnly;
+  const canCreate = type.cancreate && !readOnly;
   return (
     <Dropdown>
       <Dropdown.Toggle size="sm" variant="primary" data-testid="actions-toggle">
@@ -20,28 +28,32 @@ export function ActionsMenu({ type, selected, exporting, onAction }: ActionsMenu
         Actions
       </Dropdown.Toggle>
       <Dropdown.Menu className="shadow-sm">
-        {type.canedit && (
+        {canEdit && (
           <Dropdown.Item as="button" disabled={!live} onClick={() => onAction("edit")}>
             <i className="bi bi-pencil-square me-2" aria-hidden="true" />
             Edit
           </Dropdown.Item>
         )}
-        {type.candelete && (
+        {canDelete && (
           <Dropdown.Item as="button" disabled={!live} onClick={() => onAction("delete")}>
             <i className="bi bi-trash3 me-2" aria-hidden="true" />
             Delete
           </Dropdown.Item>
         )}
-        {type.cancreate && (
+        {canCreate && (
           <Dropdown.Item as="button" onClick={() => onAction("add")}>
             <i className="bi bi-plus-square me-2" aria-hidden="true" />
             {`Add new ${type.uiName}`}
           </Dropdown.Item>
         )}
-        {(type.canedit || type.candelete || type.cancreate) && <Dropdown.Divider />}
+        {(canEdit || canDelete || canCreate) && <Dropdown.Divider />}
         <Dropdown.Item as="button" disabled={exporting} onClick={() => onAction("xlsx")}>
           <i className="bi bi-file-earmark-spreadsheet me-2" aria-hidden="true" />
           Generate xlsx
+        </Dropdown.Item>
+        <Dropdown.Item as="button" onClick={() => onAction("compare")}>
+          <i className="bi bi-arrow-left-right me-2" aria-hidden="true" />
+          Compare
         </Dropdown.Item>
       </Dropdown.Menu>
     </Dropdown>

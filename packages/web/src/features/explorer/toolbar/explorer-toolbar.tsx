@@ -1,6 +1,7 @@
 import { type EntityRecord, type EntityTypeInfo, EXPLORER_PAGE_SIZES } from "@ledgerline/contract";
 import { PagingControls } from "../../../components/data-table/paging-controls.tsx";
 import { FilterToggle } from "../../../components/filters/filter-toggle.tsx";
+import { AsOfControl } from "../../history/as-of-control.tsx";
 import type { ExplorerView } from "../use-explorer-view.ts";
 import { ActionsMenu, type ExplorerAction } from "./actions-menu.tsx";
 import { BreaksRuleToggle } from "./breaks-rule-toggle.tsx";
@@ -12,6 +13,9 @@ interface ExplorerToolbarProps {
   view: ExplorerView;
   total: number;
   selected: EntityRecord | undefined;
+  /** The moment listed; null for now. */
+  asOf: string | null;
+  onAsOf: (moment: string | null) => void;
   filterOpen: boolean;
   activeFilters: number;
   onToggleFilter: () => void;
@@ -19,7 +23,10 @@ interface ExplorerToolbarProps {
   onAction: (action: ExplorerAction) => void;
 }
 
-/** Columns, filters and actions on the left; position, page size, pages and options on the right. */
+/**
+ * Columns, filters, actions and the moment listed on the left; position, page size, pages and
+ * options on the right.
+ */
 export function ExplorerToolbar(props: ExplorerToolbarProps) {
   const { type, view, total } = props;
   return (
@@ -41,9 +48,11 @@ export function ExplorerToolbar(props: ExplorerToolbarProps) {
       <ActionsMenu
         type={type}
         selected={props.selected}
+        readOnly={props.asOf !== null}
         exporting={props.exporting}
         onAction={props.onAction}
       />
+      <AsOfControl asOf={props.asOf} onChange={props.onAsOf} />
       <div className="ms-auto d-flex flex-wrap align-items-center gap-3">
         <PagingControls
           page={view.page}

@@ -1,0 +1,80 @@
+import type { CompareEnd } from "@ledgerline/contract";
+import { useCallback, useMemo } from "react";
+import { useSearchParams } from "react-router";
+import {
+  COMPARE_VIEW,
+  compareEndParam,
+  HISTORY_PARAMS,
+  parseCompareEnd,
+} from "./history-params.ts";
+import { momentOrNull } from "./moment.ts";
+
+export interface CompareEnds {
+  from: CompareEnd | null;
+  to: CompareEnd | null;
+}
+
+type Edit = (params: URLSearchParams) => void;
+
+function put(params: URLSearchParams, name: string, value: string | null): void {
+  if (value === null) params.delete(name);
+  else params.set(name, value);
+}
+
+/**
+ * The explorer's past, read from and written to the address (history-params.ts): the as-of
+ * moment of the list, and whether the compare view is open with which two ends. Each change is
+ * a step the browser's back button undoes; other parameters (`type`) stay as they are.
+ */
+export function useHistoryParams() {
+  const [params, setParams] = useSearchParams();
+  const edit = useCallback(
+    (change: Edit) =>
+      setParams((current) => {
+        const next = new URLSearchParams(current);
+        change(next);
+        return next;
+      }),
+    [setParams],
+  );
+
+  const asOf = momentOrNull(params.get(HISTORY_PARAMS.asOf));
+  const comparing = params.get(HISTORY_PARAMS.view) === COMPARE_VIEW;
+  const fromParam = params.get(HISTORY_PARAMS.from);
+  const toParam = params.get(HISTORY_PARAMS.to);
+  const compare = useMemo(
+    (): CompareEnds | null =>
+      comparing ? { from: parseCompareEnd(fromParam), to: parseCompareEnd(toParam) } : null,
+    [comparing, fromParam, toParam],
+  );
+
+  const setAsOf = useCallback(
+    (moment: string | null) => edit((p) => put(p, HISTORY_PARAMS.asOf, moment)),
+    [edit],
+  );
+  const openCompare = useCallback(
+    (ends: CompareEnds) =>
+      edit((p) => {
+        p.set(HISTORY_PARAMS.view, COMPARE_VIEW);
+        put(p, HISTORY_PARAMS.from, ends.from === null ? null : compareEndParam(ends.from));
+        put(p, HISTORY_PARAMS.to, ends.to === null ? null : compareEndParam(ends.to));
+      }),
+    [edit],
+  );
+  const setCompareEnd = useCallback(
+    (which: keyof CompareEnds, end: CompareEnd | null) =>
+      edit((p) => put(p, HISTORY_PARAMS[which], end === null ? null : compareEndParam(end))),
+    [edit],
+  );
+  const closeCompare = useCallback(
+    () =>
+      edit((p) => {
+        p.delete(HISTORY_PARAMS.view);
+        p.delete(HISTORY_PARAMS.from);
+        p.delete(HISTORY_PARAMS.to);
+      }),
+    [edit],
+  );
+
+  return { asOf, setAsOf, compare, openCompare, setCompareEnd, closeCompare };
+}
