@@ -2,6 +2,7 @@ import { expect, type Locator, type Page, test } from "@playwright/test";
 import ExcelJS from "exceljs";
 import { type Person, post } from "./support/api.ts";
 import { signIn } from "./support/app.ts";
+import { expectChangedCell, filterByIsoCode } from "./support/change-cells.ts";
 import { referenceTeam, uploadCountries } from "./support/countries.ts";
 import { shot } from "./support/screenshots.ts";
 import { REFERENCE } from "./support/users.ts";
@@ -160,13 +161,7 @@ async function openCountries(page: Page, query = "", title = "explorer-title"): 
 
 /** Lists only the spec's countries (the filter panel works as of a moment too). */
 async function showOnlyOurs(page: Page): Promise<void> {
-  await page.getByTestId("filter-toggle").click();
-  const panel = page.getByTestId("filter-panel");
-  await panel.getByTestId("add-filter").click();
-  await panel.getByRole("button", { name: "ISO code", exact: true }).click();
-  await panel.getByLabel("ISO code value").fill(prefix);
-  await page.getByTestId("filter-toggle").click();
-  await expect(panel).toBeHidden();
+  await filterByIsoCode(page, prefix);
 }
 
 async function actionNames(page: Page): Promise<string[]> {
@@ -309,18 +304,7 @@ test("compares two moments: counts, kinds and the pending screen's colours; expo
 
   // Changed: the old value struck through in orange, the new one on yellow; the rest white.
   const population = cell(code.a, COMPARE.population);
-  await expect(population).toHaveAttribute("data-change", "changed");
-  await expect(population.getByTestId("old-value")).toHaveText("1000");
-  await expect(population.getByTestId("old-value")).toHaveCSS(
-    "text-decoration-line",
-    "line-through",
-  );
-  await expect(population.getByTestId("old-value")).toHaveCSS("color", "rgb(253, 126, 20)");
-  await expect(population.getByTestId("new-value")).toHaveText("2500");
-  await expect(population.getByTestId("new-value")).toHaveCSS(
-    "background-color",
-    "rgb(255, 230, 156)",
-  );
+  await expectChangedCell(population, "1000", "2500");
   await expect(cell(code.a, COMPARE.name)).toHaveAttribute("data-change", "unchanged");
   await expect(cell(code.a, COMPARE.name)).toHaveCSS("background-color", "rgb(255, 255, 255)");
   // Added: new values in green, references by label.

@@ -2,6 +2,7 @@ import { expect, type Locator, type Page, test } from "@playwright/test";
 import ExcelJS from "exceljs";
 import { type Person, post } from "./support/api.ts";
 import { signIn } from "./support/app.ts";
+import { expectChangedCell } from "./support/change-cells.ts";
 import { referenceTeam } from "./support/countries.ts";
 import { openPendingOf } from "./support/pending.ts";
 import { shot } from "./support/screenshots.ts";
@@ -155,18 +156,7 @@ test("an approver sees the coloured changes and approves one after confirming th
 
   // Changed: the old value struck through in orange, the new one on yellow.
   const population = cell(update, COLUMN.population);
-  await expect(population).toHaveAttribute("data-change", "changed");
-  await expect(population.getByTestId("old-value")).toHaveText("1000");
-  await expect(population.getByTestId("old-value")).toHaveCSS(
-    "text-decoration-line",
-    "line-through",
-  );
-  await expect(population.getByTestId("old-value")).toHaveCSS("color", "rgb(253, 126, 20)");
-  await expect(population.getByTestId("new-value")).toHaveText("2500");
-  await expect(population.getByTestId("new-value")).toHaveCSS(
-    "background-color",
-    "rgb(255, 230, 156)",
-  );
+  await expectChangedCell(population, "1000", "2500");
   // Filled where it was empty: a new value, green. Untouched: white.
   await expect(cell(update, 6)).toHaveAttribute("data-change", "new");
   await expect(cell(update, 6)).toHaveText("2020-02-02");

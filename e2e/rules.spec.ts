@@ -3,6 +3,7 @@ import { expect, type Locator, type Page, test } from "@playwright/test";
 import ExcelJS from "exceljs";
 import { type Person, post } from "./support/api.ts";
 import { chooseContext, mainNav, signIn } from "./support/app.ts";
+import { filterByIsoCode } from "./support/change-cells.ts";
 import { referenceTeam } from "./support/countries.ts";
 import { openPendingOf } from "./support/pending.ts";
 import { shot } from "./support/screenshots.ts";
@@ -320,13 +321,7 @@ test("the approver sees a warning on the pending row, with its message, and reje
   const eventId = await propose(`${prefix}1`, { population: 3_000_000_000 });
 
   await openPendingOf(page, approver, "Country");
-  await page.getByTestId("filter-toggle").click();
-  const panel = page.getByTestId("filter-panel");
-  await panel.getByTestId("add-filter").click();
-  await panel.getByRole("button", { name: "ISO code", exact: true }).click();
-  await panel.getByLabel("ISO code value").fill(prefix);
-  await page.getByTestId("filter-toggle").click();
-  await expect(panel).toBeHidden();
+  await filterByIsoCode(page, prefix);
   await expect(page.getByTestId("filters-pending")).toHaveCount(0);
   await expect(page.getByTestId("pending-loading")).toHaveCount(0);
   await expect(position(page)).toHaveText("1 - 1 of 1 results");

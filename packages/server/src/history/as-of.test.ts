@@ -2,6 +2,7 @@ import ExcelJS from "exceljs";
 import { type Kysely, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { syncSchema } from "../model/sync/sync-schema.ts";
+import { momentBetweenSteps } from "../testing/moments.ts";
 import { listRecords, messageOf, valuesOf } from "../testing/records-client.ts";
 import { createTestApp, TEST_USER_PASSWORD, type TestApp } from "../testing/test-app.ts";
 
@@ -18,14 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** A moment between two steps: a few milliseconds clear of the writes on either side. */
-async function moment(): Promise<string> {
-  const pause = () => new Promise((resolve) => setTimeout(resolve, 5));
-  await pause();
-  const at = new Date().toISOString();
-  await pause();
-  return at;
-}
+const moment = momentBetweenSteps;
 
 const save = async (entityType: string, record: object, action: "create" | "update") => {
   const res = await t.post(

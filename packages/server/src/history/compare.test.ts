@@ -1,6 +1,7 @@
 import type { CompareResult } from "@ledgerline/contract";
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { momentBetweenSteps } from "../testing/moments.ts";
 import { messageOf } from "../testing/records-client.ts";
 import { createTestApp, TEST_USER_PASSWORD, type TestApp } from "../testing/test-app.ts";
 import { upload, workbookOf } from "../testing/xlsx-files.ts";
@@ -11,14 +12,7 @@ let approver: string;
 let outsider: string;
 const m: Record<string, string> = {};
 
-/** A moment between two steps: a few milliseconds clear of the writes on either side. */
-async function moment(): Promise<string> {
-  const pause = () => new Promise((resolve) => setTimeout(resolve, 5));
-  await pause();
-  const at = new Date().toISOString();
-  await pause();
-  return at;
-}
+const moment = momentBetweenSteps;
 
 async function save(record: object, action: "create" | "update"): Promise<number> {
   const res = await t.post(
