@@ -1,7 +1,7 @@
 import type { ApprovedUpload, CompareRequest, CompareResult } from "@ledgerline/contract";
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { apiFetch, apiPost } from "../../api/index.ts";
-import { attachmentName, saveBlob } from "../../components/download.ts";
+import { apiPost } from "../../api/index.ts";
+import { downloadPosted } from "../../components/download.ts";
 
 export const compareKeys = {
   result: (request: CompareRequest | null) => ["compare", request] as const,
@@ -32,15 +32,8 @@ export function useApprovedUploads(context: string, entityType: string) {
 /** Every change between two ends as an XLSX (POST /api/compare-xlsx), saved under the server's name. */
 export function useCompareXlsx() {
   return useMutation({
-    mutationFn: async (request: CompareRequest) => {
-      const response = await apiFetch("/api/compare-xlsx", {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify(request),
-      });
-      const name = attachmentName(response.headers.get("Content-Disposition"));
-      saveBlob(await response.blob(), name);
-      return name;
+    mutationFn: (request: CompareRequest) => {
+      return downloadPosted("/api/compare-xlsx", request);
     },
   });
 }

@@ -1,7 +1,6 @@
 import type { AttributeInfo } from "@ledgerline/contract";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { apiFetch } from "../../api/index.ts";
-import { attachmentName, saveBlob } from "../../components/download.ts";
+import { downloadPosted } from "../../components/download.ts";
 import { recordKeys } from "../../components/records/record-keys.ts";
 import type { PickOption } from "../../components/records/use-pick-list.ts";
 import { pendingSheet, type ReferenceLabel } from "./pending-export.ts";
@@ -19,19 +18,12 @@ interface SheetInput {
 export function useGenerateXlsx(context: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async ({ attributes, rows }: SheetInput) => {
+    mutationFn: ({ attributes, rows }: SheetInput) => {
       const labelOf: ReferenceLabel = (attr, keyId) =>
         queryClient
           .getQueryData<PickOption[]>(recordKeys.pick(context, attr.referencedEntityType ?? ""))
           ?.find((o) => o.id === keyId)?.label;
-      const response = await apiFetch("/api/xlsxgen", {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify(pendingSheet(attributes, rows, labelOf)),
-      });
-      const name = attachmentName(response.headers.get("Content-Disposition"));
-      saveBlob(await response.blob(), name);
-      return name;
+      return downloadPosted("/api/xlsxgen", pendingSheet(attributes, rows, labelOf));
     },
   });
 }
