@@ -1,5 +1,3 @@
-import { apiFetch } from "../api/index.ts";
-
 /** The file name of a Content-Disposition header, or a <fallback>_<timestamp>.xlsx one. */
 export function attachmentName(header: string | null, fallback = "Report"): string {
   const match = header?.match(/filename\*?=(?:UTF-8'')?"?([^";]+)"?/i);
@@ -19,23 +17,4 @@ export function saveBlob(blob: Blob, name: string): void {
   link.click();
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
-
-/**
- * POSTs a JSON body to a route answering a file, and saves the file under the name the server
- * gives (or a <fallback>_<timestamp>.xlsx one). Answers the name.
- */
-export async function downloadPosted(
-  url: string,
-  body: unknown,
-  fallback?: string,
-): Promise<string> {
-  const response = await apiFetch(url, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  const name = attachmentName(response.headers.get("Content-Disposition"), fallback);
-  saveBlob(await response.blob(), name);
-  return name;
 }

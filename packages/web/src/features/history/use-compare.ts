@@ -1,7 +1,7 @@
 import type { ApprovedUpload, CompareRequest, CompareResult } from "@ledgerline/contract";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { apiPost } from "../../api/index.ts";
-import { downloadPosted } from "../../components/download.ts";
+import { downloadPosted } from "../../components/download-posted.ts";
 
 export const compareKeys = {
   result: (request: CompareRequest | null) => ["compare", request] as const,

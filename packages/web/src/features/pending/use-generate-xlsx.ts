@@ -1,6 +1,6 @@
 import type { AttributeInfo } from "@ledgerline/contract";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { downloadPosted } from "../../components/download.ts";
+import { downloadPosted } from "../../components/download-posted.ts";
 import { recordKeys } from "../../components/records/record-keys.ts";
 import type { PickOption } from "../../components/records/use-pick-list.ts";
 import { pendingSheet, type ReferenceLabel } from "./pending-export.ts";
