@@ -7,6 +7,7 @@ import type {
   CompareRow,
   EntityRecord,
 } from "@ledgerline/contract";
+import { sql } from "kysely";
 import { requireTypePermission, rightsIn } from "../admin/permissions.ts";
 import type { CurrentUser } from "../auth/auth.service.ts";
 import type { Db } from "../db/connection.ts";
@@ -51,7 +52,10 @@ async function comparison(
   };
   const from = await momentOf(req.from, "from");
   const to = await momentOf(req.to, "to");
-  const backwards = Date.parse(from) > Date.parse(to);
+  // Compared by the database: a Date would drop the microseconds that order two moments of one millisecond.
+  const { rows } = await sql<{ backwards: boolean }>`
+    select ${from}::timestamptz > ${to}::timestamptz as backwards`.execute(db);
+  const { backwards } = rows[0];
   return {
     context: rights.context,
     type,
