@@ -1,87 +1,16 @@
 // `npm run bench -- export`: /api/query-xlsx of 100,000 records x 10 columns on PostgreSQL, timed
 // to the last byte, with the server process's RSS growth sampled while it runs.
-import fs from "node:fs";
-import fsp from "node:fs/promises";
 import path from "node:path";
-import { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
-import type { ReadableStream as WebReadableStream } from "node:stream/web";
-import ExcelJS from "exceljs";
 import type { Kysely } from "kysely";
 import { login } from "./support/app.ts";
 import { envNumber } from "./support/env.ts";
+import { checkWorkbook, type ExportRun, timedExport } from "./support/export-file.ts";
 import { BENCH_CONTEXT, BENCH_MODEL_YAML, BENCH_TYPE } from "./support/model.ts";
 import { loadNote, round, table, writeResult } from "./support/results.ts";
 import { NAME_PREFIX, seedItems } from "./support/seed.ts";
-import {
-  type AppSetup,
-  announceBench,
-  watchRss,
-  withBenchApp,
-  withTempDir,
-} from "./support/workload.ts";
+import { type AppSetup, announceBench, withBenchApp, withTempDir } from "./support/workload.ts";
 
 const MB = 1024 * 1024;
-
-interface ExportRun {
-  seconds: number;
-  bytes: number;
-  rssBeforeMb: number;
-  rssPeakMb: number;
-}
-
-/** POSTs the export, streams the file to disk, and samples RSS every 10 ms until the last byte. */
-async function timedExport(
-  url: string,
-  cookie: string,
-  body: unknown,
-  file: string,
-): Promise<ExportRun> {
-  const rss = watchRss();
-  let peak: number;
-  const started = performance.now();
-  try {
-    const res = await fetch(url, {
-      method: "POST",
-      headers: { "content-type": "application/json", cookie },
-      body: JSON.stringify(body),
-    });
-    if (res.status !== 200 || !res.body)
-      throw new Error(`${url}: ${res.status} ${await res.text()}`);
-    await pipeline(
-      Readable.fromWeb(res.body as unknown as WebReadableStream),
-      fs.createWriteStream(file),
-    );
-  } finally {
-    peak = rss.stop();
-  }
-  const seconds = (performance.now() - started) / 1000;
-  return {
-    seconds,
-    bytes: (await fsp.stat(file)).size,
-    rssBeforeMb: rss.before / MB,
-    rssPeakMb: peak / MB,
-  };
-}
-
-/** Reads the file back with ExcelJS's streaming reader: header, row count and the first data row. */
-async function checkWorkbook(file: string, rows: number): Promise<void> {
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(file, {});
-  let count = 0;
-  let header: unknown[] = [];
-  let first: unknown[] = [];
-  for await (const sheet of reader) {
-    for await (const row of sheet) {
-      count += 1;
-      if (count === 1) header = (row.values as unknown[]).slice(1);
-      if (count === 2) first = (row.values as unknown[]).slice(1);
-    }
-  }
-  if (count !== rows + 1) throw new Error(`the export holds ${count - 1} rows, not ${rows}`);
-  if (header[0] !== "Code" || header.length !== 10)
-    throw new Error(`unexpected header: ${JSON.stringify(header)}`);
-  if (first[0] !== "IT0000001") throw new Error(`unexpected first row: ${JSON.stringify(first)}`);
-}
 
 /** Seeds the records, then times a warm-up export and the measured one, and reads the file back. */
 async function measureExport(

@@ -2,6 +2,7 @@
 import { benchApprove } from "./approve.ts";
 import { benchDictionary } from "./dictionary.ts";
 import { benchExport } from "./export.ts";
+import { benchHistory } from "./history.ts";
 import { benchIngest } from "./ingest.ts";
 import { benchLoad } from "./load.ts";
 import { benchNotify } from "./notify.ts";
@@ -18,6 +19,7 @@ const BENCHMARKS: Record<string, () => Promise<void>> = {
   publish: benchPublish,
   load: benchLoad,
   notify: benchNotify,
+  history: benchHistory,
 };
 
 const name = process.argv[2];
