@@ -116,8 +116,9 @@ function desiredTable(context: ContextModel, type: EntityType): DesiredTable {
 
 /**
  * A past moment is read from the table and its history side by side, in the same orders: the
- * history gets the table's btree indexes (not unique: a record has many versions), lookups by
- * record and by when a version started and ended. Pattern and trigram searches scan it.
+ * history gets the table's btree and `lower()` pattern indexes (not unique: a record has many
+ * versions), lookups by record and by when a version started and ended. Trigram searches
+ * ('Contains', 'EndsWith') scan it.
  */
 function historyIndexes(typeName: string, indexes: readonly DesiredIndex[]): DesiredIndex[] {
   const history = historyNameOf(typeName);
@@ -130,10 +131,10 @@ function historyIndexes(typeName: string, indexes: readonly DesiredIndex[]): Des
     { name: objectName(history, "from"), kind: "btree", columns: ["updated_at"] },
     { name: objectName(history, "to"), kind: "btree", columns: ["valid_to"] },
     ...indexes
-      .filter((i) => i.kind === "unique" || i.kind === "btree")
+      .filter((i) => i.kind !== "trigram")
       .map((i) => ({
-        name: objectName(history, ...i.columns, "idx"),
-        kind: "btree" as const,
+        name: objectName(history, ...i.columns, i.kind === "pattern" ? "pattern" : "idx"),
+        kind: i.kind === "pattern" ? ("pattern" as const) : ("btree" as const),
         columns: i.columns,
       })),
   ];
