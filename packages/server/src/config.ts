@@ -41,7 +41,7 @@ const EnvSchema = z.object({
     )
     .pipe(z.array(NavItem)),
   WEB_DIST: z.string().default(path.resolve(import.meta.dirname, "../../web/dist")),
-  UPLOAD_MAX_MB: z.coerce.number().positive().max(2048).default(50),
+  UPLOAD_MAX_MB: z.coerce.number().positive().max(2048).default(200),
   UPLOAD_MAX_ROWS: z.coerce.number().int().positive().default(1_000_000),
   PUBLIC_URL: z.string().url().optional(),
   OIDC_ISSUER: z.string().url().optional(),
@@ -189,7 +189,8 @@ export const CONFIG_HELP: Record<keyof z.infer<typeof EnvSchema>, string> = {
   NAV_HIDE:
     "comma-separated navigation items to switch off (home, upload, explorer, pending, wikimanager, systemenvironments, developer, admin)",
   WEB_DIST: "folder of the built web app (default packages/web/dist)",
-  UPLOAD_MAX_MB: "largest accepted upload in MB (default 50)",
+  UPLOAD_MAX_MB:
+    "largest accepted upload in MB (default 200: room for 1,000,000 rows of about 30 columns)",
   UPLOAD_MAX_ROWS: "most rows one upload may carry (default 1000000)",
   PUBLIC_URL: "the address users open, for links in e-mails (default http://HOST:PORT)",
   OIDC_ISSUER:

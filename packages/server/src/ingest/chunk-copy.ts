@@ -70,7 +70,7 @@ export async function copyInChunks(
       if (count > input.maxRows)
         throw new IngestRejected(
           422,
-          `The file has more than ${input.maxRows} rows, the most one upload may carry`,
+          `The file has more than ${input.maxRows.toLocaleString("en-US")} rows, the most one upload may carry (UPLOAD_MAX_ROWS)`,
         );
       for (const row of chunk.failed) if (problems.length < MAX_PROBLEM_ROWS) problems.push(row);
       // Once a row failed, references are still resolved: their problems belong in the list too.

@@ -269,7 +269,7 @@ describe("the first load of an empty type", () => {
     const refused = await load(currencyRows(ROWS), { maxRows: 6_000 }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(IngestRejected);
     expect((refused as IngestRejected).message).toBe(
-      "The file has more than 6000 rows, the most one upload may carry",
+      "The file has more than 6,000 rows, the most one upload may carry (UPLOAD_MAX_ROWS)",
     );
     expect(await stored()).toEqual(nothingStored);
   });

@@ -24,6 +24,19 @@ import { listFileLayouts, uploadFile } from "./upload.service.ts";
 
 const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 
+// What a multipart request carries besides the file: its few form fields (at most 20 of 10,000
+// bytes each, app.ts) and the part boundaries.
+const MULTIPART_SLACK = 256 * 1024;
+
+/** The refusal of a file over the size limit, naming the limit. */
+function tooLarge(maxBytes: number): PayloadTooLargeError {
+  const mb = maxBytes / 1024 / 1024;
+  const shown = mb >= 10 ? Math.round(mb) : Number(mb.toPrecision(2));
+  return new PayloadTooLargeError(
+    `The file is larger than ${shown} MB, the most one upload may be (UPLOAD_MAX_MB)`,
+  );
+}
+
 /** /api/filelayouts and the multipart /api/upload (answers plain text, as the screen shows it). */
 export async function ingestRoutes(app: App, { database, model, config }: AppDeps): Promise<void> {
   const db = database.db;
@@ -65,8 +78,16 @@ export async function ingestRoutes(app: App, { database, model, config }: AppDep
     },
     async (request, reply) => {
       const user = currentUser(request);
+      // A request that says it is too large is refused before a byte of it is read or stored;
+      // one that does not say (chunked) is cut off at the limit as it is written.
+      const declared = Number(request.headers["content-length"]);
+      if (declared > config.upload.maxBytes + MULTIPART_SLACK) {
+        reply.header("connection", "close");
+        throw tooLarge(config.upload.maxBytes);
+      }
       const fields: Record<string, string> = {};
       let file: { name: string; path: string } | undefined;
+      let answer: Awaited<ReturnType<typeof uploadFile>>;
       await fs.mkdir(uploadDir, { recursive: true });
       try {
         for await (const part of request.parts()) {
@@ -90,7 +111,7 @@ export async function ingestRoutes(app: App, { database, model, config }: AppDep
         if (!file) throw new BadRequestError("Choose an .xlsx file to upload (field 'uploadfile')");
         await checkZipMagic(file.path);
         const flag = (v: string | undefined) => (v === undefined ? undefined : v === "true");
-        const answer = await uploadFile(
+        answer = await uploadFile(
           database,
           model,
           config,
@@ -107,13 +128,14 @@ export async function ingestRoutes(app: App, { database, model, config }: AppDep
           },
           { log: request.log, background },
         );
-        if (answer.uploadId !== undefined) reply.header("x-upload-id", String(answer.uploadId));
-        if (answer.problemRows !== undefined)
-          reply.header(UPLOAD_PROBLEMS_HEADER, String(answer.problemRows));
-        return reply.status(answer.status).type("text/plain; charset=utf-8").send(answer.text);
       } finally {
+        // Gone before the answer leaves: nothing of an upload is kept once it is answered.
         if (file) await fs.rm(file.path, { force: true });
       }
+      if (answer.uploadId !== undefined) reply.header("x-upload-id", String(answer.uploadId));
+      if (answer.problemRows !== undefined)
+        reply.header(UPLOAD_PROBLEMS_HEADER, String(answer.problemRows));
+      return reply.status(answer.status).type("text/plain; charset=utf-8").send(answer.text);
     },
   );
 
@@ -149,11 +171,7 @@ export async function ingestRoutes(app: App, { database, model, config }: AppDep
 
 async function saveFile(part: MultipartFile, target: string, maxBytes: number): Promise<void> {
   await pipeline(part.file, createWriteStream(target));
-  if (part.file.truncated) {
-    throw new PayloadTooLargeError(
-      `The file is larger than ${Math.round(maxBytes / 1024 / 1024)} MB, the most one upload may be`,
-    );
-  }
+  if (part.file.truncated) throw tooLarge(maxBytes);
 }
 
 async function checkZipMagic(filePath: string): Promise<void> {

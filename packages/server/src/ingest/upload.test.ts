@@ -1,4 +1,6 @@
 import fs from "node:fs/promises";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import ExcelJS from "exceljs";
 import { sql } from "kysely";
@@ -396,17 +398,88 @@ describe("refused uploads change nothing", () => {
     expect(de.requested.attrValues.name.value).toBe("=cmd|' /C calc'!A0");
   });
 
-  it("answers 413 for a file over the size limit", async () => {
-    const small = await createTestApp({ env: { UPLOAD_MAX_MB: "0.01" } });
+  it("refuses a file over the size limit before reading it, naming the limit, and keeps nothing", async () => {
+    const small = await createTestApp({ env: { UPLOAD_MAX_MB: "0.5" } });
     try {
       const cookie = await small.login("admin", ADMIN_PASSWORD);
-      const res = await upload(small, cookie, await example("countries.xlsx"), {
+      const leftovers = () => leftoversOf(small);
+      const before = await leftovers();
+      // Says it is 100 MB, sends the headers and one kilobyte: the answer comes before the rest.
+      await small.app.listen({ host: "127.0.0.1", port: 0 });
+      const { port } = small.app.server.address() as AddressInfo;
+      const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = http.request({
+          host: "127.0.0.1",
+          port,
+          method: "POST",
+          path: "/api/upload",
+          headers: {
+            cookie,
+            origin: `http://127.0.0.1:${port}`,
+            "content-type": "multipart/form-data; boundary=x",
+            "content-length": String(100 * 1024 * 1024),
+          },
+        });
+        req.on("response", (res) => {
+          let body = "";
+          res.on("data", (chunk) => {
+            body += chunk;
+          });
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+        });
+        req.on("error", reject);
+        req.write(Buffer.alloc(1024, 120));
+      });
+      expect(answer.status).toBe(413);
+      expect(answer.body).toBe(
+        "The file is larger than 0.5 MB, the most one upload may be (UPLOAD_MAX_MB)",
+      );
+      expect(await leftovers()).toEqual(before);
+
+      // A file just over the limit in an honest request is refused the same way.
+      const res = await upload(small, cookie, Buffer.alloc(1024 * 1024, 1), {
         layout: "countries",
       });
       expect(res.statusCode).toBe(413);
-      expect(res.body).toMatch(/The file is larger than 0 MB|larger than/);
+      expect(res.body).toBe(
+        "The file is larger than 0.5 MB, the most one upload may be (UPLOAD_MAX_MB)",
+      );
+      expect(await leftovers()).toEqual(before);
     } finally {
       await small.close();
     }
   });
+
+  it("refuses a file over the row limit, naming the limit, and keeps nothing", async () => {
+    const few = await createTestApp({ env: { UPLOAD_MAX_ROWS: "2" } });
+    try {
+      const cookie = await few.login("admin", ADMIN_PASSWORD);
+      const before = await leftoversOf(few);
+      const file = await workbookOf("Countries", [
+        COUNTRY_HEADERS,
+        ["QA", "Rowland A", "EUR", 1, null, false],
+        ["QB", "Rowland B", "EUR", 2, null, false],
+        ["QC", "Rowland C", "EUR", 3, null, false],
+      ]);
+      const res = await upload(few, cookie, file, { layout: "countries" });
+      expect(res.statusCode).toBe(422);
+      expect(res.body).toContain(
+        "The file has more than 2 rows, the most one upload may carry (UPLOAD_MAX_ROWS)",
+      );
+      expect(await leftoversOf(few)).toEqual(before);
+    } finally {
+      await few.close();
+    }
+  });
 });
+
+/** What a refused upload must not leave: stored files, events, stage tables, countries. */
+async function leftoversOf(app: TestApp) {
+  const db = app.database.db;
+  const files = await fs.readdir(path.join(app.config.dataDir, "uploads")).catch(() => []);
+  const { rows } = await sql<{ events: number; stages: number; countries: number }>`
+    select (select count(*)::int from app.events) as events,
+      (select count(*)::int from pg_tables where schemaname = 'app' and tablename like 'ingest_stage_%') as stages,
+      (select count(*)::int from ctx_reference.country) as countries`.execute(db);
+  return { files, ...rows[0] };
+}
