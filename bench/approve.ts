@@ -3,7 +3,7 @@
 import type { Kysely } from "kysely";
 import { SYSTEM_COLUMNS } from "../packages/server/src/model/model.ts";
 import { login } from "./support/app.ts";
-import { envNumber } from "./support/env.ts";
+import { envNumber, envSize } from "./support/env.ts";
 import { BENCH_CONTEXT, BENCH_SCHEMA, BENCH_TYPE } from "./support/model.ts";
 import { loadNote, round, table, writeResult } from "./support/results.ts";
 import { SEED_USER, seedItems } from "./support/seed.ts";
@@ -105,7 +105,7 @@ async function measureApprove(
 }
 
 export async function benchApprove(): Promise<void> {
-  const rows = envNumber("BENCH_APPROVE_ROWS", 100_000);
+  const rows = envSize("BENCH_APPROVE_ROWS", 100_000);
   const samples = envNumber("BENCH_PAGE_SAMPLES", 200);
   await announceBench("approve");
   const { approveSeconds, p99, p50, answer } = await withBenchApp(

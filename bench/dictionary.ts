@@ -5,7 +5,7 @@ import path from "node:path";
 import { runStatements } from "../packages/server/src/testing/postgres-server.ts";
 import { login } from "./support/app.ts";
 import { type ThrowawayDatabase, withThrowawayDatabase } from "./support/database.ts";
-import { envNumber } from "./support/env.ts";
+import { envNumber, envSize } from "./support/env.ts";
 import { loadNote, round, table, writeResult } from "./support/results.ts";
 import {
   type AppSetup,
@@ -197,7 +197,7 @@ async function measureImports(
 }
 
 async function runDictionary(): Promise<DictionaryRun> {
-  const tables = envNumber("BENCH_DD_TABLES", 2_000);
+  const tables = envSize("BENCH_DD_TABLES", 2_000);
   const perTable = envNumber("BENCH_DD_COLUMNS_PER_TABLE", 20);
   await announceBench("dictionary");
   return withTempDir("dd", async (tmp) => {

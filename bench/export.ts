@@ -3,7 +3,7 @@
 import path from "node:path";
 import type { Kysely } from "kysely";
 import { login } from "./support/app.ts";
-import { envNumber } from "./support/env.ts";
+import { envSize } from "./support/env.ts";
 import { checkWorkbook, type ExportRun, timedExport } from "./support/export-file.ts";
 import { BENCH_CONTEXT, BENCH_MODEL_YAML, BENCH_TYPE } from "./support/model.ts";
 import { loadNote, round, table, writeResult } from "./support/results.ts";
@@ -41,7 +41,7 @@ async function measureExport(
 }
 
 export async function benchExport(): Promise<void> {
-  const rows = envNumber("BENCH_EXPORT_ROWS", 100_000);
+  const rows = envSize("BENCH_EXPORT_ROWS", 100_000);
   await announceBench("export");
   const run = await withTempDir("export", (tmp) =>
     withBenchApp("export", { "bench.yaml": BENCH_MODEL_YAML }, (setup) =>

@@ -12,7 +12,7 @@ import {
   type ListQueryOptions,
 } from "../packages/server/src/records/list-query.ts";
 import { login } from "./support/app.ts";
-import { envNumber } from "./support/env.ts";
+import { envNumber, envSize } from "./support/env.ts";
 import { breakdown, capturingDb, type Explained, explain } from "./support/explain.ts";
 import { checkWorkbook, type ExportRun, timedExport } from "./support/export-file.ts";
 import { type CheckedCounts, checkHistory } from "./support/history-check.ts";
@@ -268,7 +268,7 @@ const median = (values: readonly number[]) => percentile(values, 50);
 
 export async function benchHistory(): Promise<void> {
   const sizes: Sizes = {
-    rows: envNumber("BENCH_HISTORY_ROWS", 1_000_000),
+    rows: envSize("BENCH_HISTORY_ROWS", 1_000_000),
     samples: envNumber("BENCH_HISTORY_SAMPLES", 300),
     compareRuns: envNumber("BENCH_HISTORY_COMPARE_RUNS", 5),
     exportRounds: envNumber("BENCH_HISTORY_EXPORT_ROUNDS", 1),

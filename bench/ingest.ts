@@ -12,7 +12,7 @@ import { promisify } from "node:util";
 import { login } from "./support/app.ts";
 import { watchCpu } from "./support/cpu.ts";
 import type { ThrowawayDatabase } from "./support/database.ts";
-import { envNumber } from "./support/env.ts";
+import { envNumber, envSize } from "./support/env.ts";
 import { BENCH_CONTEXT, BENCH_SCHEMA, BENCH_TYPE } from "./support/model.ts";
 import { loadNote, round, table, writeResult } from "./support/results.ts";
 import {
@@ -371,7 +371,7 @@ const figures = (runs: number, run: MedianRun, prefix = ""): Record<string, numb
  * database) and once on the embedded PGlite.
  */
 export async function benchIngest(): Promise<void> {
-  const rows = envNumber("BENCH_INGEST_ROWS", 100_000);
+  const rows = envSize("BENCH_INGEST_ROWS", 100_000);
   const runs = envNumber("BENCH_INGEST_RUNS", 3);
   await announceBench("ingest");
   const { postgres, pglite } = await withTempDir("ingest", async (tmp) => {

@@ -6,7 +6,7 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import type { Kysely } from "kysely";
 import type { RawQuery } from "./support/app.ts";
 import { type CpuWatch, watchCpu } from "./support/cpu.ts";
-import { envNumber } from "./support/env.ts";
+import { envNumber, envSize } from "./support/env.ts";
 import {
   ACTIONS,
   APPROVER_MIX,
@@ -48,7 +48,7 @@ const APPROVER_ACTIONS = new Set(["summary", "review"]);
 
 function settings() {
   return {
-    rows: envNumber("BENCH_ROWS", 1_000_000),
+    rows: envSize("BENCH_ROWS", 1_000_000),
     users: Math.round(envNumber("BENCH_LOAD_USERS", 200)),
     seconds: envNumber("BENCH_LOAD_SECONDS", 60),
     warmupSeconds: envNumber("BENCH_LOAD_WARMUP", 10),

@@ -5,7 +5,7 @@ import { SILENT } from "../packages/server/src/notifications/notify.service.ts";
 import { enqueueToUser } from "../packages/server/src/notifications/outbox.repository.ts";
 import { sendDue, smtpTransport } from "../packages/server/src/notifications/sender.ts";
 import { startSmtpSink } from "../packages/server/src/testing/smtp-sink.ts";
-import { envNumber } from "./support/env.ts";
+import { envSize } from "./support/env.ts";
 import { loadNote, round, table, writeResult } from "./support/results.ts";
 import {
   announceBench,
@@ -18,7 +18,7 @@ import {
 const silentLog = { warn: () => undefined, error: () => undefined } as never;
 
 export async function benchNotify(): Promise<void> {
-  const count = envNumber("BENCH_NOTIFY_MESSAGES", 1_000);
+  const count = envSize("BENCH_NOTIFY_MESSAGES", 1_000);
   await announceBench("notify");
   const smtp = await startSmtpSink();
   try {

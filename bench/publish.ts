@@ -10,7 +10,7 @@ import { sql } from "kysely";
 import type { Db } from "../packages/server/src/db/connection.ts";
 import { SYSTEM_COLUMNS, schemaNameOf } from "../packages/server/src/model/model.ts";
 import { login } from "./support/app.ts";
-import { envNumber } from "./support/env.ts";
+import { envNumber, envSize } from "./support/env.ts";
 import { loadNote, round, table, writeResult } from "./support/results.ts";
 import { SEED_USER } from "./support/seed.ts";
 import {
@@ -213,7 +213,7 @@ async function runPublish(tables: number, columns: number): Promise<PublishRun> 
 
 export async function benchPublish(): Promise<void> {
   const run = await runPublish(
-    envNumber("BENCH_DD_TABLES", 2_000),
+    envSize("BENCH_DD_TABLES", 2_000),
     envNumber("BENCH_DD_COLUMNS_PER_TABLE", 20),
   );
   const file = await writeResult("publish", {

@@ -7,7 +7,7 @@ import type { Db } from "../packages/server/src/db/connection.ts";
 import type { Model } from "../packages/server/src/model/model.ts";
 import { buildListQuery } from "../packages/server/src/records/list-query.ts";
 import { login } from "./support/app.ts";
-import { envFlag, envNumber } from "./support/env.ts";
+import { envFlag, envNumber, envSize } from "./support/env.ts";
 import { type LoadResult, load } from "./support/load.ts";
 import { BENCH_CONTEXT, BENCH_MODEL_YAML, BENCH_TYPE } from "./support/model.ts";
 import { type RawEndpoint, startRawServer } from "./support/raw-server.ts";
@@ -292,8 +292,8 @@ function targets(s: RunSummary): string[] {
 }
 
 export async function benchRecords(): Promise<void> {
-  const rows = envNumber("BENCH_ROWS", 1_000_000);
-  const pgliteRows = envNumber("BENCH_PGLITE_ROWS", 100_000);
+  const rows = envSize("BENCH_ROWS", 1_000_000);
+  const pgliteRows = envSize("BENCH_PGLITE_ROWS", 100_000);
   const seconds = envNumber("BENCH_SECONDS", 5);
   const rounds = Math.round(envNumber("BENCH_ROUNDS", 3));
   await announceBench("records");
