@@ -52,10 +52,9 @@ const CELL_XFS = [
 const STYLES = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><numFmts count="1"><numFmt numFmtId="164" formatCode="yyyy-mm-dd"/></numFmts>${FONTS}${FILLS}<borders count="1"><border/></borders><cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs><cellXfs count="${CELL_XFS.length}">${CELL_XFS.join("")}</cellXfs></styleSheet>`;
 
-/** The cell style index of a colour, for a date cell or any other. */
-function styleIndex(style: CellStyle | undefined, date: boolean): number {
-  if (style === undefined) return date ? 1 : 0;
-  return 3 + COLOURED.indexOf(style) * 2 + (date ? 1 : 0);
+/** The cell style index of a colour as text; its date variant is the next one. */
+function styleIndex(style: CellStyle): number {
+  return 3 + COLOURED.indexOf(style) * 2;
 }
 
 function workbook(sheetName: string): string {
@@ -102,22 +101,26 @@ function textCell(ref: string, text: string, style = ""): string {
 }
 
 function cell(ref: string, type: CellType, content: XlsxCell): string {
-  const styled = content !== null && typeof content === "object";
-  const value = styled ? content.value : content;
-  const style = styled ? content.style : undefined;
-  const s = (date: boolean) => {
-    const index = styleIndex(style, date);
-    return index === 0 ? "" : ` s="${index}"`;
-  };
-  if (value === null || value === "")
-    return style === undefined ? "" : `<c r="${ref}"${s(false)}/>`;
+  if (content === null || typeof content !== "object") return typedCell(ref, type, content, "");
+  const plain = styleIndex(content.style);
+  if (content.value === null || content.value === "") return `<c r="${ref}" s="${plain}"/>`;
+  const date = type === "Date" && isIsoDate(content.value);
+  return typedCell(ref, type, content.value, ` s="${date ? plain + 1 : plain}"`);
+}
+
+const isIsoDate = (value: ScalarValue) =>
+  typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/.test(value);
+
+/** A cell by its column's type; `style` is its ` s="N"` attribute (a date's own when empty). */
+function typedCell(ref: string, type: CellType, value: ScalarValue, style: string): string {
+  if (value === null || value === "") return "";
   if (type === "Number" && typeof value === "number")
-    return `<c r="${ref}"${s(false)}><v>${value}</v></c>`;
+    return `<c r="${ref}"${style}><v>${value}</v></c>`;
   if (type === "Boolean" && typeof value === "boolean")
-    return `<c r="${ref}" t="b"${s(false)}><v>${value ? 1 : 0}</v></c>`;
-  if (type === "Date" && typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/.test(value))
-    return `<c r="${ref}"${s(true)}><v>${dateSerial(value)}</v></c>`;
-  return textCell(ref, String(value), s(false));
+    return `<c r="${ref}" t="b"${style}><v>${value ? 1 : 0}</v></c>`;
+  if (type === "Date" && isIsoDate(value))
+    return `<c r="${ref}"${style || ' s="1"'}><v>${dateSerial(value as string)}</v></c>`;
+  return textCell(ref, String(value), style);
 }
 
 /**
