@@ -15,8 +15,11 @@ export async function expectChangedCell(cell: Locator, old: string, now: string)
 export async function filterByIsoCode(page: Page, prefix: string): Promise<void> {
   await page.getByTestId("filter-toggle").click();
   const panel = page.getByTestId("filter-panel");
-  await panel.getByTestId("add-filter").click();
-  await panel.getByRole("button", { name: "ISO code", exact: true }).click();
+  // A list refreshed by another user's change can close the menu as it opens: open it again.
+  await expect(async () => {
+    await panel.getByTestId("add-filter").click();
+    await panel.getByRole("button", { name: "ISO code", exact: true }).click({ timeout: 3_000 });
+  }).toPass();
   await panel.getByLabel("ISO code value").fill(prefix);
   await page.getByTestId("filter-toggle").click();
   await expect(panel).toBeHidden();
