@@ -1,6 +1,6 @@
 import { expect, type Locator, type Page, test } from "@playwright/test";
-import ExcelJS from "exceljs";
 import { signIn } from "./support/app.ts";
+import { downloadWorkbook } from "./support/downloads.ts";
 import { admin, REFERENCE } from "./support/users.ts";
 
 const DELETE_TEXT =
@@ -375,17 +375,10 @@ test.describe("data explorer", () => {
     await page.getByTestId("columns-menu").getByLabel("Minor units").uncheck();
     await page.getByTestId("columns-toggle").click();
 
-    const downloading = page.waitForEvent("download");
-    await chooseAction(page, "Generate xlsx");
-    const download = await downloading;
-    expect(download.suggestedFilename()).toMatch(
-      /^Report_\d{4}-\d{2}-\d{2}_\d{1,2}-\d{2}-\d{2}\.xlsx$/,
+    const { name, workbook } = await downloadWorkbook(page, testInfo, () =>
+      chooseAction(page, "Generate xlsx"),
     );
-    const file = testInfo.outputPath(download.suggestedFilename());
-    await download.saveAs(file);
-
-    const workbook = new ExcelJS.Workbook();
-    await workbook.xlsx.readFile(file);
+    expect(name).toMatch(/^Report_\d{4}-\d{2}-\d{2}_\d{1,2}-\d{2}-\d{2}\.xlsx$/);
     const sheet = workbook.worksheets[0];
     expect(sheet.getRow(1).values).toEqual([undefined, "Code", "Name", "Active"]);
     expect(sheet.rowCount).toBeGreaterThan(100);

@@ -1,9 +1,9 @@
 import { expect, type Locator, type Page, test } from "@playwright/test";
-import ExcelJS from "exceljs";
 import { type Person, post } from "./support/api.ts";
 import { signIn } from "./support/app.ts";
 import { expectChangedCell, filterByIsoCode } from "./support/change-cells.ts";
 import { referenceTeam, uploadCountries } from "./support/countries.ts";
+import { downloadWorkbook } from "./support/downloads.ts";
 import { shot } from "./support/screenshots.ts";
 import { REFERENCE } from "./support/users.ts";
 
@@ -171,12 +171,6 @@ async function actionNames(page: Page): Promise<string[]> {
   return names.map((n) => n.trim());
 }
 
-async function readWorkbook(path: string): Promise<ExcelJS.Worksheet> {
-  const workbook = new ExcelJS.Workbook();
-  await workbook.xlsx.readFile(path);
-  return workbook.worksheets[0];
-}
-
 test("lists countries as of a moment before an edit, read-only, exports it, and returns to now", async ({
   page,
 }, testInfo) => {
@@ -205,14 +199,12 @@ test("lists countries as of a moment before an edit, read-only, exports it, and 
   await expect(page.getByTestId("record-editor-modal")).toHaveCount(0);
 
   // 'Generate xlsx' exports what is shown: the values of then.
-  const downloading = page.waitForEvent("download");
-  await page.getByTestId("actions-toggle").click();
-  await page.getByRole("button", { name: "Generate xlsx" }).click();
-  const download = await downloading;
-  expect(download.suggestedFilename()).toMatch(/^Report_.*\.xlsx$/);
-  const file = testInfo.outputPath(download.suggestedFilename());
-  await download.saveAs(file);
-  const sheet = await readWorkbook(file);
+  const { name, workbook } = await downloadWorkbook(page, testInfo, async () => {
+    await page.getByTestId("actions-toggle").click();
+    await page.getByRole("button", { name: "Generate xlsx" }).click();
+  });
+  expect(name).toMatch(/^Report_.*\.xlsx$/);
+  const sheet = workbook.worksheets[0];
   const header = sheet.getRow(1).values as unknown[];
   const isoColumn = header.indexOf("ISO code");
   const populationColumn = header.indexOf("Population");
@@ -332,11 +324,9 @@ test("compares two moments: counts, kinds and the pending screen's colours; expo
   await page.reload();
   await expect(page.getByTestId(`compare-count-Changed`)).toHaveText(`Changed ${expected.Changed}`);
   await expect(page.getByTestId("compare-from-moment")).toHaveValue(local(m1).input);
-  const downloading = page.waitForEvent("download");
-  await compare.getByRole("button", { name: "Generate xlsx" }).click();
-  const download = await downloading;
-  const file = testInfo.outputPath(download.suggestedFilename());
-  await download.saveAs(file);
+  const { workbook } = await downloadWorkbook(page, testInfo, () =>
+    compare.getByRole("button", { name: "Generate xlsx" }).click(),
+  );
 
   await page.getByTestId("compare-back").click();
   await expect(compare).toHaveCount(0);
@@ -344,7 +334,7 @@ test("compares two moments: counts, kinds and the pending screen's colours; expo
   await expect(page.getByTestId("explorer-title")).toHaveText("Country");
 
   // 'Generate xlsx' wrote old and new values side by side, numbers as numbers.
-  const sheet = await readWorkbook(file);
+  const sheet = workbook.worksheets[0];
   const header = sheet.getRow(1).values as unknown[];
   expect(header.slice(1, 4)).toEqual(["Change", "ISO code (old)", "ISO code (new)"]);
   const populationOld = header.indexOf("Population (old)");

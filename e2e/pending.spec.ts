@@ -1,9 +1,9 @@
 import { expect, type Locator, type Page, test } from "@playwright/test";
-import ExcelJS from "exceljs";
 import { type Person, post } from "./support/api.ts";
 import { signIn } from "./support/app.ts";
 import { expectChangedCell } from "./support/change-cells.ts";
 import { referenceTeam } from "./support/countries.ts";
+import { downloadWorkbook } from "./support/downloads.ts";
 import { openPendingOf } from "./support/pending.ts";
 import { shot } from "./support/screenshots.ts";
 import { REFERENCE, solo } from "./support/users.ts";
@@ -173,15 +173,11 @@ test("an approver sees the coloured changes and approves one after confirming th
   await shot(page, "pending-02-coloured-rows");
 
   // 'Generate xlsx' writes the rows shown, old and new values side by side.
-  const downloading = page.waitForEvent("download");
-  await page.getByTestId("actions-toggle").click();
-  await page.getByRole("button", { name: "Generate xlsx" }).click();
-  const download = await downloading;
-  expect(download.suggestedFilename()).toMatch(/^Report_.*\.xlsx$/);
-  const file = testInfo.outputPath(download.suggestedFilename());
-  await download.saveAs(file);
-  const workbook = new ExcelJS.Workbook();
-  await workbook.xlsx.readFile(file);
+  const { name, workbook } = await downloadWorkbook(page, testInfo, async () => {
+    await page.getByTestId("actions-toggle").click();
+    await page.getByRole("button", { name: "Generate xlsx" }).click();
+  });
+  expect(name).toMatch(/^Report_.*\.xlsx$/);
   const sheet = workbook.worksheets[0];
   const header = sheet.getRow(1).values as unknown[];
   expect(header.slice(1, 6)).toEqual([

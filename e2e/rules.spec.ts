@@ -1,10 +1,11 @@
 import { fileURLToPath } from "node:url";
 import { expect, type Locator, type Page, test } from "@playwright/test";
-import ExcelJS from "exceljs";
+import type ExcelJS from "exceljs";
 import { type Person, post } from "./support/api.ts";
 import { chooseContext, mainNav, signIn } from "./support/app.ts";
 import { filterByIsoCode } from "./support/change-cells.ts";
 import { referenceTeam } from "./support/countries.ts";
+import { downloadWorkbook } from "./support/downloads.ts";
 import { openPendingOf } from "./support/pending.ts";
 import { shot } from "./support/screenshots.ts";
 import { plain, REFERENCE } from "./support/users.ts";
@@ -242,15 +243,8 @@ test("a refused upload lists the rule breaches and offers them as a workbook", a
   const listed = Number(/\((\d+) rows\)/.exec((await button.textContent()) ?? "")?.[1]);
   await shot(page, "rules-03-upload-refused", true);
 
-  const downloading = page.waitForEvent("download");
-  await button.click();
-  const download = await downloading;
-  expect(download.suggestedFilename()).toBe("countries-rule-breaches - problems.xlsx");
-  const file = testInfo.outputPath(download.suggestedFilename());
-  await download.saveAs(file);
-
-  const workbook = new ExcelJS.Workbook();
-  await workbook.xlsx.readFile(file);
+  const { name, workbook } = await downloadWorkbook(page, testInfo, () => button.click());
+  expect(name).toBe("countries-rule-breaches - problems.xlsx");
   expect(workbook.worksheets.map((s) => s.name)).toEqual(["Countries"]);
   const sheet = workbook.worksheets[0];
   expect(sheet.getRow(1).values).toEqual([

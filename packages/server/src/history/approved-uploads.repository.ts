@@ -1,7 +1,12 @@
 import type { ApprovedUpload } from "@ledgerline/contract";
-import { sql } from "kysely";
+import { type RawBuilder, sql } from "kysely";
 import type { Db } from "../db/connection.ts";
 import { isoMoment } from "../db/iso-moment.ts";
+
+/** When the last approved change of the upload `uploadId` (SQL) was approved; null when none was. */
+const approvedAt = (uploadId: RawBuilder<unknown>) => sql`(
+  select max(e.decided_at) from app.events e
+  where e.source = 'upload:' || ${uploadId} and e.source like 'upload:%' and e.status = 'approved')`;
 
 /** When the last approved change of an upload of the type was approved; null when none was. */
 export async function uploadApprovedAt(
@@ -12,9 +17,9 @@ export async function uploadApprovedAt(
 ): Promise<string | null> {
   const { rows } = await sql<{ at: string | null }>`
     select ${isoMoment("a.at")} as at from (
-      select max(e.decided_at) as at from app.events e
-      where e.source = ${`upload:${uploadId}`} and e.source like 'upload:%' and e.status = 'approved'
-        and e.context = ${context} and e.entity_type = ${entityType}) a`.execute(db);
+      select ${approvedAt(sql`${uploadId}::bigint`)} as at from app.uploads u
+      where u.upload_id = ${uploadId} and u.context = ${context} and u.entity_type = ${entityType}
+    ) a`.execute(db);
   return rows[0]?.at ?? null;
 }
 
@@ -33,10 +38,7 @@ export async function approvedUploads(
   }>`
     select u.upload_id, u.file_name, u.created_by, u.created_at, ${isoMoment("a.at")} as approved_at
     from app.uploads u
-    cross join lateral (
-      select max(e.decided_at) as at from app.events e
-      where e.source = 'upload:' || u.upload_id and e.source like 'upload:%' and e.status = 'approved'
-    ) a
+    cross join lateral (select ${approvedAt(sql.ref("u.upload_id"))} as at) a
     where u.context = ${context} and u.entity_type = ${entityType} and not u.dry_run and a.at is not null
     order by u.upload_id desc
     limit 500`.execute(db);

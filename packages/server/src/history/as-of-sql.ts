@@ -28,9 +28,7 @@ export function versionsAt(
   type: EntityType,
   at: string,
 ): RawBuilder<unknown> {
-  const columns = sql.join(
-    [...SYSTEM_COLUMNS, ...storedAttributes(type).map((a) => a.name)].map((c) => sql.id(c)),
-  );
+  const columns = versionColumns(type);
   return sql`select ${columns} from (
       select ${columns}, null::timestamptz as valid_to
         from ${sql.table(`${context.schema}.${type.name}`)}
@@ -39,6 +37,13 @@ export function versionsAt(
     ) as versions
     where not is_pending_new and updated_at <= ${at}::timestamptz
       and (valid_to is null or valid_to > ${at}::timestamptz)`;
+}
+
+/** The columns a version of a record has, in both the table and its history: system, then stored. */
+export function versionColumns(type: EntityType): RawBuilder<unknown> {
+  return sql.join(
+    [...SYSTEM_COLUMNS, ...storedAttributes(type).map((a) => a.name)].map((c) => sql.id(c)),
+  );
 }
 
 /** `rows` with the type's formula columns added, as its read view adds them to the table. */

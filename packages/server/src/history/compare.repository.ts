@@ -2,10 +2,10 @@ import type { ChangeKind, RowConstraint } from "@ledgerline/contract";
 import { type RawBuilder, sql } from "kysely";
 import type { Db } from "../db/connection.ts";
 import type { ContextModel, EntityType } from "../model/model.ts";
-import { SYSTEM_COLUMNS, storedAttributes } from "../model/model.ts";
+import { storedAttributes } from "../model/model.ts";
 import { historyNameOf } from "../model/sync/desired.ts";
 import { constraintsSql } from "../records/list-query.ts";
-import { withFormulas } from "./as-of-sql.ts";
+import { versionColumns, withFormulas } from "./as-of-sql.ts";
 
 export interface Difference {
   entityKeyID: number;
@@ -43,9 +43,7 @@ export interface DifferenceQuery {
  * A record absent from a side did not exist then.
  */
 function statesBetween(context: ContextModel, type: EntityType, q: DifferenceQuery) {
-  const columns = sql.join(
-    [...SYSTEM_COLUMNS, ...storedAttributes(type).map((a) => a.name)].map((c) => sql.id(c)),
-  );
+  const columns = versionColumns(type);
   const table = sql.table(`${context.schema}.${type.name}`);
   const history = sql.table(`${context.schema}.${historyNameOf(type.name)}`);
   const earlier = sql`${q.earlier}::timestamptz`;

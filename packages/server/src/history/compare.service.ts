@@ -6,6 +6,7 @@ import type {
   CompareResult,
   CompareRow,
   EntityRecord,
+  ScalarValue,
 } from "@ledgerline/contract";
 import { sql } from "kysely";
 import { requireTypePermission, rightsIn } from "../admin/permissions.ts";
@@ -13,12 +14,7 @@ import type { CurrentUser } from "../auth/auth.service.ts";
 import type { Db } from "../db/connection.ts";
 import { BadRequestError } from "../errors.ts";
 import { exportColumnType } from "../exports/exports.service.ts";
-import {
-  type StyledValue,
-  writeXlsx,
-  type XlsxCell,
-  type XlsxColumn,
-} from "../exports/xlsx-writer.ts";
+import { writeXlsx, type XlsxCell, type XlsxColumn } from "../exports/xlsx-writer.ts";
 import type { Attribute, ContextModel, EntityType, Model } from "../model/model.ts";
 import { runListQuery } from "../records/records.service.ts";
 import { uploadApprovedAt } from "./approved-uploads.repository.ts";
@@ -189,17 +185,18 @@ export async function compareWorkbook(
 
 /** An attribute's old and new cells (a reference as its label), coloured by the kind of change. */
 function sideBySide(row: CompareRow, attr: Attribute, changed: boolean): XlsxCell[] {
-  const shown = (values: CompareRow["before"]) => {
+  const shown = (values: CompareRow["before"]): ScalarValue => {
     const v = values?.[attr.name];
     return attr.dataType === "Reference" ? (v?.label ?? null) : (v?.value ?? null);
   };
   const old = shown(row.before);
   const now = shown(row.after);
-  const styled = (value: XlsxCell, style: StyledValue["style"]): StyledValue => ({
-    value: value as StyledValue["value"],
-    style,
-  });
-  if (row.kind === "Added") return [null, styled(now, "new")];
-  if (row.kind === "Removed") return [styled(old, "removed"), null];
-  return changed ? [styled(old, "old"), styled(now, "changed")] : [old, now];
+  if (row.kind === "Added") return [null, { value: now, style: "new" }];
+  if (row.kind === "Removed") return [{ value: old, style: "removed" }, null];
+  return changed
+    ? [
+        { value: old, style: "old" },
+        { value: now, style: "changed" },
+      ]
+    : [old, now];
 }
