@@ -83,6 +83,7 @@ async function run(argv: string[]): Promise<string> {
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     pgliteDir: path.join(config.dataDir, "pglite"),
+    log: (message) => console.error(message),
   });
   const db = database.db;
   try {

@@ -5,6 +5,7 @@ import { ConfigError, loadConfig } from "./config.ts";
 import { openDatabase } from "./db/connection.ts";
 import { startScheduler } from "./dictionary/scheduler.ts";
 import { ModelError } from "./model/load-model.ts";
+import { createLogger } from "./logger.ts";
 import { findContext } from "./model/model.ts";
 import { DestructiveModelChangeError } from "./model/sync/sync-schema.ts";
 import { notifierOf } from "./notifications/notify.service.ts";
@@ -22,6 +23,7 @@ async function main(): Promise<void> {
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     pgliteDir: path.join(config.dataDir, "pglite"),
+    log: (message) => createLogger(config).info(message),
   });
   const prepared = await prepare(database, config).catch(async (error) => {
     await database.close();

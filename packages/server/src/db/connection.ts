@@ -7,7 +7,7 @@ import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import type { CopyData } from "./copy-text.ts";
 import { PgliteDialect } from "./pglite-dialect.ts";
-import { startPgliteThread } from "./pglite-thread.ts";
+import { type PgliteThread, startPgliteThread } from "./pglite-thread.ts";
 import type { AppTables } from "./tables.ts";
 import { VALUE_PARSERS } from "./value-parsers.ts";
 
@@ -54,12 +54,14 @@ export interface DatabaseOptions {
   /** PGlite data folder; "memory://" for a throwaway in-memory database. */
   pgliteDir?: string;
   poolSize?: number;
+  /** Told what opening the database did beyond opening it (an upgrade of PGlite's data folder). */
+  log?: (message: string) => void;
 }
 
 /** Opens PostgreSQL when a URL is given, else the embedded PGlite database. */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize ?? 10);
-  return openPglite(options.pgliteDir ?? "memory://");
+  return openPglite(options.pgliteDir ?? "memory://", options.log);
 }
 
 function openPostgres(url: string, max: number): Database {
@@ -149,9 +151,18 @@ function openPostgres(url: string, max: number): Database {
   };
 }
 
-async function openPglite(dir: string): Promise<Database> {
+async function openPglite(dir: string, log?: (message: string) => void): Promise<Database> {
   if (!dir.startsWith("memory://")) await fs.mkdir(path.dirname(dir), { recursive: true });
   const thread = await startPgliteThread(dir);
+  if (thread.upgrade)
+    log?.(
+      `The embedded database in ${dir} was upgraded from ${thread.upgrade.from} to this PGlite; the old folder is kept as ${thread.upgrade.backup}`,
+    );
+  return pgliteDatabase(thread);
+}
+
+/** The Database interface over the embedded database's one session. */
+export function pgliteDatabase(thread: PgliteThread): Database {
   const db = new Kysely<AppTables>({ dialect: new PgliteDialect(thread) });
   return {
     db,

@@ -1,3 +1,5 @@
+import type { FolderUpgrade } from "./pglite-upgrade.ts";
+
 /** What the PGlite thread is started with. */
 export interface WorkerStart {
   /** PGlite data folder, or "memory://". */
@@ -26,7 +28,7 @@ export type ThreadReply =
 
 /** What the thread says of itself, unasked. */
 export type ThreadEvent =
-  | { op: "ready" }
+  | { op: "ready"; upgrade?: FolderUpgrade }
   | { op: "failed"; error: ThreadError }
   | { op: "notification"; channel: string; payload: string };
 

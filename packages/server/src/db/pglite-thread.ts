@@ -7,6 +7,7 @@ import type {
   ThreadRequest,
   WorkerStart,
 } from "./pglite-protocol.ts";
+import type { FolderUpgrade } from "./pglite-upgrade.ts";
 
 // From source the worker needs the TypeScript loader registered first; the compiled server
 // (scripts/build-server.ts) has the worker bundled beside it as pglite-worker.js.
@@ -37,6 +38,8 @@ export interface PgliteThread {
   listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>>;
   /** Checkpoints, closes the database and stops the thread. */
   close(): Promise<void>;
+  /** Set when opening the database upgraded its data folder from an older PGlite first. */
+  upgrade?: FolderUpgrade;
 }
 
 /**
@@ -50,7 +53,7 @@ export async function startPgliteThread(dir: string): Promise<PgliteThread> {
   let nextId = 1;
   let stopped: Error | undefined;
 
-  const opened = new Promise<void>((resolve, reject) => {
+  const opened = new Promise<FolderUpgrade | undefined>((resolve, reject) => {
     worker.on("message", (message: ThreadReply | ThreadEvent) => {
       if ("id" in message) {
         const call = waiting.get(message.id);
@@ -62,7 +65,7 @@ export async function startPgliteThread(dir: string): Promise<PgliteThread> {
         for (const handler of handlers.get(message.channel) ?? []) handler(message.payload);
       } else if (message.op === "ready") {
         worker.unref();
-        resolve();
+        resolve(message.upgrade);
       } else {
         reject(new PgliteError(message.error));
       }
@@ -89,8 +92,9 @@ export async function startPgliteThread(dir: string): Promise<PgliteThread> {
     });
   };
 
-  await opened;
+  const upgrade = await opened;
   return {
+    upgrade,
     query: (sql, params = [], blob) =>
       call({ op: "query", sql, params, blob }) as Promise<QueryAnswer<never>>,
     exec: async (sql) => {

@@ -6,6 +6,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import type { ThreadReply, ThreadRequest, WorkerStart } from "./pglite-protocol.ts";
+import { upgradeDataFolder } from "./pglite-upgrade.ts";
 import { VALUE_PARSERS } from "./value-parsers.ts";
 
 const port = parentPort;
@@ -76,6 +77,7 @@ async function answer(client: PGlite, request: ThreadRequest): Promise<unknown> 
 }
 
 try {
+  const upgrade = dir.startsWith("memory://") ? undefined : await upgradeDataFolder(dir);
   const client = await PGlite.create(dir, {
     extensions: { pg_trgm },
     parsers: VALUE_PARSERS,
@@ -90,7 +92,7 @@ try {
     port.postMessage(reply);
     if (request.op === "close") port.close();
   });
-  port.postMessage({ op: "ready" });
+  port.postMessage({ op: "ready", upgrade });
 } catch (error) {
   port.postMessage({ op: "failed", error: describe(error) });
 }
