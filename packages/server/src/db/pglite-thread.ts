@@ -116,6 +116,8 @@ export async function startPgliteThread(dir: string): Promise<PgliteThread> {
       if (stopped) return;
       const exited = new Promise((resolve) => worker.once("exit", resolve));
       await call({ op: "close" });
+      // The answer let go of the process; it must stay up until the thread has written its last.
+      worker.ref();
       await exited;
     },
   };
