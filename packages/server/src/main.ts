@@ -3,9 +3,10 @@ import { DATA_DICTIONARY_CONTEXT } from "@ledgerline/contract";
 import { buildApp } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { openDatabase } from "./db/connection.ts";
+import { FolderInUseError } from "./db/pglite-folder-lock.ts";
 import { startScheduler } from "./dictionary/scheduler.ts";
-import { ModelError } from "./model/load-model.ts";
 import { createLogger } from "./logger.ts";
+import { ModelError } from "./model/load-model.ts";
 import { findContext } from "./model/model.ts";
 import { DestructiveModelChangeError } from "./model/sync/sync-schema.ts";
 import { notifierOf } from "./notifications/notify.service.ts";
@@ -81,7 +82,8 @@ main().catch((error: unknown) => {
   if (
     error instanceof ConfigError ||
     error instanceof ModelError ||
-    error instanceof DestructiveModelChangeError
+    error instanceof DestructiveModelChangeError ||
+    error instanceof FolderInUseError
   ) {
     console.error(error.message);
   } else {

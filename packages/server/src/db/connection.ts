@@ -7,6 +7,7 @@ import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import type { CopyData } from "./copy-text.ts";
 import { PgliteDialect } from "./pglite-dialect.ts";
+import { lockDataFolder } from "./pglite-folder-lock.ts";
 import { type PgliteThread, startPgliteThread } from "./pglite-thread.ts";
 import type { AppTables } from "./tables.ts";
 import { VALUE_PARSERS } from "./value-parsers.ts";
@@ -152,13 +153,25 @@ function openPostgres(url: string, max: number): Database {
 }
 
 async function openPglite(dir: string, log?: (message: string) => void): Promise<Database> {
-  if (!dir.startsWith("memory://")) await fs.mkdir(path.dirname(dir), { recursive: true });
-  const thread = await startPgliteThread(dir);
+  if (dir.startsWith("memory://")) return pgliteDatabase(await startPgliteThread(dir));
+  await fs.mkdir(path.dirname(dir), { recursive: true });
+  const unlock = await lockDataFolder(dir);
+  const thread = await startPgliteThread(dir).catch(async (error) => {
+    await unlock();
+    throw error;
+  });
   if (thread.upgrade)
     log?.(
       `The embedded database in ${dir} was upgraded from ${thread.upgrade.from} to this PGlite; the old folder is kept as ${thread.upgrade.backup}`,
     );
-  return pgliteDatabase(thread);
+  const database = pgliteDatabase(thread);
+  return {
+    ...database,
+    close: async () => {
+      await database.close();
+      await unlock();
+    },
+  };
 }
 
 /** The Database interface over the embedded database's one session. */
