@@ -8,6 +8,14 @@ import { viewNameOf } from "../model/sync/desired.ts";
 import { breaksAnyRule } from "../rules/rule-sql.ts";
 import { constraintSql } from "./constraint-sql.ts";
 import { labelSql } from "./label-sql.ts";
+import {
+  checkedSeek,
+  type OrderTerm,
+  orderBySql,
+  orderValuesSql,
+  partsPast,
+  selectedTerms,
+} from "./page-seek.ts";
 
 /** One output column of the list query and where its value lands in the answer. */
 export interface OutputColumn {
@@ -25,6 +33,15 @@ export interface ListQuery {
   columns: OutputColumn[];
   /** Attribute names the answer carries (requested, or all). */
   requested: string[];
+  /** How many order values each row carries as s0, s1... (its bounds); null for every-row lists. */
+  orderValues: number | null;
+  /** The page's rows come in reverse list order (read from the end or before a boundary). */
+  reversed: boolean;
+  /**
+   * The last page, read from the end: its rows are the first `querySize - (pageNum - 1) * pageSize`
+   * of the reversed read, and `byOffset` reads the page when the count says it is not the last.
+   */
+  fromEnd?: { pageNum: number; pageSize: number; byOffset: RawBuilder<Record<string, unknown>> };
 }
 
 const view = (context: ContextModel, type: EntityType) =>
@@ -132,22 +149,57 @@ export function buildListQuery(
   if (q.includeLabels) selects.push(sql`${labelSql(type, "v")} as record_label`);
 
   const where = whereSql(context, type, q, source);
-  const orderBy = orderSql(type, q);
+  const terms = orderTerms(type, q);
   const size = q.pageSize ?? 20;
-  const offset =
-    size === 0 || afterKey !== undefined ? 0 : (Math.max(q.pageNum ?? 1, 1) - 1) * size;
-  const limit = size === 0 ? sql`` : sql`limit ${size} offset ${offset}`;
+  if (size > 0) selects.push(...orderValuesSql(terms));
   const after = afterKey === undefined ? sql`` : sql`and v.entity_key_id > ${afterKey}`;
   const only = keyIds === undefined ? sql`` : sql`and v.entity_key_id = any(${keyIds}::bigint[])`;
-
-  const page = sql<Record<string, unknown>>`
-    select v.entity_key_id, v.is_deleted, v.version, ${sql.join(selects)}
+  const rows = (
+    condition: RawBuilder<boolean>,
+    order: RawBuilder<unknown>,
+    limit: RawBuilder<unknown>,
+    part: RawBuilder<unknown> = sql``,
+  ) => sql<Record<string, unknown>>`
+    select ${part} v.entity_key_id, v.is_deleted, v.version, ${sql.join(selects)}
     from ${source.rows(type)} as v ${sql.join(joins, sql` `)}
-    where ${where} ${after} ${only}
-    order by ${orderBy}
+    where ${where} and ${condition} ${after} ${only}
+    order by ${order}
     ${limit}`;
-  const count = countSql(context, type, q, where, source);
-  return { page, count, columns, requested };
+  const key = sql.ref("v.entity_key_id");
+  const pageNum = Math.max(q.pageNum ?? 1, 1);
+  const offset = size === 0 || afterKey !== undefined ? 0 : (pageNum - 1) * size;
+  const byOffset = rows(
+    sql<boolean>`true`,
+    orderBySql(terms, key),
+    size === 0 ? sql`` : sql`limit ${size} offset ${offset}`,
+  );
+  const listed = { count: countSql(context, type, q, where, source), columns, requested };
+  const orderValues = size > 0 ? terms.length : null;
+  const seek = q.seek && checkedSeek(q.seek, terms, size);
+  if (!seek) return { ...listed, page: byOffset, orderValues, reversed: false };
+  if (seek.from === "last") {
+    const page = rows(sql<boolean>`true`, orderBySql(terms, key, true), sql`limit ${size}`);
+    return {
+      ...listed,
+      page,
+      orderValues,
+      reversed: true,
+      fromEnd: { pageNum, pageSize: size, byOffset },
+    };
+  }
+  // Each part past the boundary is read in its index order and cut at the rows the page can need;
+  // the parts follow each other in list order, so their union sorted by part is the list from there.
+  const reversed = seek.from === "before";
+  const need = (seek.skipPages + 1) * size;
+  const parts = partsPast(terms, seek.boundary, reversed).map(
+    (condition, i) =>
+      sql`(${rows(condition, orderBySql(terms, key, reversed), sql`limit ${need}`, sql.raw(`${i} as seek_part,`))})`,
+  );
+  const page = sql<Record<string, unknown>>`
+    select * from (${sql.join(parts, sql` union all `)}) as parts
+    order by seek_part, ${orderBySql(selectedTerms(terms), sql.ref("entity_key_id"), reversed)}
+    limit ${size} offset ${seek.skipPages * size}`;
+  return { ...listed, page, orderValues, reversed };
 }
 
 /** The count of a list, or null when the exact per-type counter answers it (no filter at all). */
@@ -235,16 +287,19 @@ function whereSql(
   return sql<boolean>`${sql.join(parts, sql` and `)}`;
 }
 
-function orderSql(type: EntityType, q: EntityQuery): RawBuilder<unknown> {
-  const parts = (q.rowOrders ?? []).map((o) => {
-    const direction = sql.raw(o.asc ? "asc" : "desc");
-    if (o.attribute === LABEL_ORDER) return sql`lower(${labelSql(type, "v")}) ${direction}`;
+/** The list's order; the key comes after it (orderBySql) and breaks ties, so paging is stable. */
+function orderTerms(type: EntityType, q: EntityQuery): OrderTerm[] {
+  return (q.rowOrders ?? []).map((o) => {
+    if (o.attribute === LABEL_ORDER)
+      return {
+        expr: sql`lower(${labelSql(type, "v")})`,
+        asc: o.asc,
+        dataType: "String",
+        name: "the label",
+      };
     const attr = attributeOf(type, o.attribute, "rowOrders");
     if (attr.generated)
       throw new BadRequestError(`rowOrders: '${attr.name}' is generated and cannot be sorted`);
-    return sql`${sql.ref(`v.${attr.name}`)} ${direction}`;
+    return { expr: sql.ref(`v.${attr.name}`), asc: o.asc, dataType: attr.dataType, name: attr.name };
   });
-  // The key breaks ties, so paging is stable.
-  parts.push(sql`v.entity_key_id asc`);
-  return sql.join(parts);
 }
