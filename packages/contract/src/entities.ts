@@ -210,11 +210,15 @@ export const EntityRecord = z.object({
 });
 export type EntityRecord = z.infer<typeof EntityRecord>;
 
+/** The first and last rows of a page: where its neighbours start. */
+export const PageBounds = z.object({ first: PageBoundary, last: PageBoundary });
+export type PageBounds = z.infer<typeof PageBounds>;
+
 export const EntityList = z.object({
   data: z.array(EntityRecord),
   querySize: z.number(),
-  /** The first and last rows of a page (a paged list with rows): where its neighbours start. */
-  bounds: z.object({ first: PageBoundary, last: PageBoundary }).optional(),
+  /** A paged list with rows answers its page's bounds. */
+  bounds: PageBounds.optional(),
 });
 export type EntityList = z.infer<typeof EntityList>;
 
