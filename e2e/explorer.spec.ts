@@ -270,14 +270,16 @@ test.describe("data explorer", () => {
     };
     const pages = page.getByTestId("pagination");
     const move = async (button: string | RegExp, to: number, seek?: Record<string, unknown>) => {
+      const earlier = sent.length;
       await pages.getByRole("button", { name: button, exact: typeof button === "string" }).click();
       const end = Math.min(to * 10, total);
       await expect(position(page)).toHaveText(`${(to - 1) * 10 + 1} - ${end} of ${total} results`);
       await idle(page);
       expect(await codesShown(page)).toEqual(await byNumber(to));
-      expect(sent.at(-1)?.pageNum).toBe(to);
-      if (seek) expect(sent.at(-1)?.seek).toMatchObject(seek);
-      else expect(sent.at(-1)?.seek).toBeUndefined();
+      // A page already fetched the same way comes from the cache (the first page, by number).
+      const asked = sent.slice(earlier);
+      if (seek) expect(asked.at(-1)).toMatchObject({ pageNum: to, seek });
+      for (const q of asked) expect(q.seek === undefined).toBe(seek === undefined);
     };
     await move("3", 3, { after: { entityKeyID: expect.any(Number) }, skipPages: 1 });
     await move(/Next/, 4, { after: { entityKeyID: expect.any(Number) }, skipPages: 0 });
