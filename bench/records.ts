@@ -308,7 +308,10 @@ function moveFigures(moves: readonly MoveFigure[]): Record<string, number> {
   return {
     moves_slowest_p99_ms: slowestMove(moves),
     ...(halfway?.seek
-      ? { halfway_next_seek_p99_ms: halfway.seek.p99, halfway_next_offset_p99_ms: halfway.offset.p99 }
+      ? {
+          halfway_next_seek_p99_ms: halfway.seek.p99,
+          halfway_next_offset_p99_ms: halfway.offset.p99,
+        }
       : {}),
   };
 }

@@ -9,12 +9,11 @@ import { breaksAnyRule } from "../rules/rule-sql.ts";
 import { constraintSql } from "./constraint-sql.ts";
 import { labelSql } from "./label-sql.ts";
 import {
-  checkedSeek,
   type OrderTerm,
-  orderBySql,
   orderValuesSql,
-  partsPast,
-  selectedTerms,
+  type PageSql,
+  pageSql,
+  type RowsSql,
 } from "./page-seek.ts";
 
 /** One output column of the list query and where its value lands in the answer. */
@@ -25,9 +24,7 @@ export interface OutputColumn {
   kind: "value" | "label";
 }
 
-export interface ListQuery {
-  /** The page of rows: system columns, attribute values `c<n>`, reference labels `l<n>`, `record_label`. */
-  page: RawBuilder<Record<string, unknown>>;
+export interface ListQuery extends PageSql {
   /** The total count, or null when the exact per-type counter answers it. */
   count: RawBuilder<{ n: number }> | null;
   columns: OutputColumn[];
@@ -35,13 +32,6 @@ export interface ListQuery {
   requested: string[];
   /** How many order values each row carries as s0, s1... (its bounds); null for every-row lists. */
   orderValues: number | null;
-  /** The page's rows come in reverse list order (read from the end or before a boundary). */
-  reversed: boolean;
-  /**
-   * The last page, read from the end: its rows are the first `querySize - (pageNum - 1) * pageSize`
-   * of the reversed read, and `byOffset` reads the page when the count says it is not the last.
-   */
-  fromEnd?: { pageNum: number; pageSize: number; byOffset: RawBuilder<Record<string, unknown>> };
 }
 
 const view = (context: ContextModel, type: EntityType) =>
@@ -154,52 +144,21 @@ export function buildListQuery(
   if (size > 0) selects.push(...orderValuesSql(terms));
   const after = afterKey === undefined ? sql`` : sql`and v.entity_key_id > ${afterKey}`;
   const only = keyIds === undefined ? sql`` : sql`and v.entity_key_id = any(${keyIds}::bigint[])`;
-  const rows = (
-    condition: RawBuilder<boolean>,
-    order: RawBuilder<unknown>,
-    limit: RawBuilder<unknown>,
-    part: RawBuilder<unknown> = sql``,
-  ) => sql<Record<string, unknown>>`
+  const rows: RowsSql = (condition, order, limit, part = sql``) => sql<Record<string, unknown>>`
     select ${part} v.entity_key_id, v.is_deleted, v.version, ${sql.join(selects)}
     from ${source.rows(type)} as v ${sql.join(joins, sql` `)}
     where ${where} and ${condition} ${after} ${only}
     order by ${order}
     ${limit}`;
-  const key = sql.ref("v.entity_key_id");
   const pageNum = Math.max(q.pageNum ?? 1, 1);
-  const offset = size === 0 || afterKey !== undefined ? 0 : (pageNum - 1) * size;
-  const byOffset = rows(
-    sql<boolean>`true`,
-    orderBySql(terms, key),
-    size === 0 ? sql`` : sql`limit ${size} offset ${offset}`,
-  );
-  const listed = { count: countSql(context, type, q, where, source), columns, requested };
-  const orderValues = size > 0 ? terms.length : null;
-  const seek = q.seek && checkedSeek(q.seek, terms, size);
-  if (!seek) return { ...listed, page: byOffset, orderValues, reversed: false };
-  if (seek.from === "last") {
-    const page = rows(sql<boolean>`true`, orderBySql(terms, key, true), sql`limit ${size}`);
-    return {
-      ...listed,
-      page,
-      orderValues,
-      reversed: true,
-      fromEnd: { pageNum, pageSize: size, byOffset },
-    };
-  }
-  // Each part past the boundary is read in its index order and cut at the rows the page can need;
-  // the parts follow each other in list order, so their union sorted by part is the list from there.
-  const reversed = seek.from === "before";
-  const need = (seek.skipPages + 1) * size;
-  const parts = partsPast(terms, seek.boundary, reversed).map(
-    (condition, i) =>
-      sql`(${rows(condition, orderBySql(terms, key, reversed), sql`limit ${need}`, sql.raw(`${i} as seek_part,`))})`,
-  );
-  const page = sql<Record<string, unknown>>`
-    select * from (${sql.join(parts, sql` union all `)}) as parts
-    order by seek_part, ${orderBySql(selectedTerms(terms), sql.ref("entity_key_id"), reversed)}
-    limit ${size} offset ${seek.skipPages * size}`;
-  return { ...listed, page, orderValues, reversed };
+  const offset = afterKey !== undefined ? 0 : (pageNum - 1) * size;
+  return {
+    ...pageSql(rows, terms, { size, pageNum, offset }, q.seek),
+    count: countSql(context, type, q, where, source),
+    columns,
+    requested,
+    orderValues: size > 0 ? terms.length : null,
+  };
 }
 
 /** The count of a list, or null when the exact per-type counter answers it (no filter at all). */
@@ -300,6 +259,11 @@ function orderTerms(type: EntityType, q: EntityQuery): OrderTerm[] {
     const attr = attributeOf(type, o.attribute, "rowOrders");
     if (attr.generated)
       throw new BadRequestError(`rowOrders: '${attr.name}' is generated and cannot be sorted`);
-    return { expr: sql.ref(`v.${attr.name}`), asc: o.asc, dataType: attr.dataType, name: attr.name };
+    return {
+      expr: sql.ref(`v.${attr.name}`),
+      asc: o.asc,
+      dataType: attr.dataType,
+      name: attr.name,
+    };
   });
 }

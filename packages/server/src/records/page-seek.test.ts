@@ -122,7 +122,11 @@ describe("seeking a page from its neighbour", () => {
       ],
       [{ rowOrders: [{ attribute: "population", asc: false }], asOf, includeDeleted: true }, 15],
       [
-        { rowOrders: [{ attribute: "iso2", asc: false }], requirePending: true, includeDeleted: true },
+        {
+          rowOrders: [{ attribute: "iso2", asc: false }],
+          requirePending: true,
+          includeDeleted: true,
+        },
         2,
       ],
     ];

@@ -16,9 +16,62 @@ export interface OrderTerm {
 }
 
 /** A seek checked against the list it pages through. */
-export type Seek =
+type Seek =
   | { from: "after" | "before"; boundary: PageBoundary; skipPages: number }
   | { from: "last" };
+
+/** A list's rows matching a condition, in an order, cut by a limit; `part` leads the select list. */
+export type RowsSql = (
+  condition: RawBuilder<boolean>,
+  order: RawBuilder<unknown>,
+  limit: RawBuilder<unknown>,
+  part?: RawBuilder<unknown>,
+) => RawBuilder<Record<string, unknown>>;
+
+export interface PageSql {
+  /** The page of rows: system columns, attribute values `c<n>`, reference labels `l<n>`, `record_label`. */
+  page: RawBuilder<Record<string, unknown>>;
+  /** The page's rows come in reverse list order (read from the end or before a boundary). */
+  reversed: boolean;
+  /**
+   * The last page, read from the end: its rows are the first `querySize - (pageNum - 1) * pageSize`
+   * of the reversed read, and `byOffset` reads the page when the count says it is not the last.
+   */
+  fromEnd?: { pageNum: number; pageSize: number; byOffset: RawBuilder<Record<string, unknown>> };
+}
+
+/** A page by its offset (pageSize 0: every row), or reached by a seek from a neighbouring page. */
+export function pageSql(
+  rows: RowsSql,
+  terms: readonly OrderTerm[],
+  paging: { size: number; pageNum: number; offset: number },
+  requested: PageSeek | undefined,
+): PageSql {
+  const { size, pageNum, offset } = paging;
+  const key = sql.ref("v.entity_key_id");
+  const whole = sql<boolean>`true`;
+  const limit = size === 0 ? sql`` : sql`limit ${size} offset ${offset}`;
+  const byOffset = rows(whole, orderBySql(terms, key), limit);
+  const seek = requested && checkedSeek(requested, terms, size);
+  if (!seek) return { page: byOffset, reversed: false };
+  if (seek.from === "last") {
+    const page = rows(whole, orderBySql(terms, key, true), sql`limit ${size}`);
+    return { page, reversed: true, fromEnd: { pageNum, pageSize: size, byOffset } };
+  }
+  // Each part past the boundary is read in its index order and cut at the rows the page can need;
+  // the parts follow each other in list order, so their union sorted by part is the list from there.
+  const reversed = seek.from === "before";
+  const need = (seek.skipPages + 1) * size;
+  const parts = partsPast(terms, seek.boundary, reversed).map((condition, i) => {
+    const part = sql.raw(`${i} as seek_part,`);
+    return sql`(${rows(condition, orderBySql(terms, key, reversed), sql`limit ${need}`, part)})`;
+  });
+  const page = sql<Record<string, unknown>>`
+    select * from (${sql.join(parts, sql` union all `)}) as parts
+    order by seek_part, ${orderBySql(selectedTerms(terms), sql.ref("entity_key_id"), reversed)}
+    limit ${size} offset ${seek.skipPages * size}`;
+  return { page, reversed };
+}
 
 /** The text forms PostgreSQL gives each type (`::text`): what a boundary row may carry back. */
 const TEXT_FORMS: Readonly<Record<DataType, (text: string) => boolean>> = {
@@ -36,7 +89,7 @@ const sqlType = (term: OrderTerm) => sql.raw(SQL_TYPES[term.dataType]);
  * the list exactly backwards: PostgreSQL sorts nulls last going up and first going down, so a
  * null stands above every value either way.
  */
-export function orderBySql(
+function orderBySql(
   terms: readonly OrderTerm[],
   key: RawBuilder<unknown>,
   reversed = false,
@@ -54,7 +107,7 @@ export function orderValuesSql(terms: readonly OrderTerm[]): RawBuilder<unknown>
 }
 
 /** The same terms over the columns orderValuesSql selected (an outer query's order). */
-export function selectedTerms(terms: readonly OrderTerm[]): OrderTerm[] {
+function selectedTerms(terms: readonly OrderTerm[]): OrderTerm[] {
   return terms.map((t, i) => ({ ...t, expr: sql`${sql.ref(`s${i}`)}::${sqlType(t)}` }));
 }
 
@@ -70,7 +123,7 @@ export function boundaryOf(row: Record<string, unknown>, terms: number): PageBou
 }
 
 /** The seek of a request, refused (400) when it cannot be a boundary of this list. */
-export function checkedSeek(seek: PageSeek, terms: readonly OrderTerm[], pageSize: number): Seek {
+function checkedSeek(seek: PageSeek, terms: readonly OrderTerm[], pageSize: number): Seek {
   const given = [seek.after, seek.before, seek.last || undefined].filter((s) => s !== undefined);
   if (given.length !== 1) throw new BadRequestError("seek: give one of after, before and last");
   if (pageSize === 0)
@@ -101,7 +154,7 @@ export function checkedSeek(seek: PageSeek, terms: readonly OrderTerm[], pageSiz
  * past it, then nulls). Each is one range of an index on its term, where the single condition
  * `(a, id) > (x, k)` with nulls would make PostgreSQL read the index from its start.
  */
-export function partsPast(
+function partsPast(
   terms: readonly OrderTerm[],
   boundary: PageBoundary,
   reversed: boolean,

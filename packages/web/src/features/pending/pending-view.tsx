@@ -7,10 +7,7 @@ import type {
 import { useMemo, useState } from "react";
 import Button from "react-bootstrap/Button";
 import Collapse from "react-bootstrap/Collapse";
-import {
-  shownBounds,
-  useKeepPageInRange,
-} from "../../components/data-table/use-list-controls.ts";
+import { shownBounds, useKeepPageInRange } from "../../components/data-table/use-list-controls.ts";
 import { activeFilterCount } from "../../components/filters/filter-model.ts";
 import { FilterPanel } from "../../components/filters/filter-panel.tsx";
 import { useRecords } from "../../components/records/use-records.ts";
