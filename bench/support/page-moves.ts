@@ -1,6 +1,7 @@
 import type { EntityList, EntityQuery, PageSeek } from "@ledgerline/contract";
 import { type LoadResult, load } from "./load.ts";
 import { table } from "./results.ts";
+import { postJson } from "./workload.ts";
 
 /** A move of the pagination control, from the page shown to another. */
 interface Move {
@@ -57,15 +58,7 @@ export async function measureMoves(
   median: (results: readonly LoadResult[]) => LoadResult,
 ): Promise<MoveFigure[]> {
   const { url, cookie, list, seconds, rounds } = options;
-  const post: Post = async (body) => {
-    const res = await fetch(url, {
-      method: "POST",
-      headers: { "content-type": "application/json", cookie },
-      body: JSON.stringify(body),
-    });
-    if (res.status !== 200) throw new Error(`${url}: ${res.status} ${await res.text()}`);
-    return (await res.json()) as EntityList;
-  };
+  const post: Post = (body) => postJson<EntityList>(url, body, cookie);
   const pageSize = list.pageSize ?? 20;
   const pageCount = Math.ceil((await post({ ...list, pageNum: 1 })).querySize / pageSize);
   const figures: MoveFigure[] = [];
