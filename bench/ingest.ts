@@ -13,6 +13,7 @@ import { login } from "./support/app.ts";
 import { watchCpu } from "./support/cpu.ts";
 import type { ThrowawayDatabase } from "./support/database.ts";
 import { envNumber, envSize } from "./support/env.ts";
+import { type ProbeFigures, probeLists } from "./support/list-probe.ts";
 import { BENCH_CONTEXT, BENCH_SCHEMA, BENCH_TYPE } from "./support/model.ts";
 import { loadNote, round, table, writeResult } from "./support/results.ts";
 import {
@@ -73,6 +74,9 @@ interface IngestRun {
   rssGrowth: number;
   stall: number;
   reuploadStall: number;
+  /** Another user's list calls during the upload and during the re-upload. */
+  probe: ProbeFigures;
+  reuploadProbe: ProbeFigures;
   answers: string[];
   /** PostgreSQL only: what the baseline and the upload (a) cost in CPU. */
   cpu?: { baseline: CpuSpent; upload: CpuSpent };
@@ -173,6 +177,8 @@ async function measureIngest(
   const rss = watchRss();
   let peak: number;
   const loop = watchEventLoop();
+  const probeUpload = probeLists(app.url, cookie);
+  let probe: ProbeFigures;
   let uploadCpu: CpuSpent | undefined;
   let indexed = 0;
   try {
@@ -192,6 +198,7 @@ async function measureIngest(
   } finally {
     peak = rss.stop();
     stall = loop.stop();
+    probe = await probeUpload.stop();
   }
   const rssGrowth = (peak - rss.before) / MB;
   const count = async () =>
@@ -206,6 +213,8 @@ async function measureIngest(
 
   // (b) re-upload with changes, new and removed rows
   const loop2 = watchEventLoop();
+  const probeReupload = probeLists(app.url, cookie);
+  let reuploadProbe: ProbeFigures;
   try {
     const b = await timed(() =>
       postUpload(app.url, cookie, again, {
@@ -218,13 +227,26 @@ async function measureIngest(
     answers.push(b.value);
   } finally {
     reuploadStall = loop2.stop();
+    reuploadProbe = await probeReupload.stop();
   }
   const expected = rows - Math.floor(rows / 20) + Math.floor(rows / 20);
   if ((await count()) !== expected)
     throw new Error(`re-upload left ${await count()} rows, expected ${expected}`);
   console.log(`re-upload: ${reupload.toFixed(2)} s`);
   const cpu = base.cpu && uploadCpu ? { baseline: base.cpu, upload: uploadCpu } : undefined;
-  return { upload, indexed, reupload, baseline, rssGrowth, stall, reuploadStall, answers, cpu };
+  return {
+    upload,
+    indexed,
+    reupload,
+    baseline,
+    rssGrowth,
+    stall,
+    reuploadStall,
+    probe,
+    reuploadProbe,
+    answers,
+    cpu,
+  };
 }
 
 /** How many indexes the bench type's table has. */
@@ -286,6 +308,8 @@ function medianRun(
     rssGrowth: mid((r) => r.rssGrowth),
     stall: mid((r) => r.stall),
     reuploadStall: mid((r) => r.reuploadStall),
+    probe: worstProbe(runs.map((r) => r.probe)),
+    reuploadProbe: worstProbe(runs.map((r) => r.reuploadProbe)),
     answers: runs[0].answers,
     cpu,
     uploadRatio: mid((r) => r.upload / r.baseline),
@@ -294,10 +318,18 @@ function medianRun(
   };
 }
 
+/** The probe figures of several runs: every call counted, the worst p99 and longest call. */
+const worstProbe = (probes: readonly ProbeFigures[]): ProbeFigures => ({
+  calls: probes.reduce((n, p) => n + p.calls, 0),
+  p99: Math.max(...probes.map((p) => p.p99)),
+  max: Math.max(...probes.map((p) => p.max)),
+});
+
 type MedianRun = ReturnType<typeof medianRun>;
 
 function report(engine: string, rows: number, runs: readonly IngestRun[], run: MedianRun): string {
-  const { upload, indexed, reupload, baseline, rssGrowth, stall, reuploadStall } = run;
+  const { upload, indexed, reupload, baseline, rssGrowth, stall, reuploadStall, probe } = run;
+  const reProbe = run.reuploadProbe;
   const answers = run.answers.map((a) => a.replace(/\s+/g, " ").slice(0, 300));
   const each = runs.map(
     (r) =>
@@ -329,7 +361,24 @@ function report(engine: string, rows: number, runs: readonly IngestRun[], run: M
       ["baseline yauzl+saxes+COPY (s)", baseline, "", ""],
       ["upload RSS growth (MB)", rssGrowth, "<= 200", check(rssGrowth <= 200)],
       ["max event-loop stall, upload (ms)", stall, "<= 200", check(stall <= 200)],
-      ["max event-loop stall, re-upload (ms)", reuploadStall, "", ""],
+      [
+        "max event-loop stall, re-upload (ms)",
+        reuploadStall,
+        "<= 200",
+        check(reuploadStall <= 200),
+      ],
+      [
+        `other user's list call during the upload, p99 / max (ms, ${probe.calls} calls)`,
+        `${probe.p99.toFixed(0)} / ${probe.max.toFixed(0)}`,
+        "<= 300",
+        check(probe.max <= 300),
+      ],
+      [
+        `other user's list call during the re-upload, p99 / max (ms, ${reProbe.calls} calls)`,
+        `${reProbe.p99.toFixed(0)} / ${reProbe.max.toFixed(0)}`,
+        "<= 300",
+        check(reProbe.max <= 300),
+      ],
       ...(run.cpu
         ? [
             ["CPU of the baseline, Node + PostgreSQL (s)", cpuText(run.cpu.baseline), "", ""],
@@ -358,6 +407,11 @@ const figures = (runs: number, run: MedianRun, prefix = ""): Record<string, numb
   [`${prefix}reupload_ratio`]: round(run.reuploadRatio),
   [`${prefix}upload_rss_growth_mb`]: round(run.rssGrowth, 1),
   [`${prefix}max_event_loop_stall_ms`]: round(run.stall, 1),
+  [`${prefix}reupload_max_event_loop_stall_ms`]: round(run.reuploadStall, 1),
+  [`${prefix}list_probe_upload_p99_ms`]: round(run.probe.p99, 1),
+  [`${prefix}list_probe_upload_max_ms`]: round(run.probe.max, 1),
+  [`${prefix}list_probe_reupload_p99_ms`]: round(run.reuploadProbe.p99, 1),
+  [`${prefix}list_probe_reupload_max_ms`]: round(run.reuploadProbe.max, 1),
   ...(run.cpu && {
     [`${prefix}baseline_cpu_node_s`]: round(run.cpu.baseline.node),
     [`${prefix}baseline_cpu_postgres_s`]: round(run.cpu.baseline.postgres),

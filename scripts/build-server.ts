@@ -19,7 +19,7 @@ const packagesStayExternal: Plugin = {
 
 await build({
   absWorkingDir: server,
-  entryPoints: ["src/main.ts", "src/ingest/xlsx-worker.ts"],
+  entryPoints: ["src/main.ts", "src/ingest/xlsx-worker.ts", "src/db/pglite-worker.ts"],
   entryNames: "[name]",
   outdir: "dist",
   bundle: true,

@@ -1,6 +1,8 @@
 export const BENCH_CONTEXT = "Bench";
 export const BENCH_SCHEMA = "ctx_bench";
 export const BENCH_TYPE = "item";
+/** A small type of the bench model that the measured work leaves alone: other users' lists read it. */
+export const PROBE_TYPE = "tag";
 
 /** The categories the bench type's `oneOf` rule allows: the first 8 of the 20 the records seed uses. */
 export const BENCH_CATEGORIES = [
@@ -15,7 +17,7 @@ export const BENCH_CATEGORIES = [
 ];
 
 /**
- * The bench model: one context with one 10-attribute type. Filterable strings get the btree,
+ * The bench model: one context with one 10-attribute type (and a small one for list probes). Filterable strings get the btree,
  * text_pattern_ops and pg_trgm indexes of DESIGN.md §6; `name` is the sorted and filtered column.
  * Four error rules (a pattern, a range, a oneOf, a comparison) are checked on every row uploaded;
  * the records seed breaks the oneOf in 60% of its rows, for the 'Breaks a rule' filter.
@@ -56,6 +58,14 @@ entityTypes:
       - { name: description, uiName: Description, dataType: String, nullable: true }
     rules:
       - compare: { left: code, op: "<>", right: name }
+  - name: ${PROBE_TYPE}
+    uiName: Tag
+    uiSequence: 2
+    label: "{code}"
+    approval: { upload: false, web: false }
+    attributes:
+      - { name: code, uiName: Code, dataType: String, identity: true, filter: true }
+      - { name: name, uiName: Name, dataType: String, nullable: true }
 roles:
   - name: steward
     uiname: Steward

@@ -8,6 +8,7 @@ import { deleteSessionsOfUser } from "./auth/sessions.repository.ts";
 import { generatePassword, loadConfig } from "./config.ts";
 import { type Db, openDatabase } from "./db/connection.ts";
 import { migrateToLatest } from "./db/migrate.ts";
+import { FolderInUseError } from "./db/pglite-folder-lock.ts";
 import { AppError } from "./errors.ts";
 import { loadModel } from "./model/load-model.ts";
 import { findContext } from "./model/model.ts";
@@ -83,6 +84,7 @@ async function run(argv: string[]): Promise<string> {
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     pgliteDir: path.join(config.dataDir, "pglite"),
+    log: (message) => console.error(message),
   });
   const db = database.db;
   try {
@@ -204,7 +206,8 @@ async function run(argv: string[]): Promise<string> {
 run(process.argv.slice(2)).then(
   (output) => console.log(output),
   (error: unknown) => {
-    const worded = error instanceof CliError || error instanceof AppError;
+    const worded =
+      error instanceof CliError || error instanceof AppError || error instanceof FolderInUseError;
     console.error(worded ? `Error: ${error.message}` : error);
     process.exit(1);
   },

@@ -3,7 +3,9 @@ import { DATA_DICTIONARY_CONTEXT } from "@ledgerline/contract";
 import { buildApp } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { openDatabase } from "./db/connection.ts";
+import { FolderInUseError } from "./db/pglite-folder-lock.ts";
 import { startScheduler } from "./dictionary/scheduler.ts";
+import { createLogger } from "./logger.ts";
 import { ModelError } from "./model/load-model.ts";
 import { findContext } from "./model/model.ts";
 import { DestructiveModelChangeError } from "./model/sync/sync-schema.ts";
@@ -22,6 +24,7 @@ async function main(): Promise<void> {
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     pgliteDir: path.join(config.dataDir, "pglite"),
+    log: (message) => createLogger(config).info(message),
   });
   const prepared = await prepare(database, config).catch(async (error) => {
     await database.close();
@@ -79,7 +82,8 @@ main().catch((error: unknown) => {
   if (
     error instanceof ConfigError ||
     error instanceof ModelError ||
-    error instanceof DestructiveModelChangeError
+    error instanceof DestructiveModelChangeError ||
+    error instanceof FolderInUseError
   ) {
     console.error(error.message);
   } else {

@@ -2,14 +2,15 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { PGlite, types as pgliteTypes } from "@electric-sql/pglite";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { Kysely, PostgresDialect } from "kysely";
-import { PGliteDialect } from "kysely-pglite-dialect";
 import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import type { CopyData } from "./copy-text.ts";
+import { PgliteDialect } from "./pglite-dialect.ts";
+import { lockDataFolder } from "./pglite-folder-lock.ts";
+import { type PgliteThread, startPgliteThread } from "./pglite-thread.ts";
 import type { AppTables } from "./tables.ts";
+import { VALUE_PARSERS } from "./value-parsers.ts";
 
 export type DatabaseKind = "pglite" | "postgres";
 export type Db = Kysely<AppTables>;
@@ -54,33 +55,23 @@ export interface DatabaseOptions {
   /** PGlite data folder; "memory://" for a throwaway in-memory database. */
   pgliteDir?: string;
   poolSize?: number;
+  /** Told what opening the database did beyond opening it (an upgrade of PGlite's data folder). */
+  log?: (message: string) => void;
 }
-
-// Both engines answer the same JS values: int8 and numeric as numbers, dates as 'YYYY-MM-DD' text.
-const INT8 = 20;
-const NUMERIC = 1700;
-const DATE = 1082;
-const toNumber = (v: string) => Number(v);
-const asText = (v: string) => v;
 
 /** Opens PostgreSQL when a URL is given, else the embedded PGlite database. */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize ?? 10);
-  return openPglite(options.pgliteDir ?? "memory://");
+  return openPglite(options.pgliteDir ?? "memory://", options.log);
 }
 
 function openPostgres(url: string, max: number): Database {
-  const parsers: Record<number, (v: string) => unknown> = {
-    [INT8]: toNumber,
-    [NUMERIC]: toNumber,
-    [DATE]: asText,
-  };
   const pool = new pg.Pool({
     connectionString: url,
     max,
     types: {
       getTypeParser: ((oid: number, format?: "text" | "binary") =>
-        parsers[oid] ?? pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+        VALUE_PARSERS[oid] ?? pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
   });
   // An idle pooled connection can die (server restart, dropped database); without a handler that
@@ -161,25 +152,37 @@ function openPostgres(url: string, max: number): Database {
   };
 }
 
-async function openPglite(dir: string): Promise<Database> {
-  if (!dir.startsWith("memory://")) await fs.mkdir(path.dirname(dir), { recursive: true });
-  const client = await PGlite.create(dir, {
-    extensions: { pg_trgm },
-    parsers: {
-      [pgliteTypes.INT8]: toNumber,
-      [pgliteTypes.NUMERIC]: toNumber,
-      [pgliteTypes.DATE]: asText,
-    },
+async function openPglite(dir: string, log?: (message: string) => void): Promise<Database> {
+  if (dir.startsWith("memory://")) return pgliteDatabase(await startPgliteThread(dir));
+  await fs.mkdir(path.dirname(dir), { recursive: true });
+  const unlock = await lockDataFolder(dir);
+  const thread = await startPgliteThread(dir).catch(async (error) => {
+    await unlock();
+    throw error;
   });
-  const db = new Kysely<AppTables>({ dialect: new PGliteDialect(client) });
+  if (thread.upgrade)
+    log?.(
+      `The embedded database in ${dir} was upgraded from ${thread.upgrade.from} to this PGlite; the old folder is kept as ${thread.upgrade.backup}`,
+    );
+  const database = pgliteDatabase(thread);
+  return {
+    ...database,
+    close: async () => {
+      await database.close();
+      await unlock();
+    },
+  };
+}
+
+/** The Database interface over the embedded database's one session. */
+export function pgliteDatabase(thread: PgliteThread): Database {
+  const db = new Kysely<AppTables>({ dialect: new PgliteDialect(thread) });
   return {
     db,
     kind: "pglite",
     copyRows: async (on, target, data) => {
       const copy = async () => {
-        const result = await client.query(copyStatement(target, "'/dev/blob'"), [], {
-          blob: new Blob([data.text]),
-        });
+        const result = await thread.query(copyStatement(target, "'/dev/blob'"), [], data.text);
         checkCopied(result.affectedRows, data.rows);
       };
       // One session for all: outside a transaction the COPY holds the driver's connection like any
@@ -187,14 +190,8 @@ async function openPglite(dir: string): Promise<Database> {
       await (on.isTransaction ? copy() : on.connection().execute(copy));
     },
     transaction: (work) => db.transaction().execute(work),
-    listen: async (channel, handler) => {
-      const unlisten = await client.listen(channel, handler);
-      return () => unlisten();
-    },
-    close: async () => {
-      // CHECKPOINT flushes the WAL so the next start does not replay it.
-      if (!client.closed) await client.exec("checkpoint");
-      await db.destroy();
-    },
+    listen: (channel, handler) => thread.listen(channel, handler),
+    // Closes the thread, which checkpoints first.
+    close: () => db.destroy(),
   };
 }

@@ -1,0 +1,39 @@
+import type { FolderUpgrade } from "./pglite-upgrade.ts";
+
+/** What the PGlite thread is started with. */
+export interface WorkerStart {
+  /** PGlite data folder, or "memory://". */
+  dir: string;
+}
+
+/** A request to the PGlite thread; `blob` is the text a `copy ... from '/dev/blob'` reads. */
+export type ThreadRequest = { id: number } & (
+  | { op: "query"; sql: string; params: readonly unknown[]; blob?: string }
+  | { op: "exec"; sql: string }
+  | { op: "listen"; channel: string }
+  | { op: "unlisten"; channel: string }
+  | { op: "close" }
+);
+
+/** An error of the database, with the fields of a PostgreSQL error it had (code, constraint...). */
+export interface ThreadError {
+  message: string;
+  fields: Record<string, string>;
+}
+
+/** The answer to one request. */
+export type ThreadReply =
+  | { id: number; ok: true; value: unknown }
+  | { id: number; ok: false; error: ThreadError };
+
+/** What the thread says of itself, unasked. */
+export type ThreadEvent =
+  | { op: "ready"; upgrade?: FolderUpgrade }
+  | { op: "failed"; error: ThreadError }
+  | { op: "notification"; channel: string; payload: string };
+
+/** The rows of a query and how many rows a write touched. */
+export interface QueryAnswer<R = Record<string, unknown>> {
+  rows: R[];
+  affectedRows?: number;
+}

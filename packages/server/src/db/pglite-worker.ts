@@ -1,0 +1,98 @@
+// Runs in a worker thread: owns the embedded PGlite database, so that its statements, which run
+// synchronously inside WebAssembly, never hold up the server's event loop. The parent sends one
+// request at a time per connection (db/pglite-dialect.ts serialises them) and gets plain values
+// back: rows as the value parsers of both engines make them, errors with their SQLSTATE fields.
+import { parentPort, workerData } from "node:worker_threads";
+import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import type { ThreadReply, ThreadRequest, WorkerStart } from "./pglite-protocol.ts";
+import { upgradeDataFolder } from "./pglite-upgrade.ts";
+import { VALUE_PARSERS } from "./value-parsers.ts";
+
+const port = parentPort;
+if (!port) throw new Error("pglite-worker must run as a worker thread");
+const { dir } = workerData as WorkerStart;
+
+// The fields of a PostgreSQL error that callers read (SQLSTATE, constraint...), kept across the thread.
+const ERROR_FIELDS = [
+  "code",
+  "severity",
+  "detail",
+  "hint",
+  "position",
+  "where",
+  "schema",
+  "table",
+  "column",
+  "dataType",
+  "constraint",
+  "routine",
+] as const;
+
+function describe(error: unknown): Extract<ThreadReply, { ok: false }>["error"] {
+  if (!(error instanceof Error)) return { message: String(error), fields: {} };
+  const fields: Record<string, string> = {};
+  for (const name of ERROR_FIELDS) {
+    const value = (error as unknown as Record<string, unknown>)[name];
+    if (value !== undefined && value !== null) fields[name] = String(value);
+  }
+  return { message: error.message, fields };
+}
+
+const unlisteners = new Map<string, () => Promise<void>>();
+
+async function answer(client: PGlite, request: ThreadRequest): Promise<unknown> {
+  switch (request.op) {
+    case "query": {
+      const result = await client.query(
+        request.sql,
+        [...request.params],
+        request.blob === undefined ? undefined : { blob: new Blob([request.blob]) },
+      );
+      return { rows: result.rows, affectedRows: result.affectedRows };
+    }
+    case "exec":
+      await client.exec(request.sql);
+      return undefined;
+    case "listen":
+      if (!unlisteners.has(request.channel)) {
+        const unlisten = await client.listen(request.channel, (payload) =>
+          port?.postMessage({ op: "notification", channel: request.channel, payload }),
+        );
+        unlisteners.set(request.channel, unlisten);
+      }
+      return undefined;
+    case "unlisten":
+      await unlisteners.get(request.channel)?.();
+      unlisteners.delete(request.channel);
+      return undefined;
+    case "close":
+      // CHECKPOINT flushes the WAL so the next start does not replay it.
+      if (!client.closed) {
+        await client.exec("checkpoint");
+        await client.close();
+      }
+      return undefined;
+  }
+}
+
+try {
+  const upgrade = dir.startsWith("memory://") ? undefined : await upgradeDataFolder(dir);
+  const client = await PGlite.create(dir, {
+    extensions: { pg_trgm },
+    parsers: VALUE_PARSERS,
+  });
+  port.on("message", async (request: ThreadRequest) => {
+    let reply: ThreadReply;
+    try {
+      reply = { id: request.id, ok: true, value: await answer(client, request) };
+    } catch (error) {
+      reply = { id: request.id, ok: false, error: describe(error) };
+    }
+    port.postMessage(reply);
+    if (request.op === "close") port.close();
+  });
+  port.postMessage({ op: "ready", upgrade });
+} catch (error) {
+  port.postMessage({ op: "failed", error: describe(error) });
+}
