@@ -160,8 +160,7 @@ function partsPast(
   reversed: boolean,
 ): RawBuilder<boolean>[] {
   const { orderValues } = boundary;
-  // Sent as text and cast in SQL: PGlite would otherwise encode the text as the column's type.
-  const value = (i: number) => sql`${orderValues[i]}::text::${sqlType(terms[i])}`;
+  const value = (i: number) => sql`${orderValues[i]}::${sqlType(terms[i])}`;
   const tied = (i: number) =>
     orderValues[i] === null
       ? sql<boolean>`${terms[i].expr} is null`
