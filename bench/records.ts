@@ -10,6 +10,7 @@ import { login } from "./support/app.ts";
 import { envFlag, envNumber, envSize } from "./support/env.ts";
 import { type LoadResult, load } from "./support/load.ts";
 import { BENCH_CONTEXT, BENCH_MODEL_YAML, BENCH_TYPE } from "./support/model.ts";
+import { type MoveFigure, measureMoves, movesReport, slowestMove } from "./support/page-moves.ts";
 import { type RawEndpoint, startRawServer } from "./support/raw-server.ts";
 import { loadNote, round, table, writeResult } from "./support/results.ts";
 import { NAME_PREFIX, seedItems } from "./support/seed.ts";
@@ -103,6 +104,8 @@ interface RunSummary {
   run: Run;
   /** Page 1 at 50 connections with the session cookie and with an API token. */
   tokenRun: { cookie: LoadResult; token: LoadResult };
+  /** The pagination control's moves through the list sorted by name, by seek and by offset. */
+  moves: MoveFigure[];
 }
 
 async function post(url: string, body: unknown, cookie?: string): Promise<Record<string, unknown>> {
@@ -176,6 +179,11 @@ async function benchEngine(
     console.log(
       `${label} page 1 at 50 connections: cookie ${tokenRun.cookie.rps.toFixed(0)} req/s p99 ${tokenRun.cookie.p99} ms; token ${tokenRun.token.rps.toFixed(0)} req/s p99 ${tokenRun.token.p99} ms`,
     );
+    console.log(`${label}: the pagination control's moves, sorted by name, at 1 connection`);
+    const moves = await measureMoves(
+      { url: `${app.url}/api/entity`, cookie, list: qs.page, seconds, rounds },
+      median,
+    );
     return {
       engine: label,
       rows,
@@ -183,6 +191,7 @@ async function benchEngine(
       deepPage: qs.deep.pageNum as number,
       run,
       tokenRun,
+      moves,
     };
   } finally {
     await raw.close();
@@ -250,7 +259,7 @@ function report(s: RunSummary): string {
       ]);
     }
   }
-  return `${s.engine}, ${s.rows.toLocaleString("en")} records (seeded in ${s.seedSeconds.toFixed(0)} s)\n${table(rows)}`;
+  return `${s.engine}, ${s.rows.toLocaleString("en")} records (seeded in ${s.seedSeconds.toFixed(0)} s)\n${table(rows)}\n\nThe pagination control's moves, sorted by name, 1 connection:\n${movesReport(s.moves)}`;
 }
 
 function targets(s: RunSummary): string[] {
@@ -281,6 +290,8 @@ function targets(s: RunSummary): string[] {
       ),
     );
   }
+  const moves = slowestMove(s.moves);
+  lines.push(check(moves <= 10, `every pagination move p99 <= 10 ms: slowest ${moves} ms`));
   const { cookie, token } = s.tokenRun;
   lines.push(
     check(
@@ -289,6 +300,20 @@ function targets(s: RunSummary): string[] {
     ),
   );
   return lines;
+}
+
+/** The slowest move, and next from half-way by seek and by offset. */
+function moveFigures(moves: readonly MoveFigure[]): Record<string, number> {
+  const halfway = moves.filter((m) => m.move === "next").sort((a, b) => a.from - b.from)[1];
+  return {
+    moves_slowest_p99_ms: slowestMove(moves),
+    ...(halfway?.seek
+      ? {
+          halfway_next_seek_p99_ms: halfway.seek.p99,
+          halfway_next_offset_p99_ms: halfway.offset.p99,
+        }
+      : {}),
+  };
 }
 
 export async function benchRecords(): Promise<void> {
@@ -336,6 +361,7 @@ export async function benchRecords(): Promise<void> {
     token_page_c50_rps: round(summaries[0].tokenRun.token.rps, 1),
     cookie_page_c50_p99_ms: summaries[0].tokenRun.cookie.p99,
     token_page_c50_p99_ms: summaries[0].tokenRun.token.p99,
+    ...moveFigures(summaries[0].moves),
   });
   console.log(`\nFinished with ${loadNote()}.\n`);
   for (const s of summaries) {

@@ -1,3 +1,4 @@
+import type { EntityList, EntityQuery } from "@ledgerline/contract";
 import { expect, type Locator, type Page, test } from "@playwright/test";
 import { signIn } from "./support/app.ts";
 import { downloadWorkbook } from "./support/downloads.ts";
@@ -238,6 +239,54 @@ test.describe("data explorer", () => {
     await sizes.selectOption("100");
     await expect(position(page)).toHaveText(`1 - 100 of ${total} results`);
     await expect(rows(page)).toHaveCount(100);
+  });
+
+  test("pages a sorted list from the rows shown, as the page numbers list it", async ({ page }) => {
+    await openExplorer(page, "Country");
+    await page.getByTestId("page-size").selectOption("10");
+    await page.getByTestId("sort-currency").click();
+    await expect(page.locator("th[aria-sort=ascending]")).toHaveText("Currency");
+    await idle(page);
+    const total = await totalOf(page);
+    const last = Math.ceil(total / 10);
+    expect(last).toBeGreaterThan(5);
+    const sent: EntityQuery[] = [];
+    page.on("request", (r) => {
+      if (r.url().endsWith("/api/entity")) sent.push(r.postDataJSON() as EntityQuery);
+    });
+    /** The ISO codes of a page by its number: what every move must show. */
+    const byNumber = async (n: number) => {
+      const res = await page.request.post("/api/entity", {
+        data: {
+          context: REFERENCE.name,
+          entityType: "country",
+          pageSize: 10,
+          pageNum: n,
+          rowOrders: [{ attribute: "currency", asc: true }],
+        },
+      });
+      expect(res.ok()).toBe(true);
+      return ((await res.json()) as EntityList).data.map((r) => String(r.keyAttrValues.iso2));
+    };
+    const pages = page.getByTestId("pagination");
+    const move = async (button: string | RegExp, to: number, seek?: Record<string, unknown>) => {
+      const earlier = sent.length;
+      await pages.getByRole("button", { name: button, exact: typeof button === "string" }).click();
+      const end = Math.min(to * 10, total);
+      await expect(position(page)).toHaveText(`${(to - 1) * 10 + 1} - ${end} of ${total} results`);
+      await idle(page);
+      expect(await codesShown(page)).toEqual(await byNumber(to));
+      // A page already fetched the same way comes from the cache (the first page, by number).
+      const asked = sent.slice(earlier);
+      if (seek) expect(asked.at(-1)).toMatchObject({ pageNum: to, seek });
+      for (const q of asked) expect(q.seek === undefined).toBe(seek === undefined);
+    };
+    await move("3", 3, { after: { entityKeyID: expect.any(Number) }, skipPages: 1 });
+    await move(/Next/, 4, { after: { entityKeyID: expect.any(Number) }, skipPages: 0 });
+    await move(/Previous/, 3, { before: { entityKeyID: expect.any(Number) }, skipPages: 0 });
+    await move(/Last/, last, { last: true });
+    await move(/Previous/, last - 1, { before: { entityKeyID: expect.any(Number) } });
+    await move(/First/, 1);
   });
 
   test("adds a currency through the modal", async ({ page }) => {

@@ -116,9 +116,35 @@ export const PENDING_ACTIONS = [
 export const PendingAction = z.enum(PENDING_ACTIONS);
 export type PendingAction = z.infer<typeof PendingAction>;
 
-/** The query behind lists, single records, pick lists, pending lists and exports. */
 /** A moment: an ISO 8601 date-time with a time zone (`2026-01-01T00:00:00Z`). */
 export const Moment = z.iso.datetime({ offset: true });
+
+/**
+ * A row at the edge of a page, as a list answers it: its values of the list's rowOrders, in their
+ * order, as text (null for no value), and its record id. A page next to it can start from it.
+ */
+export const PageBoundary = z.object({
+  orderValues: z.array(z.string().max(10_000).nullable()).max(20),
+  entityKeyID: z.number().int().positive(),
+});
+export type PageBoundary = z.infer<typeof PageBoundary>;
+
+/**
+ * Where a page starts when it is reached from one already shown, so that it costs the same at any
+ * depth (an offset walks every row before it): the rows `after` the last row of the page shown, or
+ * `before` its first row, skipping `skipPages` whole pages (a numbered button two or three pages
+ * away); or the `last` page, read from the end. Exactly one of after, before and last; pageNum
+ * still says which page it is. Not with pageSize 0.
+ */
+export const PageSeek = z.object({
+  after: PageBoundary.optional(),
+  before: PageBoundary.optional(),
+  last: z.boolean().optional(),
+  skipPages: z.number().int().min(0).max(2).optional(),
+});
+export type PageSeek = z.infer<typeof PageSeek>;
+
+/** The query behind lists, single records, pick lists, pending lists and exports. */
 
 export const EntityQuery = z.object({
   context: z.string().min(1),
@@ -151,6 +177,8 @@ export const EntityQuery = z.object({
    * labels of then); pending changes are never part of it. Not with requirePending.
    */
   asOf: Moment.optional(),
+  /** Start the page from a neighbouring page's boundary row instead of an offset. */
+  seek: PageSeek.optional(),
 });
 export type EntityQuery = z.infer<typeof EntityQuery>;
 
@@ -182,7 +210,16 @@ export const EntityRecord = z.object({
 });
 export type EntityRecord = z.infer<typeof EntityRecord>;
 
-export const EntityList = z.object({ data: z.array(EntityRecord), querySize: z.number() });
+/** The first and last rows of a page: where its neighbours start. */
+export const PageBounds = z.object({ first: PageBoundary, last: PageBoundary });
+export type PageBounds = z.infer<typeof PageBounds>;
+
+export const EntityList = z.object({
+  data: z.array(EntityRecord),
+  querySize: z.number(),
+  /** A paged list with rows answers its page's bounds. */
+  bounds: PageBounds.optional(),
+});
 export type EntityList = z.infer<typeof EntityList>;
 
 /** Create or update one record: attribute name to value, references as key ids. */

@@ -8,6 +8,13 @@ import { viewNameOf } from "../model/sync/desired.ts";
 import { breaksAnyRule } from "../rules/rule-sql.ts";
 import { constraintSql } from "./constraint-sql.ts";
 import { labelSql } from "./label-sql.ts";
+import {
+  type OrderTerm,
+  orderValuesSql,
+  type PageSql,
+  pageSql,
+  type RowsSql,
+} from "./page-seek.ts";
 
 /** One output column of the list query and where its value lands in the answer. */
 export interface OutputColumn {
@@ -17,14 +24,14 @@ export interface OutputColumn {
   kind: "value" | "label";
 }
 
-export interface ListQuery {
-  /** The page of rows: system columns, attribute values `c<n>`, reference labels `l<n>`, `record_label`. */
-  page: RawBuilder<Record<string, unknown>>;
+export interface ListQuery extends PageSql {
   /** The total count, or null when the exact per-type counter answers it. */
   count: RawBuilder<{ n: number }> | null;
   columns: OutputColumn[];
   /** Attribute names the answer carries (requested, or all). */
   requested: string[];
+  /** How many order values each row carries as s0, s1... (its bounds); null for every-row lists. */
+  orderValues: number | null;
 }
 
 const view = (context: ContextModel, type: EntityType) =>
@@ -132,22 +139,26 @@ export function buildListQuery(
   if (q.includeLabels) selects.push(sql`${labelSql(type, "v")} as record_label`);
 
   const where = whereSql(context, type, q, source);
-  const orderBy = orderSql(type, q);
+  const terms = orderTerms(type, q);
   const size = q.pageSize ?? 20;
-  const offset =
-    size === 0 || afterKey !== undefined ? 0 : (Math.max(q.pageNum ?? 1, 1) - 1) * size;
-  const limit = size === 0 ? sql`` : sql`limit ${size} offset ${offset}`;
+  if (size > 0) selects.push(...orderValuesSql(terms));
   const after = afterKey === undefined ? sql`` : sql`and v.entity_key_id > ${afterKey}`;
   const only = keyIds === undefined ? sql`` : sql`and v.entity_key_id = any(${keyIds}::bigint[])`;
-
-  const page = sql<Record<string, unknown>>`
-    select v.entity_key_id, v.is_deleted, v.version, ${sql.join(selects)}
+  const rows: RowsSql = (condition, order, limit, part = sql``) => sql<Record<string, unknown>>`
+    select ${part} v.entity_key_id, v.is_deleted, v.version, ${sql.join(selects)}
     from ${source.rows(type)} as v ${sql.join(joins, sql` `)}
-    where ${where} ${after} ${only}
-    order by ${orderBy}
+    where ${where} and ${condition} ${after} ${only}
+    order by ${order}
     ${limit}`;
-  const count = countSql(context, type, q, where, source);
-  return { page, count, columns, requested };
+  const pageNum = Math.max(q.pageNum ?? 1, 1);
+  const offset = afterKey !== undefined ? 0 : (pageNum - 1) * size;
+  return {
+    ...pageSql(rows, terms, { size, pageNum, offset }, q.seek),
+    count: countSql(context, type, q, where, source),
+    columns,
+    requested,
+    orderValues: size > 0 ? terms.length : null,
+  };
 }
 
 /** The count of a list, or null when the exact per-type counter answers it (no filter at all). */
@@ -235,16 +246,24 @@ function whereSql(
   return sql<boolean>`${sql.join(parts, sql` and `)}`;
 }
 
-function orderSql(type: EntityType, q: EntityQuery): RawBuilder<unknown> {
-  const parts = (q.rowOrders ?? []).map((o) => {
-    const direction = sql.raw(o.asc ? "asc" : "desc");
-    if (o.attribute === LABEL_ORDER) return sql`lower(${labelSql(type, "v")}) ${direction}`;
+/** The list's order; the key comes after it (orderBySql) and breaks ties, so paging is stable. */
+function orderTerms(type: EntityType, q: EntityQuery): OrderTerm[] {
+  return (q.rowOrders ?? []).map((o) => {
+    if (o.attribute === LABEL_ORDER)
+      return {
+        expr: sql`lower(${labelSql(type, "v")})`,
+        asc: o.asc,
+        dataType: "String",
+        name: "the label",
+      };
     const attr = attributeOf(type, o.attribute, "rowOrders");
     if (attr.generated)
       throw new BadRequestError(`rowOrders: '${attr.name}' is generated and cannot be sorted`);
-    return sql`${sql.ref(`v.${attr.name}`)} ${direction}`;
+    return {
+      expr: sql.ref(`v.${attr.name}`),
+      asc: o.asc,
+      dataType: attr.dataType,
+      name: attr.name,
+    };
   });
-  // The key breaks ties, so paging is stable.
-  parts.push(sql`v.entity_key_id asc`);
-  return sql.join(parts);
 }

@@ -43,6 +43,15 @@ const hostile = fc.oneof(
 const attribute = fc.oneof(fc.constantFrom(...ATTRIBUTES), hostile);
 const operator = fc.oneof(fc.constantFrom(...FILTER_OPERATORS), hostile);
 const value = fc.oneof(hostile, fc.integer(), fc.double(), fc.boolean(), fc.constant(null));
+const boundary = fc.record({
+  orderValues: fc.array(fc.oneof(hostile, fc.constant(null)), { maxLength: 2 }),
+  entityKeyID: fc.integer({ min: 1, max: 300 }),
+});
+const seek = fc.oneof(
+  fc.record({ after: boundary, skipPages: fc.integer({ min: 0, max: 2 }) }),
+  fc.record({ before: boundary }),
+  fc.record({ last: fc.boolean() }),
+);
 const constraint = fc.record({
   attribute,
   operator,
@@ -56,7 +65,7 @@ async function fingerprint(): Promise<string> {
   return JSON.stringify(rows[0]);
 }
 
-describe("/api/entity under random and hostile constraints and orders", () => {
+describe("/api/entity under random and hostile constraints, orders and seeks", () => {
   it("refuses text with a NUL character, huge numbers and impossible dates with a 400", async () => {
     for (const [attribute, v] of [
       ["name", "a\u0000b"],
@@ -102,7 +111,8 @@ describe("/api/entity under random and hostile constraints and orders", () => {
           ),
           { nil: undefined },
         ),
-        async (rowConstraints, rowOrders, requestedAttributes) => {
+        fc.option(seek, { nil: undefined }),
+        async (rowConstraints, rowOrders, requestedAttributes, seek) => {
           const res = await t.post(
             "/api/entity",
             {
@@ -112,6 +122,7 @@ describe("/api/entity under random and hostile constraints and orders", () => {
               rowConstraints,
               rowOrders,
               requestedAttributes,
+              seek,
             },
             viewer,
           );

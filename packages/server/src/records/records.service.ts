@@ -16,6 +16,7 @@ import type { ContextModel, EntityType, Model } from "../model/model.ts";
 import { changeBreaches } from "../rules/record-check.ts";
 import { GENERATORS } from "./generators.ts";
 import { buildListQuery, type ListQuery, type ListQueryOptions } from "./list-query.ts";
+import { boundaryOf } from "./page-seek.ts";
 import { pendingReferenceLabels, type ReferenceLabels } from "./pending-labels.ts";
 import { typeCount } from "./type-counts.repository.ts";
 
@@ -100,7 +101,7 @@ export async function runListQuery(
   options: RunListOptions = {},
 ): Promise<EntityList> {
   const query = buildListQuery(context, type, q, options);
-  const [{ rows }, querySize] = await Promise.all([
+  const [{ rows: read }, querySize] = await Promise.all([
     query.page.execute(db),
     options.count === false
       ? -1
@@ -108,6 +109,7 @@ export async function runListQuery(
         ? query.count.execute(db).then((r) => r.rows[0].n)
         : typeCount(db, context.name, type.name),
   ]);
+  const rows = await pageRows(db, query, read, querySize);
   const pending = q.requirePending
     ? await pendingEventsOf(
         db,
@@ -119,12 +121,35 @@ export async function runListQuery(
   const labels = await pendingReferenceLabels(db, context, type, pending);
   const pages = rows.map((row) => valuesOf(query, row));
   await addGenerated(db, context, type, pages);
-  return {
-    data: pages.map((page) =>
-      toRecord(context, type, query, page, { events: pending, labels }, q.includeLabels === true),
-    ),
-    querySize,
+  const data = pages.map((page) =>
+    toRecord(context, type, query, page, { events: pending, labels }, q.includeLabels === true),
+  );
+  const terms = query.orderValues;
+  if (rows.length === 0 || terms === null) return { data, querySize };
+  const bounds = {
+    first: boundaryOf(rows[0], terms),
+    last: boundaryOf(rows[rows.length - 1], terms),
   };
+  return { data, querySize, bounds };
+}
+
+/**
+ * The page's rows in list order. The last page read from the end keeps as many rows as the count
+ * leaves for it; when the count says the page asked for is not the last one (records came or went
+ * since the client counted), the page is read by its offset instead.
+ */
+async function pageRows(
+  db: Db,
+  query: ListQuery,
+  read: Record<string, unknown>[],
+  querySize: number,
+): Promise<Record<string, unknown>[]> {
+  if (!query.reversed) return read;
+  if (!query.fromEnd) return read.reverse();
+  const { pageNum, pageSize, byOffset } = query.fromEnd;
+  const onPage = querySize - (pageNum - 1) * pageSize;
+  if (onPage >= 1 && onPage <= pageSize) return read.slice(0, onPage).reverse();
+  return (await byOffset.execute(db)).rows;
 }
 
 interface RowValues {

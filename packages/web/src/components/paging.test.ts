@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { pageCountOf, positionText, visiblePages } from "./paging.ts";
+import { pageCountOf, pageSeek, positionText, visiblePages } from "./paging.ts";
 
 describe("visiblePages", () => {
   it("centres three buttons on the current page", () => {
@@ -37,5 +37,29 @@ describe("positionText", () => {
   it("covers every row with page size 0 and reads 0 - 0 when empty", () => {
     expect(positionText(1, 0, 179)).toBe("1 - 179 of 179 results");
     expect(positionText(1, 20, 0)).toBe("0 - 0 of 0 results");
+  });
+});
+
+describe("pageSeek", () => {
+  const bounds = {
+    first: { orderValues: ["Aruba"], entityKeyID: 7 },
+    last: { orderValues: ["Chad"], entityKeyID: 3 },
+  };
+
+  it("reads next, previous and the buttons around the page from the rows shown", () => {
+    expect(pageSeek(6, 5, 10, bounds)).toEqual({ after: bounds.last, skipPages: 0 });
+    expect(pageSeek(4, 5, 10, bounds)).toEqual({ before: bounds.first, skipPages: 0 });
+    expect(pageSeek(7, 5, 10, bounds)).toEqual({ after: bounds.last, skipPages: 1 });
+    expect(pageSeek(2, 5, 10, bounds)).toEqual({ before: bounds.first, skipPages: 2 });
+  });
+
+  it("reads the last page from the end, known rows or not", () => {
+    expect(pageSeek(10, 2, 10, undefined)).toEqual({ last: true });
+  });
+
+  it("goes by number to the first page, far pages, and while the page shown is not known", () => {
+    expect(pageSeek(1, 3, 10, bounds)).toBeUndefined();
+    expect(pageSeek(9, 5, 10, bounds)).toBeUndefined();
+    expect(pageSeek(6, 5, 10, undefined)).toBeUndefined();
   });
 });

@@ -1,3 +1,28 @@
+import type { PageBounds, PageSeek } from "@ledgerline/contract";
+
+/** How far a move may go from the page shown and still start from its rows (skipping <= 2 pages). */
+const SEEK_REACH = 3;
+
+/**
+ * How a move from page `from` reaches page `to` without an offset walking every row before it: the
+ * last page from the end; a page within reach from the bounds of the page shown (when they are
+ * known). The first page, and a page further away, go by their number.
+ */
+export function pageSeek(
+  to: number,
+  from: number,
+  pageCount: number,
+  bounds: PageBounds | undefined,
+): PageSeek | undefined {
+  if (to <= 1 || to === from) return undefined;
+  if (to === pageCount && to > from) return { last: true };
+  const distance = Math.abs(to - from);
+  if (!bounds || distance > SEEK_REACH) return undefined;
+  return to > from
+    ? { after: bounds.last, skipPages: distance - 1 }
+    : { before: bounds.first, skipPages: distance - 1 };
+}
+
 /** The numbered pages shown around the current one, never past either end. */
 export function visiblePages(page: number, pageCount: number, buttons: number): number[] {
   const last = Math.max(pageCount, 1);

@@ -1,13 +1,17 @@
+import type { PageBounds, PageSeek } from "@ledgerline/contract";
 import { PageSizeSelect } from "../page-size-select.tsx";
 import { PaginationBar } from "../pagination-bar.tsx";
-import { pageCountOf, positionText } from "../paging.ts";
+import { pageCountOf, pageSeek, positionText } from "../paging.ts";
 
 interface PagingControlsProps {
   page: number;
   pageSize: number;
   total: number;
   sizes: readonly number[];
-  onPage: (page: number) => void;
+  /** With the seek that reaches the page from the one shown, when there is one. */
+  onPage: (page: number, seek?: PageSeek) => void;
+  /** The bounds of the page shown (none while another page's rows stand in for it). */
+  bounds?: PageBounds;
   onPageSize: (size: number) => void;
   /** Offer 'All(n)' (page size 0) after the fixed sizes. */
   offerAll?: boolean;
@@ -15,7 +19,8 @@ interface PagingControlsProps {
 
 /** The right end of a list's toolbar: 'a - b of n results', the per-page selector and the pages. */
 export function PagingControls(props: PagingControlsProps) {
-  const { page, pageSize, total } = props;
+  const { page, pageSize, total, bounds, onPage } = props;
+  const pageCount = pageCountOf(total, pageSize);
   return (
     <>
       <span className="small text-body-secondary text-nowrap" data-testid="position-message">
@@ -29,8 +34,8 @@ export function PagingControls(props: PagingControlsProps) {
       />
       <PaginationBar
         page={page}
-        pageCount={pageCountOf(total, pageSize)}
-        onPageChange={props.onPage}
+        pageCount={pageCount}
+        onPageChange={(to) => onPage(to, pageSeek(to, page, pageCount, bounds))}
       />
     </>
   );

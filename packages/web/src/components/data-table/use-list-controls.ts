@@ -1,7 +1,10 @@
 import {
   type AttributeInfo,
   DEFAULT_PAGE_SIZE,
+  type EntityList,
   type EntityQuery,
+  type PageBounds,
+  type PageSeek,
   type RowConstraint,
 } from "@ledgerline/contract";
 import type { SortingState } from "@tanstack/react-table";
@@ -25,14 +28,18 @@ export function useListControls(attributes: readonly AttributeInfo[], listKey = 
   const [pageSize, setPageSize] = useState<number>(DEFAULT_PAGE_SIZE);
   const [sorting, setSorting] = useState<SortingState>([]);
   const [filterTabs, setFilterTabs] = useState<FilterTab[]>(() => [newTab()]);
-  const [paging, setPaging] = useState({ page: 1, key: "" });
+  const [paging, setPaging] = useState<{ page: number; key: string; seek?: PageSeek }>({
+    page: 1,
+    key: "",
+  });
 
   const groupsJson = JSON.stringify(toConstraintGroups(filterTabs, attributes));
   const appliedJson = useDebouncedValue(groupsJson, FILTER_DELAY_MS);
   const pagingKey = [appliedJson, pageSize, JSON.stringify(sorting), listKey].join("|");
-  const page = paging.key === pagingKey ? paging.page : 1;
+  const current = paging.key === pagingKey;
+  const page = current ? paging.page : 1;
   const setPage = useCallback(
-    (next: number) => setPaging({ page: Math.max(next, 1), key: pagingKey }),
+    (next: number, seek?: PageSeek) => setPaging({ page: Math.max(next, 1), key: pagingKey, seek }),
     [pagingKey],
   );
 
@@ -53,6 +60,8 @@ export function useListControls(attributes: readonly AttributeInfo[], listKey = 
     /** True while typed filters wait for the 1-second pause before they are applied. */
     filtersPending: groupsJson !== appliedJson,
     page,
+    /** How the page is reached from its neighbour, sent beside its number. */
+    seek: current ? paging.seek : undefined,
     setPage,
     pageSize,
     setPageSize,
@@ -69,6 +78,14 @@ interface LoadedPage {
   isFetching: boolean;
   isSuccess: boolean;
   data?: { data: readonly unknown[]; querySize: number };
+}
+
+/** The bounds of the page on screen: none while the previous page's rows stand in for it. */
+export function shownBounds(result: {
+  isPlaceholderData: boolean;
+  data?: EntityList;
+}): PageBounds | undefined {
+  return result.isPlaceholderData ? undefined : result.data?.bounds;
 }
 
 /** After rows went away (deleted, approved) the last page may have emptied: show the new last page. */

@@ -2,7 +2,7 @@ import type { EntityTypeInfo, SaveResponse } from "@ledgerline/contract";
 import { useEffect, useState } from "react";
 import Collapse from "react-bootstrap/Collapse";
 import { ConfirmModal } from "../../components/confirm-modal.tsx";
-import { useKeepPageInRange } from "../../components/data-table/use-list-controls.ts";
+import { shownBounds, useKeepPageInRange } from "../../components/data-table/use-list-controls.ts";
 import { activeFilterCount } from "../../components/filters/filter-model.ts";
 import { FilterPanel } from "../../components/filters/filter-panel.tsx";
 import { DELETE_CONFIRMATION } from "../../components/records/delete-confirmation.ts";
@@ -111,6 +111,7 @@ export function ExplorerView(props: ExplorerViewProps) {
         type={type}
         view={view}
         total={total}
+        bounds={shownBounds(records)}
         selected={selected}
         asOf={asOf}
         onAsOf={onAsOf}

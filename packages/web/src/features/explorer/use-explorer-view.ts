@@ -18,7 +18,7 @@ export function useExplorerView(context: string, type: EntityTypeInfo, asOf: str
   const [breaksRuleChosen, setBreaksRule] = useState(false);
   const breaksRule = rulesDeclared && breaksRuleChosen;
   const controls = useListControls(type.attributes, `${showDiscontinued}|${breaksRule}|${asOf}`);
-  const { listParams, page, pageSize } = controls;
+  const { listParams, page, pageSize, seek } = controls;
 
   /** The list without paging: shared by the page query and the xlsx export. */
   const baseQuery = useMemo(
@@ -34,8 +34,8 @@ export function useExplorerView(context: string, type: EntityTypeInfo, asOf: str
   );
 
   const query = useMemo(
-    (): EntityQuery => ({ ...baseQuery, pageNum: page, pageSize }),
-    [baseQuery, page, pageSize],
+    (): EntityQuery => ({ ...baseQuery, pageNum: page, pageSize, ...(seek ? { seek } : {}) }),
+    [baseQuery, page, pageSize, seek],
   );
 
   const hiddenCount = type.attributes.filter((a) => columnVisibility[a.name] === false).length;

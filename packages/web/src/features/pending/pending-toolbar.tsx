@@ -1,4 +1,4 @@
-import { PENDING_PAGE_SIZES, type PendingAction } from "@ledgerline/contract";
+import { type PageBounds, PENDING_PAGE_SIZES, type PendingAction } from "@ledgerline/contract";
 import Dropdown from "react-bootstrap/Dropdown";
 import Form from "react-bootstrap/Form";
 import { PagingControls } from "../../components/data-table/paging-controls.tsx";
@@ -10,6 +10,8 @@ import type { PendingView } from "./use-pending-view.ts";
 interface PendingToolbarProps {
   view: PendingView;
   total: number;
+  /** The bounds of the page shown, where its neighbours start. */
+  bounds: PageBounds | undefined;
   filterOpen: boolean;
   activeFilters: number;
   onToggleFilter: () => void;
@@ -81,6 +83,7 @@ export function PendingToolbar(props: PendingToolbarProps) {
           page={view.page}
           pageSize={view.pageSize}
           total={total}
+          bounds={props.bounds}
           sizes={PENDING_PAGE_SIZES}
           onPage={view.setPage}
           onPageSize={view.setPageSize}

@@ -7,7 +7,7 @@ import type {
 import { useMemo, useState } from "react";
 import Button from "react-bootstrap/Button";
 import Collapse from "react-bootstrap/Collapse";
-import { useKeepPageInRange } from "../../components/data-table/use-list-controls.ts";
+import { shownBounds, useKeepPageInRange } from "../../components/data-table/use-list-controls.ts";
 import { activeFilterCount } from "../../components/filters/filter-model.ts";
 import { FilterPanel } from "../../components/filters/filter-panel.tsx";
 import { useRecords } from "../../components/records/use-records.ts";
@@ -161,6 +161,7 @@ export function PendingView({ context, type, counts, showToast, onBack }: Pendin
       <PendingToolbar
         view={view}
         total={total}
+        bounds={shownBounds(records)}
         filterOpen={filterOpen}
         activeFilters={activeFilterCount(view.filterTabs, type.attributes)}
         onToggleFilter={() => setFilterOpen((o) => !o)}

@@ -38,7 +38,7 @@ export function usePendingView(context: string, type: EntityTypeInfo) {
   const changeSets = usePendingChangeSets(context, type.name);
   const setKey = changeSet ? changeSetValue(changeSet) : "";
   const controls = useListControls(type.attributes, `${changeType}|${setKey}`);
-  const { listParams, page, pageSize } = controls;
+  const { listParams, page, pageSize, seek } = controls;
 
   // A change set whose last pending change was decided (here or by someone else) is gone.
   const { data: sets, isFetching } = changeSets;
@@ -62,8 +62,8 @@ export function usePendingView(context: string, type: EntityTypeInfo) {
   );
 
   const query = useMemo(
-    (): EntityQuery => ({ ...baseQuery, pageNum: page, pageSize }),
-    [baseQuery, page, pageSize],
+    (): EntityQuery => ({ ...baseQuery, pageNum: page, pageSize, ...(seek ? { seek } : {}) }),
+    [baseQuery, page, pageSize, seek],
   );
 
   /** The upload the list shows whole (no other filter narrows it): 'all' decides on it by id. */

@@ -1,4 +1,9 @@
-import { type EntityRecord, type EntityTypeInfo, EXPLORER_PAGE_SIZES } from "@ledgerline/contract";
+import {
+  type EntityRecord,
+  type EntityTypeInfo,
+  EXPLORER_PAGE_SIZES,
+  type PageBounds,
+} from "@ledgerline/contract";
 import { PagingControls } from "../../../components/data-table/paging-controls.tsx";
 import { FilterToggle } from "../../../components/filters/filter-toggle.tsx";
 import { AsOfControl } from "../../history/as-of-control.tsx";
@@ -12,6 +17,8 @@ interface ExplorerToolbarProps {
   type: EntityTypeInfo;
   view: ExplorerView;
   total: number;
+  /** The bounds of the page shown, where its neighbours start. */
+  bounds: PageBounds | undefined;
   selected: EntityRecord | undefined;
   /** The moment listed; null for now. */
   asOf: string | null;
@@ -58,6 +65,7 @@ export function ExplorerToolbar(props: ExplorerToolbarProps) {
           page={view.page}
           pageSize={view.pageSize}
           total={total}
+          bounds={props.bounds}
           sizes={EXPLORER_PAGE_SIZES}
           onPage={view.setPage}
           onPageSize={view.setPageSize}
