@@ -145,7 +145,6 @@ export const PageSeek = z.object({
 export type PageSeek = z.infer<typeof PageSeek>;
 
 /** The query behind lists, single records, pick lists, pending lists and exports. */
-
 export const EntityQuery = z.object({
   context: z.string().min(1),
   entityType: z.string().min(1),
