@@ -156,7 +156,9 @@ export function gitTarget(location: string, dataDir: string): WikiTarget {
       writes = writeQueue();
       await open();
       return step(`the pages in the ${name} could not be read`, async () => {
-        objectFormat = (await git(dir, "rev-parse", "--show-object-format")).trim();
+        // A git older than 2.25 does not know the option and echoes it: its repositories are SHA-1.
+        const format = (await git(dir, "rev-parse", "--show-object-format")).trim();
+        objectFormat = format === "sha256" ? "sha256" : "sha1";
         return indexedPages(dir);
       });
     },
