@@ -9,6 +9,7 @@ import {
   createSourceDatabase,
   type SourceDatabase,
   sourceServerReachable,
+  writeConnectionFile,
 } from "../testing/source-database.ts";
 import { ADMIN_PASSWORD, createTestApp, type TestApp } from "../testing/test-app.ts";
 import { dictionaryContext } from "./dictionary-model.ts";
@@ -47,15 +48,7 @@ describe.skipIf(!reachable)("the first import of a large source", () => {
     ]);
     t = await createTestApp({ env: { CONNECTIONS_DIR: connectionsDir } });
     admin = await t.login("admin", ADMIN_PASSWORD);
-    await fs.writeFile(
-      path.join(connectionsDir, "big.conf"),
-      `[source]\nhost=${source.host}\nport=${source.port}\ndbname=${source.name}\nuser=${source.user}\n`,
-    );
-    await fs.writeFile(
-      path.join(connectionsDir, ".pgpass"),
-      `${source.host}:${source.port}:*:${source.user}:unused-with-trust\n`,
-      { mode: 0o600 },
-    );
+    await writeConnectionFile(connectionsDir, "big.conf", source);
     const keyOf = async (entityType: string, name: string) =>
       (
         await listRecords(t, admin, {
