@@ -37,21 +37,29 @@ const RELATIONS = `
     and not exists (select 1 from pg_depend d where d.classid = 'pg_class'::regclass and d.objid = c.oid and d.deptype = 'e')
     and not exists (select 1 from pg_depend d where d.classid = 'pg_namespace'::regclass and d.objid = n.oid and d.deptype = 'e')`;
 
+// Comments joined by hash, not looked up one by one (obj_description and col_description run a
+// query each: 400,000 of them for the columns of 20,000 tables).
+const COMMENT = (alias: string, oid: string, subid: string) =>
+  `left join pg_description ${alias} on ${alias}.objoid = ${oid} and ${alias}.classoid = 'pg_class'::regclass and ${alias}.objsubid = ${subid}`;
+
 const OBJECTS = `
   with rels as (${RELATIONS})
   select r.schema, r.name,
     case r.relkind when 'r' then 'table' when 'p' then 'partitioned table' when 'v' then 'view'
                    when 'm' then 'materialized view' else 'foreign table' end as kind,
-    obj_description(r.oid, 'pg_class') as description,
+    ds.description,
     case when r.relkind = 'p' then (
            select nullif(sum(greatest(pc.reltuples, 0)), 0)::bigint from pg_inherits i join pg_class pc on pc.oid = i.inhrelid
            where i.inhparent = r.oid)
          when r.relkind in ('r', 'm') and c.reltuples >= 0 then c.reltuples::bigint end as rowestimate
   from rels r join pg_class c on c.oid = r.oid
+  ${COMMENT("ds", "r.oid", "0")}
   order by 1, 2`;
 
+// The columns in the order of their relations (schema, name), then their position: the relations
+// are ranked once, so the 400,000 columns are sorted by two integers rather than by two names.
 const ELEMENTS = `
-  with rels as (${RELATIONS}),
+  with rels as (select *, row_number() over (order by schema, name) as rank from (${RELATIONS}) named),
   keys as (
     select con.conrelid, con.contype, k.attnum,
            fn.nspname || '.' || fc.relname || '.' || fa.attname as target
@@ -72,13 +80,13 @@ const ELEMENTS = `
          case when a.attidentity in ('a', 'd') then 'generated ' || case a.attidentity when 'a' then 'always' else 'by default' end || ' as identity'
               when a.attgenerated = 's' then 'generated always as (' || pg_get_expr(ad.adbin, ad.adrelid) || ') stored'
               else pg_get_expr(ad.adbin, ad.adrelid) end as defaultvalue,
-         coalesce(ck.primarykey, false) as primarykey, ck.foreignkey,
-         col_description(a.attrelid, a.attnum) as description
+         coalesce(ck.primarykey, false) as primarykey, ck.foreignkey, ds.description
   from rels r
   join pg_attribute a on a.attrelid = r.oid and a.attnum > 0 and not a.attisdropped
   left join pg_attrdef ad on ad.adrelid = a.attrelid and ad.adnum = a.attnum
   left join column_keys ck on ck.conrelid = a.attrelid and ck.attnum = a.attnum
-  order by 1, 2, a.attnum`;
+  ${COMMENT("ds", "a.attrelid", "a.attnum")}
+  order by r.rank, a.attnum`;
 
 /** Reads the documented objects and their columns in one consistent, read-only snapshot: two set-based queries. */
 export async function readCatalog(client: pg.Client): Promise<Catalog> {
@@ -91,7 +99,8 @@ export async function readCatalog(client: pg.Client): Promise<Catalog> {
         ...o,
         rowestimate: o.rowestimate === null ? null : Number(o.rowestimate),
       })),
-      elements: elements.rows.map((e) => ({ ...e, position: Number(e.position) })),
+      // attnum is a smallint, which the driver answers as a number already.
+      elements: elements.rows,
     };
   } finally {
     await client.query("rollback");

@@ -2,6 +2,7 @@ import { CronRequest, CronResponse, MetadataSourceRequest, MsgBody } from "@ledg
 import { z } from "zod";
 import { requireTypePermission, rightsIn } from "../admin/permissions.ts";
 import type { CurrentUser } from "../auth/auth.service.ts";
+import { BackgroundWork } from "../background-work.ts";
 import { AppError, BadRequestError } from "../errors.ts";
 import { currentUser } from "../http/guard.ts";
 import type { App, AppDeps } from "../http/types.ts";
@@ -21,6 +22,9 @@ export async function dictionaryRoutes(
   { database, model, config }: AppDeps,
 ): Promise<void> {
   const db = database.db;
+  // Index builds an import leaves for after its commit; closing the server waits for them.
+  const background = new BackgroundWork();
+  app.addHook("onClose", () => background.settled());
   const rightsFor = async (user: CurrentUser, typeName: string, permission: "read" | "edit") => {
     const context = dictionaryContext(model);
     requireTypePermission(await rightsIn(db, model, user, context.name), typeName, permission);
@@ -119,6 +123,13 @@ export async function dictionaryRoutes(
         user: user.username,
         trigger: "manual",
         notifier: notifierOf(config),
+        afterCommit: (indexBuilds) =>
+          background.add(indexBuilds, (error) =>
+            request.log.error(
+              { err: error, context: context.name },
+              "an index of the metadata import was not built; the next start builds it",
+            ),
+          ),
       }).catch(answerable);
       return { Msg: outcome.message };
     },

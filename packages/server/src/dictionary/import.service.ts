@@ -10,6 +10,7 @@ import {
   notifyChangeSetWaiting,
   notifyImportFailed,
 } from "../notifications/notify.service.ts";
+import { buildIndexes } from "../records/index-rebuild.ts";
 import { recordsWhere } from "../records/records.repository.ts";
 import { runListQuery } from "../records/records.service.ts";
 import { type Catalog, readCatalog } from "./catalog.ts";
@@ -104,6 +105,12 @@ export async function importMetadataSource(
     user: string;
     trigger: "manual" | "schedule";
     notifier: Notifier;
+    /**
+     * Takes the index builds that a bulk write (the first import of a large source) leaves for
+     * after the commit, on PostgreSQL, so that the answer need not wait for them, as after an
+     * upload's first load. Without it they are built before the commit.
+     */
+    afterCommit?: (indexBuilds: Promise<void>) => void;
   },
 ): Promise<ImportOutcome> {
   const { db } = database;
@@ -117,15 +124,18 @@ export async function importMetadataSource(
     source = await sourceOf(db, context, options.sourceKey);
     const catalog = await readSourceCatalog(options.connectionsDir, source);
     const sourceName = source.name;
+    const later: string[] = [];
+    const buildIndexesLater =
+      options.afterCommit && database.kind === "postgres"
+        ? (definitions: string[]) => later.push(...definitions)
+        : undefined;
     const outcome = await database.transaction(async (tx) => {
-      const written = await ingestCatalog(
-        tx,
-        database.copyRows,
-        context,
-        options.sourceKey,
-        catalog,
-        options.user,
-      );
+      const written = await ingestCatalog(tx, context, catalog, {
+        copyRows: database.copyRows,
+        sourceKey: options.sourceKey,
+        user: options.user,
+        buildIndexesLater,
+      });
       const { dataobject, dataelement } = dictionaryTypes(context);
       await notifyChangeSetWaiting(tx, options.notifier, {
         context,
@@ -139,6 +149,7 @@ export async function importMetadataSource(
       });
       return written;
     });
+    if (later.length > 0) options.afterCommit?.(buildIndexes(db, later));
     await finishRun(db, runId, {
       succeeded: true,
       message: outcome.message,
@@ -167,13 +178,17 @@ export async function importMetadataSource(
 
 async function ingestCatalog(
   tx: Db,
-  copyRows: CopyRows,
   context: ContextModel,
-  sourceKey: number,
   catalog: Catalog,
-  user: string,
+  options: {
+    copyRows: CopyRows;
+    sourceKey: number;
+    user: string;
+    buildIndexesLater: ((definitions: string[]) => void) | undefined;
+  },
 ): Promise<ImportOutcome> {
   const { dataobject, dataelement } = dictionaryTypes(context);
+  const { copyRows, sourceKey, user, buildIndexesLater } = options;
   const common = {
     copyRows,
     context,
@@ -183,6 +198,7 @@ async function ingestCatalog(
     user,
     maxRows: MAX_ROWS,
     deleteMissing: true,
+    buildIndexesLater,
   };
   const attributesOf = (type: EntityType, names: string[]) =>
     type.attributes.filter((a) => names.includes(a.name));

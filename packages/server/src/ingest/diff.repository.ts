@@ -232,6 +232,8 @@ export interface WriteOptions {
   user: string;
   /** Apply the changes now and keep their events as approved history, instead of leaving them pending. */
   apply: boolean;
+  /** Takes the index builds a bulk write leaves for after the commit (writeWithIndexRebuild). */
+  buildIndexesLater?: (definitions: string[]) => void;
 }
 
 /**
@@ -276,8 +278,13 @@ export async function writeEvents(
   const events = await eventSequence(db);
   const { rows: fresh } = await sql<{ n: number }>`
     select count(*)::int as n from ${s} s where ${isNew}`.execute(db);
-  await writeWithIndexRebuild(db, context.schema, type.name, fresh[0].n, () =>
-    insertNewRecords(db, context, type, stage, { where: isNew, events }, options),
+  await writeWithIndexRebuild(
+    db,
+    context.schema,
+    type.name,
+    fresh[0].n,
+    () => insertNewRecords(db, context, type, stage, { where: isNew, events }, options),
+    options.buildIndexesLater,
   );
   // Every other row that becomes an event draws its id.
   await sql`update ${s} s set _event_id = nextval(${events})

@@ -138,6 +138,12 @@ export interface IngestInput {
    */
   afterCommit?: (indexBuilds: Promise<void>) => void;
   /**
+   * Takes the non-unique index builds that a bulk write of new records, in the caller's own
+   * transaction, leaves for the caller to build once that has committed (a metadata import's; see
+   * writeWithIndexRebuild). Without it they are built in the transaction.
+   */
+  buildIndexesLater?: (definitions: string[]) => void;
+  /**
    * Runs in the ingest's transaction once its events are written (never on a dry run), with what
    * was written, for what must commit with them or not at all: the notifications of an upload.
    */
@@ -208,8 +214,9 @@ export function repeatedKeysRejected(repeated: readonly { key: string; rows: num
   return new IngestRejected(422, problemText(lines));
 }
 
-export const writeOptions = ({ source, user, apply }: IngestInput): WriteOptions => ({
+export const writeOptions = ({
   source,
   user,
   apply,
-});
+  buildIndexesLater,
+}: IngestInput): WriteOptions => ({ source, user, apply, buildIndexesLater });

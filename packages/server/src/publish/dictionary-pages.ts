@@ -106,11 +106,11 @@ function applicationPage(
     kind: "table",
     header: ["Name", "Aspect", "System environment", "Technology", "Description"],
     rows: sources.map((src) => [
-      [str(src.name)],
-      [str(src["applicationaspect:label"])],
-      [str(src["systemenvironment:label"])],
-      [str(src["systemenvironment.technology"])],
-      [str(src.description)],
+      str(src.name),
+      str(src["applicationaspect:label"]),
+      str(src["systemenvironment:label"]),
+      str(src["systemenvironment.technology"]),
+      str(src.description),
     ]),
   });
   for (const src of sources) {
@@ -126,9 +126,9 @@ function applicationPage(
       header: ["Object", "Kind", "Rows (estimate)", "Description"],
       rows: objects.map((o) => [
         [doc.link(ids.object(o), `${str(o.schema)}.${str(o.name)}`)],
-        [str(o.kind)],
-        [str(o.rowestimate)],
-        [str(o.description)],
+        str(o.kind),
+        str(o.rowestimate),
+        str(o.description),
       ]),
     });
   }
@@ -187,13 +187,13 @@ function objectPage(
     kind: "table",
     header: ["#", "Name", "Type", "Nullable", "Default", "Keys", "Description"],
     rows: elements.map((e) => [
-      [str(e.position)],
-      [str(e.name)],
-      [str(e.datatype)],
-      [e.nullable ? "yes" : "no"],
-      [str(e.defaultvalue)],
+      str(e.position),
+      str(e.name),
+      str(e.datatype),
+      e.nullable ? "yes" : "no",
+      str(e.defaultvalue),
       keys(e),
-      [str(e.description)],
+      str(e.description),
     ]),
   });
   const targets = new Map<string, Row>();

@@ -1,8 +1,10 @@
 import type { ScalarValue } from "@ledgerline/contract";
+import { type RawBuilder, sql } from "kysely";
 import type { Db } from "../db/connection.ts";
-import type { ContextModel } from "../model/model.ts";
+import type { ContextModel, EntityType } from "../model/model.ts";
 import { findEntityType } from "../model/model.ts";
-import { runListQuery } from "../records/records.service.ts";
+import { viewNameOf } from "../model/sync/desired.ts";
+import { labelSql } from "../records/label-sql.ts";
 
 export type Row = Record<string, ScalarValue> & { key: number };
 
@@ -15,29 +17,64 @@ export interface DictionarySnapshot {
   elements: Row[];
 }
 
+function typeOf(context: ContextModel, name: string): EntityType {
+  const type = findEntityType(context, name);
+  if (!type) throw new Error(`The dictionary model has no '${name}' type`);
+  return type;
+}
+
+/**
+ * The visible records of a type as rows named as the pages read them: `key`, each attribute,
+ * `ref.attribute` through a reference, `ref:label` for a reference's label. One query whose rows
+ * are the answer as they come: a dictionary of 400,000 data elements is read in a second or two,
+ * where the list query's general records (every stored column, a value object per attribute)
+ * took several.
+ */
 async function rowsOf(
   db: Db,
   context: ContextModel,
   typeName: string,
-  attributes: string[],
+  columns: readonly string[],
 ): Promise<Row[]> {
-  const type = findEntityType(context, typeName);
-  if (!type) throw new Error(`The dictionary model has no '${typeName}' type`);
-  const { data } = await runListQuery(db, context, type, {
-    context: context.name,
-    entityType: type.name,
-    pageSize: 0,
-    requestedAttributes: attributes,
-    rowOrders: [{ attribute: attributes[0], asc: true }],
-  });
-  return data.map((r) => {
-    const row: Row = { key: r.entityKeyID };
-    for (const [name, v] of Object.entries(r.requested.attrValues)) {
-      row[name] = v.value;
-      if (v.label !== undefined) row[`${name}:label`] = v.label;
+  const type = typeOf(context, typeName);
+  const view = (t: EntityType) => sql.table(`${context.schema}.${viewNameOf(t.name)}`);
+  const joins = new Map<string, { alias: string; target: EntityType }>();
+  const joined = (reference: string) => {
+    const attr = type.attributes.find((a) => a.name === reference);
+    if (attr?.dataType !== "Reference" || !attr.referencedEntityType)
+      throw new Error(`'${reference}' is not a reference of '${typeName}'`);
+    const found = joins.get(reference) ?? {
+      alias: `r${joins.size}`,
+      target: typeOf(context, attr.referencedEntityType),
+    };
+    joins.set(reference, found);
+    return found;
+  };
+  const selects: RawBuilder<unknown>[] = columns.map((column) => {
+    const [reference, leaf] = column.split(".");
+    if (leaf !== undefined) return sql`${sql.ref(`${joined(reference).alias}.${leaf}`)}`;
+    if (column.endsWith(":label")) {
+      const { alias, target } = joined(column.slice(0, -":label".length));
+      return labelSql(target, alias);
     }
-    return row;
+    if (!type.attributes.some((a) => a.name === column))
+      throw new Error(`'${typeName}' has no attribute '${column}'`);
+    return sql.ref(`v.${column}`);
   });
+  const { rows } = await sql<Row>`
+    select v.entity_key_id as key,
+      ${sql.join(selects.map((s, i) => sql`${s} as ${sql.id(columns[i])}`))}
+    from ${view(type)} v
+    ${sql.join(
+      [...joins].map(
+        ([reference, { alias, target }]) =>
+          sql`left join ${view(target)} ${sql.id(alias)} on ${sql.ref(`${alias}.entity_key_id`)} = ${sql.ref(`v.${reference}`)}`,
+      ),
+      sql` `,
+    )}
+    where not v.is_pending_new and not v.is_deleted
+    order by ${sql.ref(`v.${columns[0]}`)}, v.entity_key_id`.execute(db);
+  return rows;
 }
 
 const DOCS = ["intro", "editiondetail"];
@@ -57,7 +94,9 @@ export async function loadSnapshot(db: Db, context: ContextModel): Promise<Dicti
       "description",
       "application",
       "applicationaspect",
+      "applicationaspect:label",
       "systemenvironment",
+      "systemenvironment:label",
       "systemenvironment.technology",
       ...DOCS,
     ]),
@@ -70,6 +109,7 @@ export async function loadSnapshot(db: Db, context: ContextModel): Promise<Dicti
       "rowestimate",
       ...DOCS,
     ]),
+    // A data element's page is its object's: its own curated documentation is not published.
     elements: await rowsOf(db, context, "dataelement", [
       "position",
       "name",
@@ -80,7 +120,6 @@ export async function loadSnapshot(db: Db, context: ContextModel): Promise<Dicti
       "primarykey",
       "foreignkey",
       "description",
-      ...DOCS,
     ]),
   };
 }

@@ -1,11 +1,14 @@
 /** A small document model that both wiki dialects render from, so Markdown and wikitext never drift apart. */
 export type Inline = string | { link: string; text: string };
 
+/** A table cell: plain text (most cells, and the cheapest to build for 400,000 rows), or parts. */
+export type Cell = string | Inline[];
+
 export type Block =
   | { kind: "heading"; level: 1 | 2 | 3; text: string }
   | { kind: "paragraph"; parts: Inline[] }
   | { kind: "list"; items: Inline[][] }
-  | { kind: "table"; header: string[]; rows: Inline[][][] }
+  | { kind: "table"; header: string[]; rows: Cell[][] }
   | { kind: "diagram"; mermaid: string };
 
 /**

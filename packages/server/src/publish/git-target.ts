@@ -19,27 +19,71 @@ async function git(cwd: string, ...args: string[]): Promise<string> {
   return stdout;
 }
 
-// Reads a few files at a time: one at a time waits on each in turn, thousands at once would each
-// hold a file descriptor.
-const PARALLEL_READS = 16;
-
-/** The owned pages among the folder's `.md` files: page id -> text. */
-async function readPages(dir: string): Promise<Map<string, string>> {
-  const ids = (await fs.readdir(dir))
-    .filter((name) => name.endsWith(".md"))
-    .map((name) => name.slice(0, -".md".length))
-    .filter(isOwnedPage);
+/**
+ * The owned pages among the folder's `.md` files: page id -> blob id. The working tree is added to
+ * the index first, so the index says what the folder holds now, hand edits and removals included;
+ * git hashes only the files whose size or time changed since it last looked, so 20,000 unchanged
+ * pages cost a listing rather than 20,000 reads.
+ */
+async function indexedPages(dir: string): Promise<Map<string, string>> {
+  await git(dir, "add", "--all");
   const pages = new Map<string, string>();
-  let next = 0;
-  const reader = async () => {
-    for (let i = next++; i < ids.length; i = next++)
-      pages.set(
-        ids[i],
-        await fs.readFile(path.join(dir, markdownFileName({ id: ids[i] })), "utf8"),
-      );
-  };
-  await Promise.all(Array.from({ length: PARALLEL_READS }, reader));
+  for (const entry of (await git(dir, "ls-files", "--stage", "-z")).split("\0")) {
+    // `<mode> <blob id> <stage>\t<path>`: stage 0 is the file itself, never a side of a conflict.
+    const match = /^\d+ ([0-9a-f]+) 0\t([^/]+)\.md$/.exec(entry);
+    if (match && isOwnedPage(match[2])) pages.set(match[2], match[1]);
+  }
   return pages;
+}
+
+/** The id git gives a file holding `text`, in the repository's object format (sha1 or sha256). */
+function blobId(format: string, text: string): string {
+  const bytes = Buffer.from(text);
+  return createHash(format).update(`blob ${bytes.length}\0`).update(bytes).digest("hex");
+}
+
+/** Whether the index differs from the last commit (or, before the first, holds anything). */
+async function hasStagedChanges(dir: string): Promise<boolean> {
+  try {
+    await git(dir, "diff", "--cached", "--quiet");
+    return false;
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 1) return true;
+    throw error;
+  }
+}
+
+// Writes a few files at a time: one at a time waits on each in turn, thousands at once would each
+// hold a file descriptor.
+const PARALLEL_WRITES = 16;
+
+/**
+ * Runs file writes a few at a time. The first failure is thrown by the next `run` or by `settle`,
+ * which waits for every write.
+ */
+function writeQueue() {
+  const running = new Set<Promise<void>>();
+  let failure: { error: unknown } | undefined;
+  const check = () => {
+    if (failure) throw failure.error;
+  };
+  return {
+    async run(work: () => Promise<void>): Promise<void> {
+      check();
+      while (running.size >= PARALLEL_WRITES) await Promise.race(running);
+      check();
+      const write: Promise<void> = work()
+        .catch((error: unknown) => {
+          failure ??= { error };
+        })
+        .finally(() => running.delete(write));
+      running.add(write);
+    },
+    async settle(): Promise<void> {
+      await Promise.all(running);
+      check();
+    },
+  };
 }
 
 async function exists(p: string): Promise<boolean> {
@@ -99,30 +143,47 @@ export function gitTarget(location: string, dataDir: string): WikiTarget {
     }
   }
 
+  let objectFormat = "sha1";
+  // One queue per publish: a failed publish's failure must not fail the next one.
+  let writes = writeQueue();
   return {
     description: name,
     format: "markdown",
     indexUrl: undefined,
     async listPages() {
+      // Writes a failed publish left running end before this one looks at the folder.
+      await writes.settle().catch(() => undefined);
+      writes = writeQueue();
       await open();
-      return step(`the pages in the ${name} could not be read`, () => readPages(dir));
+      return step(`the pages in the ${name} could not be read`, async () => {
+        // A git older than 2.25 does not know the option and echoes it: its repositories are SHA-1.
+        const format = (await git(dir, "rev-parse", "--show-object-format")).trim();
+        objectFormat = format === "sha256" ? "sha256" : "sha1";
+        return indexedPages(dir);
+      });
     },
+    digest: (text) => blobId(objectFormat, text),
     putPage: (id, text) =>
-      step(`the page '${id}' could not be written to the ${name}`, () =>
-        fs.writeFile(path.join(dir, markdownFileName({ id })), text),
+      writes.run(() =>
+        step(`the page '${id}' could not be written to the ${name}`, () =>
+          fs.writeFile(path.join(dir, markdownFileName({ id })), text),
+        ),
       ),
     deletePage: (id) =>
-      step(`the page '${id}' could not be removed from the ${name}`, () =>
-        fs.rm(path.join(dir, markdownFileName({ id })), { force: true }),
+      writes.run(() =>
+        step(`the page '${id}' could not be removed from the ${name}`, () =>
+          fs.rm(path.join(dir, markdownFileName({ id })), { force: true }),
+        ),
       ),
     async finish(message) {
-      const staged = await step(`git could not commit to the ${name}`, async () => {
+      await writes.settle();
+      const committed = await step(`git could not commit to the ${name}`, async () => {
         await git(dir, "add", "--all");
-        const changes = await git(dir, "status", "--porcelain");
-        if (changes.trim() !== "") await git(dir, ...AUTHOR, "commit", "--quiet", "-m", message);
-        return changes.trim() !== "";
+        if (!(await hasStagedChanges(dir))) return false;
+        await git(dir, ...AUTHOR, "commit", "--quiet", "-m", message);
+        return true;
       });
-      if (staged && remote)
+      if (committed && remote)
         await step(`the push to the ${name} failed`, () =>
           git(dir, "push", "--quiet", "origin", "HEAD"),
         );

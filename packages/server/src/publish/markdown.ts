@@ -1,4 +1,4 @@
-import type { Block, Inline, PageDoc } from "./document.ts";
+import type { Block, Cell, Inline, PageDoc } from "./document.ts";
 
 /** The file name of a page in a git wiki (GitLab, GitHub, Gitea, Azure DevOps all read `<name>.md`). */
 export function markdownFileName(page: Pick<PageDoc, "id">): string {
@@ -39,6 +39,8 @@ function inline(parts: readonly Inline[]): string {
     .join("");
 }
 
+const cell = (c: Cell): string => (typeof c === "string" ? escapeMarkdown(c) : inline(c));
+
 /** A fence longer than any run of backticks inside, so nothing inside can close it. */
 function fenceFor(content: string): string {
   const longest = Math.max(0, ...(content.match(/`+/g) ?? []).map((run) => run.length));
@@ -56,7 +58,7 @@ function block(b: Block): string {
     case "table": {
       const head = `| ${b.header.map(escapeMarkdown).join(" | ")} |`;
       const rule = `| ${b.header.map(() => "---").join(" | ")} |`;
-      const rows = b.rows.map((r) => `| ${r.map(inline).join(" | ")} |`);
+      const rows = b.rows.map((r) => `| ${r.map(cell).join(" | ")} |`);
       return [head, rule, ...rows].join("\n");
     }
     case "diagram": {

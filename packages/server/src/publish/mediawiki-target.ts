@@ -188,6 +188,7 @@ export function mediawikiTarget(options: MediawikiOptions): WikiTarget {
       const pages = await contents(titles);
       return new Map([...pages].filter(([id]) => isOwnedPage(id)));
     },
+    digest: (text) => text,
     putPage: (id, text) => edit(wikiTitle(options.root, { id }), text.trimEnd()),
     async deletePage(id) {
       const title = wikiTitle(options.root, { id });

@@ -72,7 +72,7 @@ export async function publishDictionary(
     let done = 0;
     for (const page of pages) {
       const text = render(page);
-      if (existing.get(page.id) === text) unchanged += 1;
+      if (existing.get(page.id) === target.digest(text)) unchanged += 1;
       else {
         await target.putPage(page.id, text);
         written += 1;

@@ -127,6 +127,7 @@ describe("publish to a git wiki", () => {
       format: "markdown",
       indexUrl: undefined,
       listPages: async () => new Map(),
+      digest: (text) => text,
       putPage: async () => void vi.advanceTimersByTime(16_000),
       deletePage: async () => undefined,
       finish: async () => undefined,
@@ -281,6 +282,7 @@ describe("publish failures", () => {
       listPages: async () => {
         throw new Error("EACCES: permission denied, open '/srv/ledgerline/wiki/Home.md'");
       },
+      digest: (text) => text,
       putPage: async () => undefined,
       deletePage: async () => undefined,
       finish: async () => undefined,

@@ -6,8 +6,13 @@ export interface WikiTarget {
   readonly format: "markdown" | "wikitext";
   /** The published index page's address, when the target has one. */
   readonly indexUrl: string | undefined;
-  /** Opens the target and answers the pages it holds now that this product owns: page id -> text. */
+  /**
+   * Opens the target and answers the pages it holds now that this product owns: page id -> what
+   * `digest` makes of the page's text (the text itself, where the target hands out whole texts).
+   */
   listPages(): Promise<Map<string, string>>;
+  /** What listPages answers for a page whose text is `text`; valid once listPages has answered. */
+  digest(text: string): string;
   putPage(id: string, text: string): Promise<void>;
   deletePage(id: string): Promise<void>;
   /** Ends a publish (a git commit and push; nothing for a live wiki). */

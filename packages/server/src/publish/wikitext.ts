@@ -1,4 +1,4 @@
-import type { Block, Inline, PageDoc } from "./document.ts";
+import type { Block, Cell, Inline, PageDoc } from "./document.ts";
 
 /** The MediaWiki title of a page under the configured root page (subpages keep the wiki tidy). */
 export function wikiTitle(root: string, page: Pick<PageDoc, "id">): string {
@@ -57,7 +57,8 @@ function block(root: string, b: Block): string {
       return b.items.map((item) => `* ${escapeLineStart(inline(root, item))}`).join("\n");
     case "table": {
       const head = `! ${b.header.map(escapeWikitext).join(" !! ")}`;
-      const rows = b.rows.map((r) => `|-\n| ${r.map((cell) => inline(root, cell)).join(" || ")}`);
+      const cell = (c: Cell) => (typeof c === "string" ? escapeWikitext(c) : inline(root, c));
+      const rows = b.rows.map((r) => `|-\n| ${r.map(cell).join(" || ")}`);
       return ['{| class="wikitable sortable"', head, ...rows, "|}"].join("\n");
     }
     case "diagram":

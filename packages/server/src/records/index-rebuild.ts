@@ -17,7 +17,9 @@ const LOCK_WAIT = "2s";
  * cheaper than maintaining a dozen btree and trigram indexes row by row. That needs the table to
  * itself until the transaction commits; if other sessions hold it for more than a moment (or a
  * deadlock looms), the write runs with the indexes in place instead. A rebuild that fails (a
- * duplicate in a unique index) fails the transaction.
+ * duplicate in a unique index) fails the transaction. Given `buildLater`, only the unique indexes
+ * are built again here and the definitions of the others go to `buildLater`, for the caller to
+ * build once its transaction has committed (buildIndexes).
  */
 export async function writeWithIndexRebuild<T>(
   tx: Db,
@@ -25,11 +27,12 @@ export async function writeWithIndexRebuild<T>(
   table: string,
   rows: number,
   write: () => Promise<T>,
+  buildLater?: (definitions: string[]) => void,
 ): Promise<T> {
   const target = sql.table(`${schema}.${table}`);
   if (rows < MIN_BULK_ROWS || !(await atMost(tx, target, rows)) || !(await lockAlone(tx, target)))
     return write();
-  return withoutSecondaryIndexes(tx, schema, table, write);
+  return withoutSecondaryIndexes(tx, schema, table, write, buildLater);
 }
 
 /** What a first load answers: the write's result, and the indexes left for buildIndexes. */
@@ -73,16 +76,25 @@ export async function loadEmptyTable<T>(
   return { result, indexes: others.map((i) => i.definition) };
 }
 
-/** Drops the secondary indexes of a table this transaction holds exclusively, writes, and builds them again. */
+/**
+ * Drops the secondary indexes of a table this transaction holds exclusively, writes, and builds
+ * them again: all of them, or with `buildLater` the unique ones, handing it the others.
+ */
 async function withoutSecondaryIndexes<T>(
   tx: Db,
   schema: string,
   table: string,
   write: () => Promise<T>,
+  buildLater: ((definitions: string[]) => void) | undefined,
 ): Promise<T> {
   const indexes = await dropSecondaryIndexes(tx, schema, table);
   const result = await write();
-  await buildInTransaction(tx, indexes);
+  const later = buildLater ? indexes.filter((i) => !i.unique) : [];
+  await buildInTransaction(
+    tx,
+    indexes.filter((i) => !later.includes(i)),
+  );
+  if (later.length > 0) buildLater?.(later.map((i) => i.definition));
   return result;
 }
 

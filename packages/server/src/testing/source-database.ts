@@ -1,5 +1,7 @@
 import { randomBytes } from "node:crypto";
+import fs from "node:fs/promises";
 import net from "node:net";
+import path from "node:path";
 import { runStatements, serverVersion } from "./postgres-server.ts";
 
 export const SOURCE_SERVER_URL =
@@ -36,6 +38,23 @@ export async function createSourceDatabase(setup: string[]): Promise<SourceDatab
     exec: (...statements) => runStatements(url.toString(), statements),
     drop: () => runStatements(SOURCE_SERVER_URL, [`drop database if exists ${name} with (force)`]),
   };
+}
+
+/** Writes `file` in the connections folder for `source`, and the `.pgpass` line it logs in with. */
+export async function writeConnectionFile(
+  connectionsDir: string,
+  file: string,
+  source: SourceDatabase,
+): Promise<void> {
+  await fs.writeFile(
+    path.join(connectionsDir, file),
+    `[source]\nhost=${source.host}\nport=${source.port}\ndbname=${source.name}\nuser=${source.user}\n`,
+  );
+  await fs.writeFile(
+    path.join(connectionsDir, ".pgpass"),
+    `${source.host}:${source.port}:*:${source.user}:unused-with-trust\n`,
+    { mode: 0o600 },
+  );
 }
 
 function message(type: string, body: Buffer): Buffer {
