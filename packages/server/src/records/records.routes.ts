@@ -44,7 +44,7 @@ export async function recordsRoutes(app: App, { config, database, model }: AppDe
         response: { 200: z.array(EntityTypeInfo), ...errors },
       },
     },
-    async (request) => listEntityTypes(db, model, currentUser(request), request.body.context),
+    async (request) => listEntityTypes(model, currentUser(request), request.body.context),
   );
 
   app.post(
@@ -58,7 +58,7 @@ export async function recordsRoutes(app: App, { config, database, model }: AppDe
       },
     },
     async (request) =>
-      getEntityType(db, model, currentUser(request), request.body.context, request.body.entityType),
+      getEntityType(model, currentUser(request), request.body.context, request.body.entityType),
   );
 
   app.post(
@@ -113,7 +113,7 @@ export async function recordsRoutes(app: App, { config, database, model }: AppDe
     },
     async (request) => {
       const { context, entityType, entityKeyID } = request.body;
-      const rights = await rightsIn(db, model, currentUser(request), context);
+      const rights = rightsIn(model, currentUser(request), context);
       const type = requireTypePermission(rights, entityType, "read");
       const events = await eventsOfRecord(db, context, type.name, entityKeyID);
       return {

@@ -48,13 +48,12 @@ function typeInfo(context: ContextModel, type: EntityType, rights: ContextRights
 }
 
 /** The types of a context the user may read, by uiSequence, with attributes and permission flags. */
-export async function listEntityTypes(
-  db: Db,
+export function listEntityTypes(
   model: Model,
   user: CurrentUser,
   contextName: string,
-): Promise<EntityTypeInfo[]> {
-  const rights = await rightsIn(db, model, user, contextName);
+): EntityTypeInfo[] {
+  const rights = rightsIn(model, user, contextName);
   return rights.context.entityTypes
     .filter((t) => rights.flagsOf(t.name).canread)
     .sort((a, b) => a.uiSequence - b.uiSequence || a.uiName.localeCompare(b.uiName))
@@ -62,14 +61,13 @@ export async function listEntityTypes(
 }
 
 /** One readable type. */
-export async function getEntityType(
-  db: Db,
+export function getEntityType(
   model: Model,
   user: CurrentUser,
   contextName: string,
   typeName: string,
-): Promise<EntityTypeInfo> {
-  const rights = await rightsIn(db, model, user, contextName);
+): EntityTypeInfo {
+  const rights = rightsIn(model, user, contextName);
   const type = requireTypePermission(rights, typeName, "read");
   return typeInfo(rights.context, type, rights);
 }
@@ -81,7 +79,7 @@ export async function queryRecords(
   user: CurrentUser,
   q: EntityQuery,
 ): Promise<EntityList> {
-  const rights = await rightsIn(db, model, user, q.context);
+  const rights = rightsIn(model, user, q.context);
   const type = requireTypePermission(rights, q.entityType, "read");
   return runListQuery(db, rights.context, type, q);
 }
