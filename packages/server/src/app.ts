@@ -1,6 +1,5 @@
 import fastifyCookie from "@fastify/cookie";
 import fastifyFormbody from "@fastify/formbody";
-import fastifyHelmet from "@fastify/helmet";
 import fastifyMultipart from "@fastify/multipart";
 import fastifyRateLimit from "@fastify/rate-limit";
 import Fastify from "fastify";
@@ -20,6 +19,7 @@ import { TooManyRequestsError } from "./errors.ts";
 import { historyRoutes } from "./history/history.routes.ts";
 import { errorHandler } from "./http/error-handler.ts";
 import { installGuard } from "./http/guard.ts";
+import { installSecurityHeaders } from "./http/security-headers.ts";
 import type { App, AppDeps } from "./http/types.ts";
 import { ingestRoutes } from "./ingest/ingest.routes.ts";
 import { createLogger } from "./logger.ts";
@@ -48,21 +48,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler);
 
-  await app.register(fastifyHelmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", "data:"],
-        connectSrc: ["'self'"],
-        frameAncestors: ["'none'"],
-        formAction: ["'self'"],
-        objectSrc: ["'none'"],
-        upgradeInsecureRequests: null,
-      },
-    },
-  });
+  await installSecurityHeaders(app);
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody);
   await app.register(fastifyMultipart, {
