@@ -151,6 +151,8 @@ export const EntityQuery = z.object({
    * labels of then); pending changes are never part of it. Not with requirePending.
    */
   asOf: Moment.optional(),
+  /** Count the rows exactly even where the server would answer an estimate (querySizeEstimated). */
+  exactCount: z.boolean().optional(),
 });
 export type EntityQuery = z.infer<typeof EntityQuery>;
 
@@ -182,7 +184,15 @@ export const EntityRecord = z.object({
 });
 export type EntityRecord = z.infer<typeof EntityRecord>;
 
-export const EntityList = z.object({ data: z.array(EntityRecord), querySize: z.number() });
+export const EntityList = z.object({
+  data: z.array(EntityRecord),
+  querySize: z.number(),
+  /**
+   * True when querySize is the database planner's estimate, not a count: a filtered list expected to
+   * hold more rows than the server counts exactly (COUNT_ESTIMATE_ABOVE). Ask again with exactCount.
+   */
+  querySizeEstimated: z.boolean().optional(),
+});
 export type EntityList = z.infer<typeof EntityList>;
 
 /** Create or update one record: attribute name to value, references as key ids. */

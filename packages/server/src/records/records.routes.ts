@@ -72,7 +72,8 @@ export async function recordsRoutes(app: App, { config, database, model }: AppDe
         response: { 200: EntityList, ...errors },
       },
     },
-    async (request) => queryRecords(db, model, currentUser(request), request.body),
+    async (request) =>
+      queryRecords(db, model, currentUser(request), request.body, config.countEstimateAbove),
   );
 
   app.post(

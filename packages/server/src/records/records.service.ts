@@ -14,6 +14,7 @@ import type { Db } from "../db/connection.ts";
 import { NotFoundError } from "../errors.ts";
 import type { ContextModel, EntityType, Model } from "../model/model.ts";
 import { changeBreaches } from "../rules/record-check.ts";
+import { listCount } from "./count-estimate.ts";
 import { GENERATORS } from "./generators.ts";
 import { buildListQuery, type ListQuery, type ListQueryOptions } from "./list-query.ts";
 import { pendingReferenceLabels, type ReferenceLabels } from "./pending-labels.ts";
@@ -78,15 +79,18 @@ export async function queryRecords(
   model: Model,
   user: CurrentUser,
   q: EntityQuery,
+  estimateAbove?: number,
 ): Promise<EntityList> {
   const rights = rightsIn(model, user, q.context);
   const type = requireTypePermission(rights, q.entityType, "read");
-  return runListQuery(db, rights.context, type, q);
+  return runListQuery(db, rights.context, type, q, { estimateAbove });
 }
 
 export interface RunListOptions extends ListQueryOptions {
   /** false: skip the count, querySize answers -1 (the export's chunks do not need it). */
   count?: boolean;
+  /** A filtered list the planner expects to hold more rows answers that estimate (listCount). */
+  estimateAbove?: number;
 }
 
 /** Runs the list query for a type the caller may read (also used by the exports). */
@@ -98,13 +102,13 @@ export async function runListQuery(
   options: RunListOptions = {},
 ): Promise<EntityList> {
   const query = buildListQuery(context, type, q, options);
-  const [{ rows }, querySize] = await Promise.all([
+  const [{ rows }, counted] = await Promise.all([
     query.page.execute(db),
     options.count === false
-      ? -1
+      ? { querySize: -1 }
       : query.count
-        ? query.count.execute(db).then((r) => r.rows[0].n)
-        : typeCount(db, context.name, type.name),
+        ? listCount(db, q, { ...query, count: query.count }, options.estimateAbove)
+        : typeCount(db, context.name, type.name).then((n) => ({ querySize: n })),
   ]);
   const pending = q.requirePending
     ? await pendingEventsOf(
@@ -121,7 +125,7 @@ export async function runListQuery(
     data: pages.map((page) =>
       toRecord(context, type, query, page, { events: pending, labels }, q.includeLabels === true),
     ),
-    querySize,
+    ...counted,
   };
 }
 
