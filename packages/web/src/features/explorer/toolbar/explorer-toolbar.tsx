@@ -12,6 +12,8 @@ interface ExplorerToolbarProps {
   type: EntityTypeInfo;
   view: ExplorerView;
   total: number;
+  /** `total` is the server's estimate. */
+  estimated: boolean;
   selected: EntityRecord | undefined;
   /** The moment listed; null for now. */
   asOf: string | null;
@@ -62,6 +64,8 @@ export function ExplorerToolbar(props: ExplorerToolbarProps) {
           onPage={view.setPage}
           onPageSize={view.setPageSize}
           offerAll
+          estimated={props.estimated}
+          onExactCount={view.askExactCount}
         />
         <TableOptionsMenu
           trimCells={view.trimCells}
