@@ -14,7 +14,7 @@ import type { Db } from "../db/connection.ts";
 import { NotFoundError } from "../errors.ts";
 import type { ContextModel, EntityType, Model } from "../model/model.ts";
 import { changeBreaches } from "../rules/record-check.ts";
-import { listCount } from "./count-estimate.ts";
+import { type CountEstimates, listCount } from "./count-estimate.ts";
 import { GENERATORS } from "./generators.ts";
 import { buildListQuery, type ListQuery, type ListQueryOptions } from "./list-query.ts";
 import { pendingReferenceLabels, type ReferenceLabels } from "./pending-labels.ts";
@@ -79,18 +79,18 @@ export async function queryRecords(
   model: Model,
   user: CurrentUser,
   q: EntityQuery,
-  estimateAbove?: number,
+  estimates?: CountEstimates,
 ): Promise<EntityList> {
   const rights = rightsIn(model, user, q.context);
   const type = requireTypePermission(rights, q.entityType, "read");
-  return runListQuery(db, rights.context, type, q, { estimateAbove });
+  return runListQuery(db, rights.context, type, q, { estimates });
 }
 
 export interface RunListOptions extends ListQueryOptions {
   /** false: skip the count, querySize answers -1 (the export's chunks do not need it). */
   count?: boolean;
   /** A filtered list the planner expects to hold more rows answers that estimate (listCount). */
-  estimateAbove?: number;
+  estimates?: CountEstimates;
 }
 
 /** Runs the list query for a type the caller may read (also used by the exports). */
@@ -107,7 +107,13 @@ export async function runListQuery(
     options.count === false
       ? { querySize: -1 }
       : query.count
-        ? listCount(db, q, { ...query, count: query.count }, options.estimateAbove)
+        ? listCount(
+            db,
+            { context: context.name, type: type.name },
+            q,
+            { ...query, count: query.count },
+            options.estimates,
+          )
         : typeCount(db, context.name, type.name).then((n) => ({ querySize: n })),
   ]);
   const pending = q.requirePending
