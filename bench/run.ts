@@ -6,6 +6,7 @@ import { benchHistory } from "./history.ts";
 import { benchIngest } from "./ingest.ts";
 import { benchLoad } from "./load.ts";
 import { benchNotify } from "./notify.ts";
+import { benchOverhead } from "./overhead.ts";
 import { benchPublish } from "./publish.ts";
 import { benchRecords } from "./records.ts";
 import { installInterruptHandler } from "./support/cleanup.ts";
@@ -19,6 +20,7 @@ const BENCHMARKS: Record<string, () => Promise<void>> = {
   publish: benchPublish,
   load: benchLoad,
   notify: benchNotify,
+  overhead: benchOverhead,
   history: benchHistory,
 };
 

@@ -289,6 +289,31 @@ test.describe("data explorer", () => {
     await move(/First/, 1);
   });
 
+  test("a large filtered list shows an estimated count, counted on demand and for the last page", async ({
+    page,
+  }) => {
+    // The e2e server estimates the count of filtered lists expected to hold over 50 rows.
+    await openExplorer(page, "Country");
+    await page.getByTestId("filter-toggle").click();
+    const name = await addFilter(page, "Name");
+    await name.getByLabel("Name operator").selectOption("!=");
+    await name.getByLabel("Name value").fill("Germany");
+    await expect(position(page)).toHaveText(/^1 - 20 of about [\d,]+ results$/);
+    const exact = page.getByTestId("exact-count");
+    await exact.click();
+    await expect(position(page)).toHaveText(/^1 - 20 of \d+ results$/);
+    await expect(exact).toHaveCount(0);
+
+    // Another filter is estimated again; 'Last page' counts before it goes there.
+    await name.getByLabel("Name value").fill("France");
+    await expect(position(page)).toHaveText(/^1 - 20 of about [\d,]+ results$/);
+    await page.getByTestId("pagination").getByRole("button", { name: /Last/ }).click();
+    await expect(position(page)).toHaveText(/^\d+ - (\d+) of \1 results$/);
+    const [first, last] = ((await position(page).textContent()) ?? "").match(/\d+/g) ?? [];
+    expect(Number(first)).toBe(Math.floor((Number(last) - 1) / 20) * 20 + 1);
+    expect(Number(last)).toBeGreaterThan(200);
+  });
+
   test("adds a currency through the modal", async ({ page }) => {
     const code = uniqueCode();
     await openExplorer(page);

@@ -13,7 +13,8 @@ export const NAME_PREFIX = "ab";
  */
 export function itemValueSql(i: string): Record<string, string> {
   return {
-    code: `'IT' || lpad(${i}::text, 7, '0')`,
+    // Seven digits, more from 10,000,000 on (lpad would cut them and repeat a code).
+    code: `'IT' || lpad(${i}::text, greatest(7, length(${i}::text)), '0')`,
     name: `initcap(substr(md5(${i}::text), 1, 10))`,
     category: `(array['alpha','bravo','charlie','delta','echo','foxtrot','golf','hotel','india','juliet',
       'kilo','lima','mike','november','oscar','papa','quebec','romeo','sierra','tango'])[(1 + ${i} % 20)::int]`,

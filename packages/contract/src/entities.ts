@@ -178,6 +178,8 @@ export const EntityQuery = z.object({
   asOf: Moment.optional(),
   /** Start the page from a neighbouring page's boundary row instead of an offset. */
   seek: PageSeek.optional(),
+  /** Count the rows exactly even where the server would answer an estimate (querySizeEstimated). */
+  exactCount: z.boolean().optional(),
 });
 export type EntityQuery = z.infer<typeof EntityQuery>;
 
@@ -216,6 +218,11 @@ export type PageBounds = z.infer<typeof PageBounds>;
 export const EntityList = z.object({
   data: z.array(EntityRecord),
   querySize: z.number(),
+  /**
+   * True when querySize is the database planner's estimate, not a count: a filtered list expected to
+   * hold more rows than the server counts exactly (COUNT_ESTIMATE_ABOVE). Ask again with exactCount.
+   */
+  querySizeEstimated: z.boolean().optional(),
   /** A paged list with rows answers its page's bounds. */
   bounds: PageBounds.optional(),
 });

@@ -7,6 +7,9 @@ const flag = z
   .enum(["0", "1", "true", "false", "yes", "no"])
   .transform((v) => v === "1" || v === "true" || v === "yes");
 
+/** Rows above which a filtered list's count is estimated (docs/decisions.md, counts on large types). */
+const COUNT_ESTIMATE_DEFAULT = 100_000;
+
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default("127.0.0.1"),
@@ -70,6 +73,7 @@ const EnvSchema = z.object({
   NOTIFY_POLL_MS: z.coerce.number().int().positive().default(2000),
   TOKEN_MAX_DAYS: z.coerce.number().int().positive().default(365),
   TOKEN_RATE_LIMIT: z.coerce.number().int().positive().default(600),
+  COUNT_ESTIMATE_ABOVE: z.coerce.number().int().positive().default(COUNT_ESTIMATE_DEFAULT),
 });
 
 /** Every setting of the server, parsed from the environment in one place. */
@@ -120,6 +124,11 @@ export interface Config {
     /** Calls one token may make per minute, per instance. */
     perMinute: number;
   };
+  /**
+   * A filtered list the database planner expects to hold more rows than this answers that estimate,
+   * marked as one, instead of counting them; the explorer offers the exact count on demand.
+   */
+  countEstimateAbove: number;
   upload: {
     maxBytes: number;
     maxRows: number;
@@ -220,6 +229,7 @@ export const CONFIG_HELP: Record<keyof z.infer<typeof EnvSchema>, string> = {
   NOTIFY_POLL_MS: "how often the sender looks for due e-mails, in ms (default 2000)",
   TOKEN_MAX_DAYS: "longest lifetime of a new API token, in days (default 365)",
   TOKEN_RATE_LIMIT: "calls one API token may make per minute, per instance (default 600)",
+  COUNT_ESTIMATE_ABOVE: `a filtered list expected to hold more rows than this shows the planner's estimate ('about ...') instead of a count (default ${COUNT_ESTIMATE_DEFAULT})`,
 };
 
 export class ConfigError extends Error {}
@@ -272,6 +282,7 @@ export function loadConfig(
       pollMs: e.NOTIFY_POLL_MS,
     },
     tokens: { maxDays: e.TOKEN_MAX_DAYS, perMinute: e.TOKEN_RATE_LIMIT },
+    countEstimateAbove: e.COUNT_ESTIMATE_ABOVE,
     upload: {
       maxBytes: Math.round(e.UPLOAD_MAX_MB * 1024 * 1024),
       maxRows: e.UPLOAD_MAX_ROWS,

@@ -8,7 +8,14 @@ import type { App } from "./http/types.ts";
 import { keyByName, listRecords } from "./testing/records-client.ts";
 import { startServerProcess } from "./testing/server-process.ts";
 import { createSourceDatabase } from "./testing/source-database.ts";
-import { ADMIN_PASSWORD, createTestApp, REPO_ROOT, type TestApp } from "./testing/test-app.ts";
+import {
+  ADMIN_PASSWORD,
+  createTestApp,
+  credentialHeaders,
+  REPO_ROOT,
+  TEST_USER_PASSWORD,
+  type TestApp,
+} from "./testing/test-app.ts";
 import { testDatabaseKind } from "./testing/test-database.ts";
 import { upload, workbookOf } from "./testing/xlsx-files.ts";
 
@@ -41,6 +48,59 @@ describe.skipIf(testDatabaseKind() !== "postgres")("several instances on one dat
     await a.post("/auth/logout", undefined, session);
     expect((await ping(a.app, session)).statusCode).toBe(401);
     expect((await ping(b.app, session)).statusCode).toBe(401);
+  });
+
+  it("a role removed, a right taken away, a token revoked or a user removed on one instance is refused by the other's next call", async () => {
+    await a.createUser({ username: "moving", roles: [{ context: "reference", role: "viewer" }] });
+    const session = await a.login("moving", TEST_USER_PASSWORD);
+    const created = await b.app.inject({
+      method: "POST",
+      url: "/api/tokens/create",
+      headers: { cookie: session, "content-type": "application/json" },
+      payload: JSON.stringify({ name: "pipeline", scope: "read", expiresInDays: 1 }),
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const { secret, token } = created.json() as { secret: string; token: { tokenId: number } };
+    const bearer = `Bearer ${secret}`;
+    const call = (url: string, credential: string, body: unknown = {}) =>
+      b.app.inject({
+        method: "POST",
+        url,
+        headers: { ...credentialHeaders(credential), "content-type": "application/json" },
+        payload: JSON.stringify(body),
+      });
+    const list = (credential: string) =>
+      call("/api/entity", credential, {
+        context: "reference",
+        entityType: "currency",
+        pageSize: 1,
+      });
+    // Each check on b right after a's answer: b must not answer from anything it read before.
+    expect((await list(session)).statusCode).toBe(200);
+    expect((await list(bearer)).statusCode).toBe(200);
+    const role = { context: "reference", username: "moving", role: "viewer" };
+    expect((await a.post("/api/removerole", role, cookie)).statusCode).toBe(200);
+    expect((await list(session)).statusCode).toBe(403);
+    expect((await list(bearer)).statusCode).toBe(403);
+    expect((await a.post("/api/addrole", role, cookie)).statusCode).toBe(200);
+    expect((await list(session)).statusCode).toBe(200);
+
+    const user = { username: "moving", name: "Moving", email: "moving@example.com" };
+    expect((await a.post("/api/updateuser", { ...user, isadmin: true }, cookie)).statusCode).toBe(
+      200,
+    );
+    expect((await call("/api/getusers", session)).statusCode).toBe(200);
+    expect((await a.post("/api/updateuser", { ...user, isadmin: false }, cookie)).statusCode).toBe(
+      200,
+    );
+    expect((await call("/api/getusers", session)).statusCode).toBe(403);
+
+    const revoked = await a.post("/api/tokens/revoke", { tokenId: token.tokenId }, session);
+    expect(revoked.statusCode, revoked.body).toBe(200);
+    expect((await list(bearer)).statusCode).toBe(401);
+    expect((await list(session)).statusCode).toBe(200);
+    expect((await a.post("/api/removeuser", { username: "moving" }, cookie)).statusCode).toBe(200);
+    expect((await list(session)).statusCode).toBe(401);
   });
 
   it("a publish started on one instance is seen as busy on the other's WebSocket", async () => {

@@ -1,9 +1,7 @@
 import type { CurrentUser } from "../auth/auth.service.ts";
-import type { Db } from "../db/connection.ts";
 import { ForbiddenError, NotFoundError } from "../errors.ts";
 import type { ContextModel, EntityType, Model, Permission } from "../model/model.ts";
 import { findContext, findEntityType } from "../model/model.ts";
-import { rolesOfUser } from "./roles.repository.ts";
 
 /** The five per-type flags the client receives to hide what the server would refuse. */
 export interface TypeFlags {
@@ -36,17 +34,15 @@ export interface ContextRights {
   flagsOf(typeName: string): TypeFlags;
 }
 
-/** Computes the rights from the user's roles in the context (one query). */
-export async function rightsIn(
-  db: Db,
-  model: Model,
-  user: CurrentUser,
-  contextName: string,
-): Promise<ContextRights> {
+/**
+ * Computes the rights from the user's roles in the context, as the guard read them with the session
+ * at the start of the call (no query of its own).
+ */
+export function rightsIn(model: Model, user: CurrentUser, contextName: string): ContextRights {
   const context = findContext(model, contextName);
   if (!context) throw new NotFoundError(`Unknown application '${contextName}'`);
-  const held = new Set(await rolesOfUser(db, user.userId, contextName));
-  const roles = context.roles.filter((r) => held.has(r.name));
+  const held = user.roles.get(contextName);
+  const roles = context.roles.filter((r) => held?.has(r.name));
   return {
     context,
     flagsOf: (typeName) => {

@@ -1,5 +1,8 @@
-import { sql } from "kysely";
+import { CompiledQuery, sql } from "kysely";
 import type { Db } from "../db/connection.ts";
+
+/** The roles a user holds, by context name. */
+export type HeldRoles = ReadonlyMap<string, ReadonlySet<string>>;
 
 export interface SessionUser {
   sessionHash: string;
@@ -11,6 +14,25 @@ export interface SessionUser {
   issuperadmin: boolean;
   isdev: boolean;
   lastSeenAt: Date;
+  /** Read with the session, in the same statement, so the rights of a call cost no query of their own. */
+  roles: HeldRoles;
+}
+
+/** The columns of the user `u` every call needs: who, the three flags, and the roles held. */
+export const CALLER_COLUMNS = `u.user_id as "userId", u.username, u.name, u.email, u.isadmin,
+  u.issuperadmin, u.isdev,
+  coalesce((select json_agg(json_build_array(r.context, r.role)) from app.user_roles r
+            where r.user_id = u.user_id), '[]') as roles`;
+
+/** The `[context, role]` pairs of CALLER_COLUMNS' roles, by context. */
+function heldRoles(pairs: readonly (readonly [string, string])[]): HeldRoles {
+  const held = new Map<string, Set<string>>();
+  for (const [context, role] of pairs) {
+    const roles = held.get(context) ?? new Set<string>();
+    roles.add(role);
+    held.set(context, roles);
+  }
+  return held;
 }
 
 export async function insertSession(
@@ -27,43 +49,30 @@ export async function insertSession(
     .execute();
 }
 
-/** The live session with this hash and its user, or undefined when unknown, idle too long or expired. */
+// Every call runs this statement; its text is made once, so no call pays for building it.
+const LIVE_SESSION = `select s.session_hash as "sessionHash", s.last_seen_at as "lastSeenAt", ${CALLER_COLUMNS}
+  from app.sessions s join app.users u on u.user_id = s.user_id
+  where s.session_hash = $1 and not u.is_deleted and s.expires_at > now()
+    and s.last_seen_at > now() - make_interval(mins => $2)`;
+
+/** A row with CALLER_COLUMNS, as the driver answers it. */
+export type CallerRow<T extends SessionUser> = Omit<T, "roles"> & { roles: [string, string][] };
+
+/** The caller of a row with CALLER_COLUMNS. */
+export function callerOf<T extends SessionUser>(row: CallerRow<T>): T {
+  return { ...row, roles: heldRoles(row.roles) } as T;
+}
+
+/** The live session with this hash, its user and the user's roles, or undefined when unknown, idle too long or expired. */
 export async function findLiveSession(
   db: Db,
   sessionHash: string,
   idleMinutes: number,
 ): Promise<SessionUser | undefined> {
-  const row = await db
-    .selectFrom("app.sessions as s")
-    .innerJoin("app.users as u", "u.user_id", "s.user_id")
-    .select([
-      "s.session_hash",
-      "s.last_seen_at",
-      "u.user_id",
-      "u.username",
-      "u.name",
-      "u.email",
-      "u.isadmin",
-      "u.issuperadmin",
-      "u.isdev",
-    ])
-    .where("s.session_hash", "=", sessionHash)
-    .where("u.is_deleted", "=", false)
-    .where("s.expires_at", ">", sql<Date>`now()`)
-    .where("s.last_seen_at", ">", sql<Date>`now() - make_interval(mins => ${idleMinutes})`)
-    .executeTakeFirst();
-  if (!row) return undefined;
-  return {
-    sessionHash: row.session_hash,
-    userId: row.user_id,
-    username: row.username,
-    name: row.name,
-    email: row.email,
-    isadmin: row.isadmin,
-    issuperadmin: row.issuperadmin,
-    isdev: row.isdev,
-    lastSeenAt: row.last_seen_at,
-  };
+  const { rows } = await db.executeQuery<CallerRow<SessionUser>>(
+    CompiledQuery.raw(LIVE_SESSION, [sessionHash, idleMinutes]),
+  );
+  return rows[0] && callerOf(rows[0]);
 }
 
 export async function touchSession(db: Db, sessionHash: string): Promise<void> {

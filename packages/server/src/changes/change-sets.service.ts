@@ -18,7 +18,7 @@ export async function listPendingChangeSets(
   user: CurrentUser,
   request: EntityTypeRequest,
 ): Promise<PendingChangeSet[]> {
-  const rights = await rightsIn(db, model, user, request.context);
+  const rights = rightsIn(model, user, request.context);
   const type = requireTypePermission(rights, request.entityType, "read");
   // Only the Data Dictionary imports metadata, so only there can a change set be an import.
   const metadataSource =

@@ -88,7 +88,7 @@ export async function changesRoutes(app: App, { config, database, model }: AppDe
       },
     },
     async (request) =>
-      listActions(db, model, currentUser(request), request.body.context, request.body.entityType),
+      listActions(model, currentUser(request), request.body.context, request.body.entityType),
   );
 
   app.post(

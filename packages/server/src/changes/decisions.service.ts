@@ -76,7 +76,7 @@ async function decideOn(
     events: PendingEventRef[],
   ) => Promise<ApplyResult>,
 ): Promise<DecisionResponse> {
-  const rights = await rightsIn(db, model, user, request.context);
+  const rights = rightsIn(model, user, request.context);
   const type = requireTypePermission(rights, request.entityType, "approve");
   return db.transaction().execute(async (tx) => {
     const events = await lockPendingEvents(
@@ -158,14 +158,13 @@ const KIND_RULE: Record<
 };
 
 /** The custom actions of a type the caller may read. */
-export async function listActions(
-  db: Db,
+export function listActions(
   model: Model,
   user: CurrentUser,
   context: string,
   entityType: string,
-): Promise<CustomActionInfo[]> {
-  const rights = await rightsIn(db, model, user, context);
+): CustomActionInfo[] {
+  const rights = rightsIn(model, user, context);
   const type = requireTypePermission(rights, entityType, "read");
   return rights.context.customActions
     .filter((a) => a.entityType === type.name)
@@ -186,7 +185,7 @@ export async function runAction(
   request: RunActionRequest,
   notifier: Notifier,
 ): Promise<DecisionResponse> {
-  const rights = await rightsIn(db, model, user, request.context);
+  const rights = rightsIn(model, user, request.context);
   const type = requireTypePermission(rights, request.entityType, "approve");
   const action = rights.context.customActions.find(
     (a) => a.entityType === type.name && a.name === request.name,
@@ -241,7 +240,7 @@ export async function pendingSummary(
   user: CurrentUser,
   context: string,
 ): Promise<PendingSummaryRow[]> {
-  const rights = await rightsIn(db, model, user, context);
+  const rights = rightsIn(model, user, context);
   const rows = await pendingCounts(db, context);
   return rights.context.entityTypes
     .filter((t) => rights.flagsOf(t.name).canread)

@@ -27,7 +27,7 @@ export async function dictionaryRoutes(
   app.addHook("onClose", () => background.settled());
   const rightsFor = async (user: CurrentUser, typeName: string, permission: "read" | "edit") => {
     const context = dictionaryContext(model);
-    requireTypePermission(await rightsIn(db, model, user, context.name), typeName, permission);
+    requireTypePermission(rightsIn(model, user, context.name), typeName, permission);
     return context;
   };
   // Both refusals carry texts worded for users; other errors go to the error handler as they are.

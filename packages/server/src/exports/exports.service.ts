@@ -22,7 +22,7 @@ export async function exportQuery(
   user: CurrentUser,
   q: EntityQuery,
 ): Promise<Readable> {
-  const rights = await rightsIn(db, model, user, q.context);
+  const rights = rightsIn(model, user, q.context);
   const type = requireTypePermission(rights, q.entityType, "read");
   const names = q.requestedAttributes ?? type.attributes.map((a) => a.name);
   const columns: XlsxColumn[] = names.map((name) => {

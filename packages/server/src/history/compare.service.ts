@@ -37,7 +37,7 @@ async function comparison(
   req: CompareRequest,
   page: { pageSize: number; pageNum: number },
 ): Promise<Comparison> {
-  const rights = await rightsIn(db, model, user, req.context);
+  const rights = rightsIn(model, user, req.context);
   const type = requireTypePermission(rights, req.entityType, "read");
   const momentOf = async (end: CompareEnd, name: string): Promise<string> => {
     if (typeof end === "string") return pastMoment(end, name);

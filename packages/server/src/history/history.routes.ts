@@ -67,7 +67,7 @@ export async function historyRoutes(app: App, { database, model }: AppDeps): Pro
     },
     async (request) => {
       const { context, entityType } = request.body;
-      const rights = await rightsIn(db, model, currentUser(request), context);
+      const rights = rightsIn(model, currentUser(request), context);
       const type = requireTypePermission(rights, entityType, "read");
       return approvedUploads(db, context, type.name);
     },

@@ -56,7 +56,7 @@ export async function ingestRoutes(app: App, { database, model, config }: AppDep
         response: { 200: z.array(FileLayoutInfo), 403: ErrorBody, 404: ErrorBody },
       },
     },
-    async (request) => listFileLayouts(db, model, currentUser(request), request.body.context),
+    async (request) => listFileLayouts(model, currentUser(request), request.body.context),
   );
 
   app.post(

@@ -4,7 +4,7 @@ import { type ContextRights, requireTypePermission, rightsIn } from "../admin/pe
 import type { CurrentUser } from "../auth/auth.service.ts";
 import type { BackgroundWork } from "../background-work.ts";
 import type { Config } from "../config.ts";
-import type { Database, Db } from "../db/connection.ts";
+import type { Database } from "../db/connection.ts";
 import { ForbiddenError, NotFoundError } from "../errors.ts";
 import type { Attribute, Model } from "../model/model.ts";
 import { findEntityType } from "../model/model.ts";
@@ -17,13 +17,12 @@ import { finishUpload, insertUpload } from "./uploads.repository.ts";
 import { FileFormatError } from "./zip-archive.ts";
 
 /** The layouts whose type the user may create or edit in. */
-export async function listFileLayouts(
-  db: Db,
+export function listFileLayouts(
   model: Model,
   user: CurrentUser,
   context: string,
-): Promise<FileLayoutInfo[]> {
-  const rights = await rightsIn(db, model, user, context);
+): FileLayoutInfo[] {
+  const rights = rightsIn(model, user, context);
   return rights.context.fileLayouts
     .filter((l) => {
       const flags = rights.flagsOf(l.entityType);
@@ -94,7 +93,7 @@ export async function uploadFile(
   { log, background }: { log: FastifyBaseLogger; background: BackgroundWork },
 ): Promise<UploadAnswer> {
   const { db } = database;
-  const rights = await rightsIn(db, model, user, request.context);
+  const rights = rightsIn(model, user, request.context);
   const layout = rights.context.fileLayouts.find((l) => l.name === request.layout);
   if (!layout) throw new NotFoundError(`Unknown file layout '${request.layout}'`);
   const type = findEntityType(rights.context, layout.entityType);

@@ -101,7 +101,7 @@ export async function waitingCounts(
   );
   const answer: WaitingCounts = [];
   for (const context of contexts) {
-    const rights = await rightsIn(db, model, user, context.name);
+    const rights = rightsIn(model, user, context.name);
     let waitingForMe = 0;
     let mineWaiting = 0;
     for (const row of pending.filter((p) => p.context === context.name)) {

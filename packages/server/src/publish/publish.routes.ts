@@ -28,11 +28,7 @@ export async function publishRoutes(app: App, { database, model, config }: AppDe
   app.addHook("onClose", () => hub.stop());
 
   const mayPublish = async (user: CurrentUser) => {
-    requireTypePermission(
-      await rightsIn(database.db, model, user, context.name),
-      "dataobject",
-      "read",
-    );
+    requireTypePermission(rightsIn(model, user, context.name), "dataobject", "read");
   };
 
   app.post(

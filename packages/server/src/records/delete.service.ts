@@ -23,7 +23,7 @@ export async function deleteRecords(
   request: DeleteRequest,
   notifier: Notifier,
 ): Promise<MsgBody> {
-  const rights = await rightsIn(db, model, user, request.context);
+  const rights = rightsIn(model, user, request.context);
   const type = requireTypePermission(rights, request.entityType, "delete");
   const context = rights.context;
   const t = sql.table(`${context.schema}.${type.name}`);

@@ -21,6 +21,7 @@ import { reportFileName, XLSX_CONTENT_TYPE } from "../exports/xlsx-writer.ts";
 import { currentUser } from "../http/guard.ts";
 import type { App, AppDeps } from "../http/types.ts";
 import { notifierOf } from "../notifications/notify.service.ts";
+import { countEstimates } from "./count-estimate.ts";
 import { deleteRecords } from "./delete.service.ts";
 import { getEntityType, listEntityTypes, queryRecords } from "./records.service.ts";
 import { saveRecord } from "./save.service.ts";
@@ -32,6 +33,7 @@ const xlsxFile = z.any().describe("The .xlsx file");
 export async function recordsRoutes(app: App, { config, database, model }: AppDeps): Promise<void> {
   const db = database.db;
   const notifier = notifierOf(config);
+  const estimates = countEstimates(config.countEstimateAbove);
 
   app.post(
     "/api/entitytypes",
@@ -44,7 +46,7 @@ export async function recordsRoutes(app: App, { config, database, model }: AppDe
         response: { 200: z.array(EntityTypeInfo), ...errors },
       },
     },
-    async (request) => listEntityTypes(db, model, currentUser(request), request.body.context),
+    async (request) => listEntityTypes(model, currentUser(request), request.body.context),
   );
 
   app.post(
@@ -58,7 +60,7 @@ export async function recordsRoutes(app: App, { config, database, model }: AppDe
       },
     },
     async (request) =>
-      getEntityType(db, model, currentUser(request), request.body.context, request.body.entityType),
+      getEntityType(model, currentUser(request), request.body.context, request.body.entityType),
   );
 
   app.post(
@@ -72,7 +74,7 @@ export async function recordsRoutes(app: App, { config, database, model }: AppDe
         response: { 200: EntityList, ...errors },
       },
     },
-    async (request) => queryRecords(db, model, currentUser(request), request.body),
+    async (request) => queryRecords(db, model, currentUser(request), request.body, estimates),
   );
 
   app.post(
@@ -113,7 +115,7 @@ export async function recordsRoutes(app: App, { config, database, model }: AppDe
     },
     async (request) => {
       const { context, entityType, entityKeyID } = request.body;
-      const rights = await rightsIn(db, model, currentUser(request), context);
+      const rights = rightsIn(model, currentUser(request), context);
       const type = requireTypePermission(rights, entityType, "read");
       const events = await eventsOfRecord(db, context, type.name, entityKeyID);
       return {

@@ -14,6 +14,7 @@ import type { Db } from "../db/connection.ts";
 import { NotFoundError } from "../errors.ts";
 import type { ContextModel, EntityType, Model } from "../model/model.ts";
 import { changeBreaches } from "../rules/record-check.ts";
+import { type CountEstimates, listCount } from "./count-estimate.ts";
 import { GENERATORS } from "./generators.ts";
 import { buildListQuery, type ListQuery, type ListQueryOptions } from "./list-query.ts";
 import { boundaryOf } from "./page-seek.ts";
@@ -49,13 +50,12 @@ function typeInfo(context: ContextModel, type: EntityType, rights: ContextRights
 }
 
 /** The types of a context the user may read, by uiSequence, with attributes and permission flags. */
-export async function listEntityTypes(
-  db: Db,
+export function listEntityTypes(
   model: Model,
   user: CurrentUser,
   contextName: string,
-): Promise<EntityTypeInfo[]> {
-  const rights = await rightsIn(db, model, user, contextName);
+): EntityTypeInfo[] {
+  const rights = rightsIn(model, user, contextName);
   return rights.context.entityTypes
     .filter((t) => rights.flagsOf(t.name).canread)
     .sort((a, b) => a.uiSequence - b.uiSequence || a.uiName.localeCompare(b.uiName))
@@ -63,14 +63,13 @@ export async function listEntityTypes(
 }
 
 /** One readable type. */
-export async function getEntityType(
-  db: Db,
+export function getEntityType(
   model: Model,
   user: CurrentUser,
   contextName: string,
   typeName: string,
-): Promise<EntityTypeInfo> {
-  const rights = await rightsIn(db, model, user, contextName);
+): EntityTypeInfo {
+  const rights = rightsIn(model, user, contextName);
   const type = requireTypePermission(rights, typeName, "read");
   return typeInfo(rights.context, type, rights);
 }
@@ -81,15 +80,18 @@ export async function queryRecords(
   model: Model,
   user: CurrentUser,
   q: EntityQuery,
+  estimates?: CountEstimates,
 ): Promise<EntityList> {
-  const rights = await rightsIn(db, model, user, q.context);
+  const rights = rightsIn(model, user, q.context);
   const type = requireTypePermission(rights, q.entityType, "read");
-  return runListQuery(db, rights.context, type, q);
+  return runListQuery(db, rights.context, type, q, { estimates });
 }
 
 export interface RunListOptions extends ListQueryOptions {
   /** false: skip the count, querySize answers -1 (the export's chunks do not need it). */
   count?: boolean;
+  /** A filtered list the planner expects to hold more rows answers that estimate (listCount). */
+  estimates?: CountEstimates;
 }
 
 /** Runs the list query for a type the caller may read (also used by the exports). */
@@ -101,15 +103,21 @@ export async function runListQuery(
   options: RunListOptions = {},
 ): Promise<EntityList> {
   const query = buildListQuery(context, type, q, options);
-  const [{ rows: read }, querySize] = await Promise.all([
+  const [{ rows: read }, counted] = await Promise.all([
     query.page.execute(db),
     options.count === false
-      ? -1
+      ? { querySize: -1 }
       : query.count
-        ? query.count.execute(db).then((r) => r.rows[0].n)
-        : typeCount(db, context.name, type.name),
+        ? listCount(
+            db,
+            { context: context.name, type: type.name },
+            q,
+            { ...query, count: query.count },
+            options.estimates,
+          )
+        : typeCount(db, context.name, type.name).then((n) => ({ querySize: n })),
   ]);
-  const rows = await pageRows(db, query, read, querySize);
+  const rows = await pageRows(db, query, read, counted.querySize);
   const pending = q.requirePending
     ? await pendingEventsOf(
         db,
@@ -125,12 +133,12 @@ export async function runListQuery(
     toRecord(context, type, query, page, { events: pending, labels }, q.includeLabels === true),
   );
   const terms = query.orderValues;
-  if (rows.length === 0 || terms === null) return { data, querySize };
+  if (rows.length === 0 || terms === null) return { data, ...counted };
   const bounds = {
     first: boundaryOf(rows[0], terms),
     last: boundaryOf(rows[rows.length - 1], terms),
   };
-  return { data, querySize, bounds };
+  return { data, ...counted, bounds };
 }
 
 /**

@@ -28,7 +28,7 @@ export async function saveRecord(
   request: SaveRequest,
   notifier: Notifier,
 ): Promise<SaveResponse> {
-  const rights = await rightsIn(db, model, user, request.context);
+  const rights = rightsIn(model, user, request.context);
   const type = findEntityType(rights.context, request.entityType);
   if (!type)
     throw new NotFoundError(

@@ -1,4 +1,4 @@
-import { sql } from "kysely";
+import { CompiledQuery, sql } from "kysely";
 import type { Db } from "../db/connection.ts";
 
 /**
@@ -23,12 +23,12 @@ export async function adjustTypeCount(
     .execute();
 }
 
+// Every unfiltered list reads it; its text is made once, so no call pays for building it.
+const TYPE_COUNT = "select row_count from app.type_counts where context = $1 and entity_type = $2";
+
 export async function typeCount(db: Db, context: string, entityType: string): Promise<number> {
-  const row = await db
-    .selectFrom("app.type_counts")
-    .select("row_count")
-    .where("context", "=", context)
-    .where("entity_type", "=", entityType)
-    .executeTakeFirst();
-  return row ? Number(row.row_count) : 0;
+  const { rows } = await db.executeQuery<{ row_count: number }>(
+    CompiledQuery.raw(TYPE_COUNT, [context, entityType]),
+  );
+  return rows[0] ? Number(rows[0].row_count) : 0;
 }

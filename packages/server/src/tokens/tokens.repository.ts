@@ -1,5 +1,10 @@
-import { sql } from "kysely";
-import type { SessionUser } from "../auth/sessions.repository.ts";
+import { CompiledQuery, sql } from "kysely";
+import {
+  CALLER_COLUMNS,
+  type CallerRow,
+  callerOf,
+  type SessionUser,
+} from "../auth/sessions.repository.ts";
 import type { Db } from "../db/connection.ts";
 
 export interface TokenRow {
@@ -60,15 +65,17 @@ export interface TokenUser extends SessionUser {
   scope: "read" | "write";
 }
 
-/** The live token of a hash with its user: not revoked, not expired, the user not removed. */
+const LIVE_TOKEN = `select t.token_id as "tokenId", t.scope, t.last_used_at as "lastSeenAt",
+    '' as "sessionHash", ${CALLER_COLUMNS}
+  from app.api_tokens t join app.users u on u.user_id = t.user_id
+  where t.token_hash = $1 and t.revoked_at is null and t.expires_at > now() and not u.is_deleted`;
+
+/** The live token of a hash with its user and the user's roles: not revoked, not expired, the user not removed. */
 export async function findLiveToken(db: Db, hash: string): Promise<TokenUser | undefined> {
-  const { rows } = await sql<TokenUser>`
-    select t.token_id as "tokenId", t.scope, t.last_used_at as "lastSeenAt", '' as "sessionHash",
-           u.user_id as "userId", u.username, u.name, u.email, u.isadmin, u.issuperadmin, u.isdev
-    from app.api_tokens t join app.users u on u.user_id = t.user_id
-    where t.token_hash = ${hash} and t.revoked_at is null and t.expires_at > now()
-      and not u.is_deleted`.execute(db);
-  return rows[0];
+  const { rows } = await db.executeQuery<CallerRow<TokenUser>>(
+    CompiledQuery.raw(LIVE_TOKEN, [hash]),
+  );
+  return rows[0] && callerOf(rows[0]);
 }
 
 export async function touchToken(db: Db, tokenId: number): Promise<void> {

@@ -34,6 +34,13 @@ describe("positionText", () => {
     expect(positionText(9, 20, 179)).toBe("161 - 179 of 179 results");
   });
 
+  it("reads 'of about n results' for an estimate, to two significant figures", () => {
+    expect(positionText(1, 20, 1_234_567, true)).toBe("1 - 20 of about 1.2 million results");
+    expect(positionText(3, 20, 38_912, true)).toBe("41 - 60 of about 39,000 results");
+    expect(positionText(1, 20, 249, true)).toBe("1 - 20 of about 250 results");
+    expect(positionText(1, 20, 9_960_000, true)).toBe("1 - 20 of about 10 million results");
+  });
+
   it("covers every row with page size 0 and reads 0 - 0 when empty", () => {
     expect(positionText(1, 0, 179)).toBe("1 - 179 of 179 results");
     expect(positionText(1, 20, 0)).toBe("0 - 0 of 0 results");

@@ -36,10 +36,28 @@ export function pageCountOf(total: number, pageSize: number): number {
   return pageSize === 0 ? 1 : Math.max(Math.ceil(total / pageSize), 1);
 }
 
-/** SPEC.md's position message: 'a - b of n results' (0 - 0 when empty). */
-export function positionText(page: number, pageSize: number, total: number): string {
+/** An estimated count to two significant figures: '1.2 million', '39,000', '250'. */
+export function aboutText(estimate: number): string {
+  const rounded = Number(estimate.toPrecision(2));
+  if (rounded >= 1_000_000) return `${Number((rounded / 1_000_000).toPrecision(2))} million`;
+  return rounded.toLocaleString("en");
+}
+
+/**
+ * SPEC.md's position message: 'a - b of n results' (0 - 0 when empty); with an estimated count,
+ * 'a - b of about n results'.
+ */
+export function positionText(
+  page: number,
+  pageSize: number,
+  total: number,
+  estimated = false,
+): string {
   if (total === 0) return "0 - 0 of 0 results";
   const first = pageSize === 0 ? 1 : (page - 1) * pageSize + 1;
   const last = pageSize === 0 ? total : Math.min(page * pageSize, total);
+  // An estimate cannot end the page early: the page is taken as full.
+  if (estimated)
+    return `${first} - ${pageSize === 0 ? total : page * pageSize} of about ${aboutText(total)} results`;
   return `${first} - ${last} of ${total} results`;
 }

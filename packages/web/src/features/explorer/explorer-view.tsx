@@ -19,6 +19,7 @@ import { ExplorerToolbar } from "./toolbar/explorer-toolbar.tsx";
 import { useDeleteRecords } from "./use-delete-records.ts";
 import { useExplorerView } from "./use-explorer-view.ts";
 import { useExportXlsx } from "./use-export-xlsx.ts";
+import { useLastPageOnceCounted } from "./use-last-page.ts";
 
 interface ExplorerViewProps {
   context: string;
@@ -50,6 +51,7 @@ export function ExplorerView(props: ExplorerViewProps) {
   const total = records.data?.querySize ?? 0;
   const selected = list.find((r) => r.entityKeyID === selectedId);
   useKeepPageInRange(records, view);
+  useLastPageOnceCounted(records, view);
   useFailureToast("As of", asOf ? records.error : null, showToast);
   // A record's history may lead to a past moment: nothing stays open for editing there.
   useEffect(() => {
@@ -112,6 +114,7 @@ export function ExplorerView(props: ExplorerViewProps) {
         view={view}
         total={total}
         bounds={shownBounds(records)}
+        estimated={records.data?.querySizeEstimated === true}
         selected={selected}
         asOf={asOf}
         onAsOf={onAsOf}

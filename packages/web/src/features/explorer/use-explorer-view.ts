@@ -1,6 +1,6 @@
 import type { EntityQuery, EntityTypeInfo } from "@ledgerline/contract";
 import type { VisibilityState } from "@tanstack/react-table";
-import { useMemo, useState } from "react";
+import { useCallback, useMemo, useState } from "react";
 import { useListControls } from "../../components/data-table/use-list-controls.ts";
 import { hasRules } from "../../components/records/rule-check.ts";
 
@@ -33,9 +33,24 @@ export function useExplorerView(context: string, type: EntityTypeInfo, asOf: str
     [context, type.name, showDiscontinued, breaksRule, asOf, listParams],
   );
 
+  // The exact count, once asked for, holds for this list until what is listed changes.
+  const [exact, setExact] = useState({ list: "", goToLast: false });
+  const listed = JSON.stringify(baseQuery);
+  const exactCount = exact.list === listed;
+  const askExactCount = useCallback(
+    (goToLast: boolean) => setExact({ list: listed, goToLast }),
+    [listed],
+  );
+
   const query = useMemo(
-    (): EntityQuery => ({ ...baseQuery, pageNum: page, pageSize, ...(seek ? { seek } : {}) }),
-    [baseQuery, page, pageSize, seek],
+    (): EntityQuery => ({
+      ...baseQuery,
+      pageNum: page,
+      pageSize,
+      ...(seek ? { seek } : {}),
+      ...(exactCount ? { exactCount: true } : {}),
+    }),
+    [baseQuery, page, pageSize, seek, exactCount],
   );
 
   const hiddenCount = type.attributes.filter((a) => columnVisibility[a.name] === false).length;
@@ -54,6 +69,9 @@ export function useExplorerView(context: string, type: EntityTypeInfo, asOf: str
     rulesDeclared,
     breaksRule,
     setBreaksRule,
+    askExactCount,
+    /** The last page was asked for while the count was estimated: go there once it is counted. */
+    lastPageWanted: exactCount && exact.goToLast,
   };
 }
 

@@ -19,6 +19,8 @@ interface ExplorerToolbarProps {
   total: number;
   /** The bounds of the page shown, where its neighbours start. */
   bounds: PageBounds | undefined;
+  /** `total` is the server's estimate. */
+  estimated: boolean;
   selected: EntityRecord | undefined;
   /** The moment listed; null for now. */
   asOf: string | null;
@@ -70,6 +72,8 @@ export function ExplorerToolbar(props: ExplorerToolbarProps) {
           onPage={view.setPage}
           onPageSize={view.setPageSize}
           offerAll
+          estimated={props.estimated}
+          onExactCount={view.askExactCount}
         />
         <TableOptionsMenu
           trimCells={view.trimCells}
