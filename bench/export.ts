@@ -57,6 +57,7 @@ export async function benchExport(): Promise<void> {
     export_heap_used_growth_mb: round(growth("heapUsed"), 1),
     export_external_growth_mb: round(growth("external"), 1),
     export_client_rss_mb: round(run.clientRssMb, 1),
+    export_server_cpu_s: round(run.serverCpuSeconds, 2),
   };
   const file = await writeResult("export", figures);
   console.log("");
@@ -64,6 +65,7 @@ export async function benchExport(): Promise<void> {
     table([
       ["figure", "value", "target"],
       [`export ${rows.toLocaleString("en")} x 10 (s)`, run.seconds, "<= 3"],
+      ["server CPU, all threads (s)", run.serverCpuSeconds, ""],
       ["server RSS growth (MB)", growth("rss"), "<= 100"],
       [
         "  of it heap used / heap total (MB)",

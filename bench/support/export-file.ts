@@ -18,6 +18,8 @@ export interface ExportRun {
   peak: MemoryFigures;
   /** The client process's peak RSS, in MB. */
   clientRssMb: number;
+  /** CPU time (user and system, all threads) of this process during the request, in seconds. */
+  serverCpuSeconds: number;
 }
 
 const CLIENT = fileURLToPath(new URL("./download-entry.mjs", import.meta.url));
@@ -38,6 +40,7 @@ export async function timedExport(
   const memory = watchMemory();
   let peak: MemoryFigures;
   let clientRss: string;
+  const cpu = process.cpuUsage();
   const started = performance.now();
   try {
     ({ stdout: clientRss } = await run(process.execPath, [
@@ -51,12 +54,14 @@ export async function timedExport(
     peak = memory.stop();
   }
   const seconds = (performance.now() - started) / 1000;
+  const { user, system } = process.cpuUsage(cpu);
   return {
     seconds,
     bytes: (await fsp.stat(file)).size,
     before: inMb(memory.before),
     peak: inMb(peak),
     clientRssMb: Number(clientRss) / MB,
+    serverCpuSeconds: (user + system) / 1e6,
   };
 }
 

@@ -91,7 +91,7 @@ export interface RunListOptions extends ListQueryOptions {
   count?: boolean;
 }
 
-/** Runs the list query for a type the caller may read (also used by the exports). */
+/** Runs the list query for a type the caller may read. */
 export async function runListQuery(
   db: Db,
   context: ContextModel,
@@ -100,8 +100,8 @@ export async function runListQuery(
   options: RunListOptions = {},
 ): Promise<EntityList> {
   const query = buildListQuery(context, type, q, options);
-  const [{ rows }, querySize] = await Promise.all([
-    query.page.execute(db),
+  const [pages, querySize] = await Promise.all([
+    readPages(db, context, type, query),
     options.count === false
       ? -1
       : query.count
@@ -113,18 +113,60 @@ export async function runListQuery(
         db,
         context.name,
         type.name,
-        rows.map((r) => Number(r.entity_key_id)),
+        pages.map((p) => Number(p.row.entity_key_id)),
       )
     : [];
   const labels = await pendingReferenceLabels(db, context, type, pending);
-  const pages = rows.map((row) => valuesOf(query, row));
-  await addGenerated(db, context, type, pages);
   return {
     data: pages.map((page) =>
       toRecord(context, type, query, page, { events: pending, labels }, q.includeLabels === true),
     ),
     querySize,
   };
+}
+
+/** A chunk of an export: each row's cells, and the key of its last row (for the next chunk). */
+export interface CellChunk {
+  cells: ScalarValue[][];
+  lastKey: number;
+}
+
+/**
+ * The rows of a list as the cells of an export, in requested order: a reference's label where it
+ * has one, else the value (what the list's records hold). No records, counts or pending changes are
+ * made: an export of a million rows only needs the cells.
+ */
+export async function runListCells(
+  db: Db,
+  context: ContextModel,
+  type: EntityType,
+  q: EntityQuery,
+  options: ListQueryOptions = {},
+): Promise<CellChunk> {
+  const query = buildListQuery(context, type, q, options);
+  const pages = await readPages(db, context, type, query);
+  const includeLabels = q.includeLabels === true;
+  const cells = pages.map(({ values, labels }) =>
+    query.requested.map((name) => {
+      const value = values[name] ?? null;
+      return labels[name] ?? (includeLabels ? (value === null ? "" : String(value)) : value);
+    }),
+  );
+  const last = pages[pages.length - 1];
+  return { cells, lastKey: last ? Number(last.row.entity_key_id) : 0 };
+}
+
+/** The page's rows with their values, generated ones computed. */
+async function readPages(
+  db: Db,
+  context: ContextModel,
+  type: EntityType,
+  query: ListQuery,
+): Promise<RowValues[]> {
+  const { rows } = await query.page.execute(db);
+  const pages = rows.map((row) => valuesOf(query, row));
+  await addGenerated(db, context, type, pages);
+  return pages;
 }
 
 interface RowValues {
