@@ -1,51 +1,67 @@
-import fs from "node:fs";
+import { execFile } from "node:child_process";
 import fsp from "node:fs/promises";
-import { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
-import type { ReadableStream as WebReadableStream } from "node:stream/web";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import ExcelJS from "exceljs";
-import { watchRss } from "./workload.ts";
+import { type MemoryFigures, watchMemory } from "./workload.ts";
+
+const run = promisify(execFile);
 
 const MB = 1024 * 1024;
 
 export interface ExportRun {
   seconds: number;
   bytes: number;
-  rssBeforeMb: number;
-  rssPeakMb: number;
+  /** This process's memory (the server's, as the client runs apart) before the request, in MB. */
+  before: MemoryFigures;
+  /** Each figure's own peak during the request, in MB. */
+  peak: MemoryFigures;
+  /** The client process's peak RSS, in MB. */
+  clientRssMb: number;
+  /** CPU time (user and system, all threads) of this process during the request, in seconds. */
+  serverCpuSeconds: number;
 }
 
-/** POSTs the export, streams the file to disk, and samples RSS every 10 ms until the last byte. */
+const CLIENT = fileURLToPath(new URL("./download-entry.mjs", import.meta.url));
+
+const inMb = (m: MemoryFigures) =>
+  Object.fromEntries(Object.entries(m).map(([k, v]) => [k, v / MB])) as MemoryFigures;
+
+/**
+ * POSTs the export from a client process of its own that streams the file to disk, and samples
+ * this process's memory (the server's) every 10 ms until the last byte.
+ */
 export async function timedExport(
   url: string,
   cookie: string,
   body: unknown,
   file: string,
 ): Promise<ExportRun> {
-  const rss = watchRss();
-  let peak: number;
+  const memory = watchMemory();
+  let peak: MemoryFigures;
+  let clientRss: string;
+  const cpu = process.cpuUsage();
   const started = performance.now();
   try {
-    const res = await fetch(url, {
-      method: "POST",
-      headers: { "content-type": "application/json", cookie },
-      body: JSON.stringify(body),
-    });
-    if (res.status !== 200 || !res.body)
-      throw new Error(`${url}: ${res.status} ${await res.text()}`);
-    await pipeline(
-      Readable.fromWeb(res.body as unknown as WebReadableStream),
-      fs.createWriteStream(file),
-    );
+    ({ stdout: clientRss } = await run(process.execPath, [
+      CLIENT,
+      url,
+      cookie,
+      JSON.stringify(body),
+      file,
+    ]));
   } finally {
-    peak = rss.stop();
+    peak = memory.stop();
   }
   const seconds = (performance.now() - started) / 1000;
+  const { user, system } = process.cpuUsage(cpu);
   return {
     seconds,
     bytes: (await fsp.stat(file)).size,
-    rssBeforeMb: rss.before / MB,
-    rssPeakMb: peak / MB,
+    before: inMb(memory.before),
+    peak: inMb(peak),
+    clientRssMb: Number(clientRss) / MB,
+    serverCpuSeconds: (user + system) / 1e6,
   };
 }
 

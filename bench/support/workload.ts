@@ -220,24 +220,45 @@ function collectGarbage(): void {
   (vm.runInNewContext("gc") as (() => void) | undefined)?.();
 }
 
+/** What process.memoryUsage() reports, in bytes: each figure on its own. */
+export type MemoryFigures = Pick<
+  NodeJS.MemoryUsage,
+  "rss" | "heapUsed" | "heapTotal" | "external" | "arrayBuffers"
+>;
+const MEMORY_FIGURES = ["rss", "heapUsed", "heapTotal", "external", "arrayBuffers"] as const;
+
+function memoryFigures(): MemoryFigures {
+  const usage = process.memoryUsage();
+  return Object.fromEntries(MEMORY_FIGURES.map((k) => [k, usage[k]])) as MemoryFigures;
+}
+
 /**
- * Collects garbage, then samples this process's RSS every 10 ms: `before` is the RSS at the start,
- * stop() ends the sampling and answers the peak (in bytes).
+ * Collects garbage, then samples this process's memory every 10 ms: `before` is each figure at the
+ * start, stop() ends the sampling and answers each figure's own peak.
  */
-export function watchRss(): { before: number; stop(): number } {
+export function watchMemory(): { before: MemoryFigures; stop(): MemoryFigures } {
   collectGarbage();
-  const before = process.memoryUsage.rss();
-  let peak = before;
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage.rss());
-  }, 10);
+  const before = memoryFigures();
+  const peak = { ...before };
+  const sample = () => {
+    const now = memoryFigures();
+    for (const k of MEMORY_FIGURES) peak[k] = Math.max(peak[k], now[k]);
+  };
+  const sampler = setInterval(sample, 10);
   return {
     before,
     stop: () => {
       clearInterval(sampler);
-      return Math.max(peak, process.memoryUsage.rss());
+      sample();
+      return peak;
     },
   };
+}
+
+/** watchMemory's RSS alone: `before` and the peak stop() answers, in bytes. */
+export function watchRss(): { before: number; stop(): number } {
+  const memory = watchMemory();
+  return { before: memory.before.rss, stop: () => memory.stop().rss };
 }
 
 /** The pth percentile (0-100) of the values. */

@@ -1,12 +1,12 @@
 import type { Readable } from "node:stream";
-import type { EntityQuery, EntityRecord, ScalarValue, XlsxGenRequest } from "@ledgerline/contract";
+import type { EntityQuery, ScalarValue, XlsxGenRequest } from "@ledgerline/contract";
 import { requireTypePermission, rightsIn } from "../admin/permissions.ts";
 import type { CurrentUser } from "../auth/auth.service.ts";
 import type { Db } from "../db/connection.ts";
 import { BadRequestError } from "../errors.ts";
 import type { Model } from "../model/model.ts";
 import { findEntityType } from "../model/model.ts";
-import { runListQuery } from "../records/records.service.ts";
+import { type CellChunk, runListCells } from "../records/records.service.ts";
 import { type CellType, writeXlsx, type XlsxColumn } from "./xlsx-writer.ts";
 
 // Rows per read. Keyset chunks cost the same at any depth, and small ones keep few rows alive at a
@@ -40,33 +40,28 @@ export async function exportQuery(
     return { header: `${attr.uiName} ${leaf.uiName}`, type: exportColumnType(leaf.dataType) };
   });
   // Validates the whole query before the download starts, so a bad request answers 400, not a broken file.
-  await runListQuery(db, rights.context, type, { ...q, pageSize: 1, pageNum: 1 }, { count: false });
+  await runListCells(db, rights.context, type, { ...q, pageSize: 1, pageNum: 1 });
 
   // In the default order the chunks are read by key (keyset), so each costs the same however deep
   // it is; a sorted export falls back to offsets. The next chunk is read while this one is written.
   const keyset = !q.rowOrders?.length;
   const size = keyset ? KEYSET_CHUNK : OFFSET_CHUNK;
   const chunk = (page: number, afterKey: number) =>
-    runListQuery(
+    runListCells(
       db,
       rights.context,
       type,
       { ...q, pageSize: size, pageNum: keyset ? 1 : page },
-      { count: false, ...(keyset ? { afterKey } : {}) },
-    ).then((r) => r.data);
+      keyset ? { afterKey } : {},
+    );
 
   async function* rows(): AsyncGenerator<ScalarValue[]> {
-    let next: Promise<EntityRecord[]> | undefined = chunk(1, 0);
+    let next: Promise<CellChunk> | undefined = chunk(1, 0);
     try {
       for (let page = 1; next; page++) {
-        const data: EntityRecord[] = await next;
-        next = data.length < size ? undefined : chunk(page + 1, data[data.length - 1].entityKeyID);
-        for (const record of data) {
-          yield names.map((n) => {
-            const v = record.requested.attrValues[n];
-            return v?.label !== undefined ? v.label : (v?.value ?? null);
-          });
-        }
+        const { cells, lastKey }: CellChunk = await next;
+        next = cells.length < size ? undefined : chunk(page + 1, lastKey);
+        yield* cells;
       }
     } finally {
       // A download stopped half-way leaves at most one chunk in flight; its failure is not news.

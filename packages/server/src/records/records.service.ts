@@ -94,7 +94,7 @@ export interface RunListOptions extends ListQueryOptions {
   estimates?: CountEstimates;
 }
 
-/** Runs the list query for a type the caller may read (also used by the exports). */
+/** Runs the list query for a type the caller may read. */
 export async function runListQuery(
   db: Db,
   context: ContextModel,
@@ -127,8 +127,7 @@ export async function runListQuery(
       )
     : [];
   const labels = await pendingReferenceLabels(db, context, type, pending);
-  const pages = rows.map((row) => valuesOf(query, row));
-  await addGenerated(db, context, type, pages);
+  const pages = await withGenerated(db, context, type, query, rows);
   const data = pages.map((page) =>
     toRecord(context, type, query, page, { events: pending, labels }, q.includeLabels === true),
   );
@@ -158,6 +157,51 @@ async function pageRows(
   const onPage = querySize - (pageNum - 1) * pageSize;
   if (onPage >= 1 && onPage <= pageSize) return read.slice(0, onPage).reverse();
   return (await byOffset.execute(db)).rows;
+}
+
+/** A chunk of an export: each row's cells, and the key of its last row (for the next chunk). */
+export interface CellChunk {
+  cells: ScalarValue[][];
+  lastKey: number;
+}
+
+/**
+ * The rows of a list as the cells of an export, in requested order: a reference's label where it
+ * has one, else the value (what the list's records hold). No records, counts or pending changes are
+ * made: an export of a million rows only needs the cells.
+ */
+export async function runListCells(
+  db: Db,
+  context: ContextModel,
+  type: EntityType,
+  q: EntityQuery,
+  options: ListQueryOptions = {},
+): Promise<CellChunk> {
+  const query = buildListQuery(context, type, q, options);
+  const { rows } = await query.page.execute(db);
+  const pages = await withGenerated(db, context, type, query, rows);
+  const includeLabels = q.includeLabels === true;
+  const cells = pages.map(({ values, labels }) =>
+    query.requested.map((name) => {
+      const value = values[name] ?? null;
+      return labels[name] ?? (includeLabels ? (value === null ? "" : String(value)) : value);
+    }),
+  );
+  const last = pages[pages.length - 1];
+  return { cells, lastKey: last ? Number(last.row.entity_key_id) : 0 };
+}
+
+/** The page's rows with their values, generated ones computed. */
+async function withGenerated(
+  db: Db,
+  context: ContextModel,
+  type: EntityType,
+  query: ListQuery,
+  rows: Record<string, unknown>[],
+): Promise<RowValues[]> {
+  const pages = rows.map((row) => valuesOf(query, row));
+  await addGenerated(db, context, type, pages);
+  return pages;
 }
 
 interface RowValues {
