@@ -1,6 +1,7 @@
 // `npm run bench -- <name>`: runs one benchmark of DESIGN.md §14 and writes bench/results/<name>.json.
 import { benchApprove } from "./approve.ts";
 import { benchDictionary } from "./dictionary.ts";
+import { benchExplorer } from "./explorer.ts";
 import { benchExport } from "./export.ts";
 import { benchHistory } from "./history.ts";
 import { benchIngest } from "./ingest.ts";
@@ -14,6 +15,7 @@ import { installInterruptHandler } from "./support/cleanup.ts";
 const BENCHMARKS: Record<string, () => Promise<void>> = {
   records: benchRecords,
   export: benchExport,
+  explorer: benchExplorer,
   ingest: benchIngest,
   approve: benchApprove,
   dictionary: benchDictionary,
