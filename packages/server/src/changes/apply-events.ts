@@ -3,6 +3,7 @@ import type { Db } from "../db/connection.ts";
 import type { ContextModel, EntityType } from "../model/model.ts";
 import { storedAttributes } from "../model/model.ts";
 import { SQL_TYPES } from "../model/sync/ddl.ts";
+import { historyNameOf } from "../model/sync/desired.ts";
 import { writeWithIndexRebuild } from "../records/index-rebuild.ts";
 import { adjustTypeCount } from "../records/type-counts.repository.ts";
 import type { PendingEventRef } from "./pending.repository.ts";
@@ -16,6 +17,8 @@ export interface Conflict {
 export interface ApplyResult {
   applied: number[];
   conflicts: Conflict[];
+  /** Indexes a bulk write dropped, to be built once the transaction commits (afterDecision). */
+  indexes?: string[];
 }
 
 const NEW_RECORD = new Set(["Create", "Add"]);
@@ -96,13 +99,19 @@ export async function applyEvents(
     await sql`update ${t} t set is_deleted = true, ${common} ${fromEvents(removals)}`.execute(tx);
   }
   const rewritten = creates.length + changes.length;
-  await writeWithIndexRebuild(tx, context.schema, type.name, rewritten, writeValues);
+  const { indexes } = await writeWithIndexRebuild(
+    tx,
+    context.schema,
+    { table: type.name, history: historyNameOf(type.name) },
+    rewritten,
+    writeValues,
+  );
   const revived = changes.filter((e) => byKey.get(e.entity_key_id)?.is_deleted).length;
   const removed = removals.filter((e) => !byKey.get(e.entity_key_id)?.is_deleted).length;
   await adjustTypeCount(tx, context.name, type.name, creates.length + revived - removed);
   await sql`update app.events set status = 'approved', decided_by = ${user}, decided_at = now()
     where event_id = any(${ids(ready)}::bigint[])`.execute(tx);
-  return { applied: ids(ready), conflicts };
+  return { applied: ids(ready), conflicts, indexes };
 }
 
 /** `col = new value if the event names it, else unchanged`, for every stored attribute. */

@@ -10,6 +10,7 @@ import {
   RunActionRequest,
 } from "@ledgerline/contract";
 import { z } from "zod";
+import { BackgroundWork } from "../background-work.ts";
 import { currentUser } from "../http/guard.ts";
 import type { App, AppDeps } from "../http/types.ts";
 import { notifierOf } from "../notifications/notify.service.ts";
@@ -22,6 +23,16 @@ const errors = { 400: ErrorBody, 403: ErrorBody, 404: ErrorBody };
 export async function changesRoutes(app: App, { config, database, model }: AppDeps): Promise<void> {
   const db = database.db;
   const notifier = notifierOf(config);
+  // The index builds of bulk decisions go on after their answers; closing waits for them.
+  const background = new BackgroundWork();
+  app.addHook("onClose", () => background.settled());
+  const indexBuilds = (builds: Promise<void>) =>
+    background.add(builds, (error) =>
+      app.log.error(
+        { err: error },
+        "an index of a bulk decision was not built; the next start builds it",
+      ),
+    );
 
   app.post(
     "/api/getpendingsummary",
@@ -61,7 +72,8 @@ export async function changesRoutes(app: App, { config, database, model }: AppDe
         response: { 200: DecisionResponse, ...errors },
       },
     },
-    async (request) => approve(db, model, currentUser(request), request.body, notifier),
+    async (request) =>
+      approve(db, model, currentUser(request), request.body, notifier, indexBuilds),
   );
 
   app.post(
@@ -74,7 +86,7 @@ export async function changesRoutes(app: App, { config, database, model }: AppDe
         response: { 200: DecisionResponse, ...errors },
       },
     },
-    async (request) => reject(db, model, currentUser(request), request.body, notifier),
+    async (request) => reject(db, model, currentUser(request), request.body, notifier, indexBuilds),
   );
 
   app.post(
@@ -102,6 +114,7 @@ export async function changesRoutes(app: App, { config, database, model }: AppDe
         response: { 200: DecisionResponse, ...errors },
       },
     },
-    async (request) => runAction(db, model, currentUser(request), request.body, notifier),
+    async (request) =>
+      runAction(db, model, currentUser(request), request.body, notifier, indexBuilds),
   );
 }

@@ -12,6 +12,7 @@ import type { Db } from "../db/connection.ts";
 import { BadRequestError, ForbiddenError, NotFoundError } from "../errors.ts";
 import type { ContextModel, CustomAction, EntityType, Model } from "../model/model.ts";
 import { type Notifier, notifyDecision } from "../notifications/notify.service.ts";
+import { buildIndexes } from "../records/index-rebuild.ts";
 import { checkActionResult } from "../rules/action-check.ts";
 import { checkApprovedUnique } from "../rules/record-check.ts";
 import { type ApplyResult, applyEvents } from "./apply-events.ts";
@@ -58,6 +59,23 @@ function requestedCount(request: DecisionRequest, found: number): number {
   return request.entityEventIds ? new Set(request.entityEventIds).size : found;
 }
 
+/** Takes the index builds a bulk decision leaves for after its commit (the routes keep them). */
+export type IndexBuilds = (builds: Promise<void>) => void;
+
+/**
+ * Runs `decide` in a transaction and, once it has committed, starts the builds of the indexes its
+ * bulk write dropped (buildIndexes), handed to `indexBuilds`: the answer does not wait for them.
+ */
+async function decideThenBuild(
+  db: Db,
+  indexBuilds: IndexBuilds,
+  decide: (tx: Db) => Promise<{ answer: DecisionResponse; result: ApplyResult }>,
+): Promise<DecisionResponse> {
+  const { answer, result } = await db.transaction().execute(decide);
+  if (result.indexes?.length) indexBuilds(buildIndexes(db, result.indexes));
+  return answer;
+}
+
 /**
  * The frame of a decision: the caller must approve the type; the selected pending events are
  * locked in one transaction and handed to `decide`.
@@ -68,6 +86,7 @@ async function decideOn(
   user: CurrentUser,
   request: DecisionRequest,
   notifier: Notifier,
+  indexBuilds: IndexBuilds,
   verb: string,
   decide: (
     tx: Db,
@@ -78,7 +97,7 @@ async function decideOn(
 ): Promise<DecisionResponse> {
   const rights = rightsIn(model, user, request.context);
   const type = requireTypePermission(rights, request.entityType, "approve");
-  return db.transaction().execute(async (tx) => {
+  return decideThenBuild(db, indexBuilds, async (tx) => {
     const events = await lockPendingEvents(
       tx,
       rights.context.name,
@@ -94,7 +113,7 @@ async function decideOn(
       events,
       result,
     });
-    return response(verb, requestedCount(request, events.length), result);
+    return { answer: response(verb, requestedCount(request, events.length), result), result };
   });
 }
 
@@ -105,6 +124,7 @@ export function approve(
   user: CurrentUser,
   request: DecisionRequest,
   notifier: Notifier,
+  indexBuilds: IndexBuilds,
 ): Promise<DecisionResponse> {
   return decideOn(
     db,
@@ -112,6 +132,7 @@ export function approve(
     user,
     request,
     notifier,
+    indexBuilds,
     "approved",
     async (tx, context, type, events) => {
       assertNotOwn(type, events, user);
@@ -129,6 +150,7 @@ export function reject(
   user: CurrentUser,
   request: DecisionRequest,
   notifier: Notifier,
+  indexBuilds: IndexBuilds,
 ): Promise<DecisionResponse> {
   return decideOn(
     db,
@@ -136,6 +158,7 @@ export function reject(
     user,
     request,
     notifier,
+    indexBuilds,
     "rejected",
     async (tx, context, type, events) => {
       await rejectEvents(tx, context.schema, type.name, events, user.username);
@@ -184,6 +207,7 @@ export async function runAction(
   user: CurrentUser,
   request: RunActionRequest,
   notifier: Notifier,
+  indexBuilds: IndexBuilds,
 ): Promise<DecisionResponse> {
   const rights = rightsIn(model, user, request.context);
   const type = requireTypePermission(rights, request.entityType, "approve");
@@ -193,7 +217,7 @@ export async function runAction(
   if (!action) throw new NotFoundError(`Unknown action '${request.name}' for ${type.uiName}`);
   const handler = ACTION_HANDLERS.get(action.handler);
   if (!handler) throw new Error(`No handler '${action.handler}' is registered`);
-  return db.transaction().execute(async (tx) => {
+  return decideThenBuild(db, indexBuilds, async (tx) => {
     const events = await lockPendingEvents(tx, rights.context.name, type.name, {
       entityEventIds: request.entityEventIds,
     });
@@ -225,11 +249,12 @@ export async function runAction(
       events,
       result,
     });
-    return response(
+    const answer = response(
       `processed by '${action.uiName}'`,
       new Set(request.entityEventIds).size,
       result,
     );
+    return { answer, result };
   });
 }
 

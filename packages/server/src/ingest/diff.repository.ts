@@ -3,7 +3,7 @@ import type { Db } from "../db/connection.ts";
 import type { Attribute, ContextModel, EntityType } from "../model/model.ts";
 import { identityAttributes, SYSTEM_COLUMNS } from "../model/model.ts";
 import { SQL_TYPES } from "../model/sync/ddl.ts";
-import { writeWithIndexRebuild } from "../records/index-rebuild.ts";
+import { buildInTransaction, writeWithIndexRebuild } from "../records/index-rebuild.ts";
 import { diffTable, type Stage, stageTable } from "./stage.repository.ts";
 
 /** Limits Missing to the records whose attribute is one of the values, e.g. the data objects of one metadata source. */
@@ -278,14 +278,17 @@ export async function writeEvents(
   const events = await eventSequence(db);
   const { rows: fresh } = await sql<{ n: number }>`
     select count(*)::int as n from ${s} s where ${isNew}`.execute(db);
-  await writeWithIndexRebuild(
+  // Unique ones are built again before the diff goes on (the rest of the ingest looks records up by
+  // them); the others now, or after the commit when the caller takes them (buildIndexesLater).
+  const { indexes } = await writeWithIndexRebuild(
     db,
     context.schema,
-    type.name,
+    { table: type.name },
     fresh[0].n,
     () => insertNewRecords(db, context, type, stage, { where: isNew, events }, options),
-    options.buildIndexesLater,
   );
+  if (options.buildIndexesLater) options.buildIndexesLater(indexes);
+  else await buildInTransaction(db, indexes);
   // Every other row that becomes an event draws its id.
   await sql`update ${s} s set _event_id = nextval(${events})
     where s._event_id is null and not s._kept and not (${isNew})`.execute(db);

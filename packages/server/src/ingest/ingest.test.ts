@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../db/connection.ts";
 import type { ContextModel, EntityType } from "../model/model.ts";
 import { findContext, findEntityType } from "../model/model.ts";
-import { writeWithIndexRebuild } from "../records/index-rebuild.ts";
+import { buildIndexes, writeWithIndexRebuild } from "../records/index-rebuild.ts";
 import { whileAnotherSessionReads } from "../testing/reading-session.ts";
 import { tableIndexes, withoutOids } from "../testing/table-indexes.ts";
 import { ADMIN_PASSWORD, createTestApp, type TestApp } from "../testing/test-app.ts";
@@ -176,24 +176,46 @@ describe("the ingest engine on a large batch of new records", () => {
 });
 
 describe("writeWithIndexRebuild", () => {
+  const history = () => tableIndexes(t.database.db, "ctx_reference.currency__history");
   const touchAll = (n: number) => async (tx: typeof t.database.db) =>
-    writeWithIndexRebuild(tx, context.schema, "currency", n, async () => {
-      await sql`update ctx_reference.currency set name = name`.execute(tx);
-      return "written";
-    });
+    writeWithIndexRebuild(
+      tx,
+      context.schema,
+      { table: "currency", history: "currency__history" },
+      n,
+      async () => {
+        await sql`update ctx_reference.currency set name = name`.execute(tx);
+        return "written";
+      },
+    );
 
-  it("rebuilds for a write of at least 10,000 rows as large as the table, else keeps the indexes", async () => {
+  it("drops the indexes for a write of at least 10,000 rows as large as the table (and its history), else keeps them", async () => {
     const { actual } = await typeCount();
     const before = await indexes();
     const small = await t.database.db.transaction().execute(touchAll(9_999));
-    expect(small).toBe("written");
+    expect(small).toEqual({ result: "written", indexes: [] });
     expect(await indexes()).toEqual(before);
     await t.database.db.transaction().execute(touchAll(actual - 1));
     expect(await indexes()).toEqual(before);
-    await t.database.db.transaction().execute(touchAll(actual));
+    // The history holds fewer versions than that: its indexes are dropped too.
+    const historyBefore = await history();
+    const bulk = await t.database.db.transaction().execute(touchAll(actual));
+    expect(bulk.result).toBe("written");
+    // The unique index is built again inside the transaction; the others are left to build.
+    const unique = before.filter((i) => i.definition.startsWith("CREATE UNIQUE"));
+    expect(withoutOids(await indexes())).toEqual(withoutOids(unique));
+    expect(await history()).toEqual([]);
+    expect([...bulk.indexes].sort()).toEqual(
+      [...before, ...historyBefore]
+        .filter((i) => !i.definition.startsWith("CREATE UNIQUE"))
+        .map((i) => i.definition)
+        .sort(),
+    );
+    await buildIndexes(t.database.db, bulk.indexes);
     const after = await indexes();
     expect(withoutOids(after)).toEqual(withoutOids(before));
     expect(after.filter((a) => before.some((b) => b.oid === a.oid))).toHaveLength(1);
+    expect(withoutOids(await history())).toEqual(withoutOids(historyBefore));
   });
 
   it.skipIf(testDatabaseKind() !== "postgres")(
@@ -206,9 +228,12 @@ describe("writeWithIndexRebuild", () => {
         async () => {
           const before = await indexes();
           const started = Date.now();
-          await t.database.db.transaction().execute(touchAll(actual));
+          const { indexes: left } = await t.database.db.transaction().execute(touchAll(actual));
           expect(Date.now() - started).toBeGreaterThanOrEqual(1_900);
           expect(await indexes()).toEqual(before);
+          // The history, which nobody reads, had its indexes dropped all the same.
+          expect(left.every((d) => d.includes("currency__history"))).toBe(true);
+          await buildIndexes(t.database.db, left);
         },
       );
     },

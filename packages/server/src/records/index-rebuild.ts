@@ -9,30 +9,46 @@ const LOCK_FAILURES = new Set(["55P03", "40P01"]);
 /** How long a bulk write waits for readers to leave the table before it keeps the indexes instead. */
 const LOCK_WAIT = "2s";
 
+/** What a bulk write answers: the write's result, and the indexes left for buildIndexes. */
+export interface BulkWrite<T> {
+  result: T;
+  /** Definitions of the non-unique indexes dropped for the write, to build once it commits. */
+  indexes: string[];
+}
+
 /**
  * Runs `write`, a set-based write of about `rows` rows of a type table (inserts, or updates of
  * indexed values), inside the caller's transaction. When those rows are at least 10,000 and at
- * least as many as the table holds, the table's secondary indexes are dropped for the write and
- * built again afterwards from their own definitions: one sorted build per index is 3-5 times
- * cheaper than maintaining a dozen btree and trigram indexes row by row. That needs the table to
- * itself until the transaction commits; if other sessions hold it for more than a moment (or a
- * deadlock looms), the write runs with the indexes in place instead. A rebuild that fails (a
- * duplicate in a unique index) fails the transaction. Given `buildLater`, only the unique indexes
- * are built again here and the definitions of the others go to `buildLater`, for the caller to
- * build once its transaction has committed (buildIndexes).
+ * least as many as the table holds, the table's secondary indexes are dropped for the write: one
+ * sorted build per index is 3-5 times cheaper than maintaining a dozen btree and trigram indexes
+ * row by row. The same holds for `history`, the table the write's trigger copies replaced rows
+ * into, by its own size. That needs each table to itself until the transaction commits; if other
+ * sessions hold it for more than a moment (or a deadlock looms), the write keeps its indexes
+ * instead. Unique indexes are built again before it answers, as they guard the data (a duplicate
+ * fails the transaction); the others are answered, for buildIndexes once the transaction has
+ * committed, as a first load does.
  */
 export async function writeWithIndexRebuild<T>(
   tx: Db,
   schema: string,
-  table: string,
+  tables: { table: string; history?: string },
   rows: number,
   write: () => Promise<T>,
-  buildLater?: (definitions: string[]) => void,
-): Promise<T> {
-  const target = sql.table(`${schema}.${table}`);
-  if (rows < MIN_BULK_ROWS || !(await atMost(tx, target, rows)) || !(await lockAlone(tx, target)))
-    return write();
-  return withoutSecondaryIndexes(tx, schema, table, write, buildLater);
+): Promise<BulkWrite<T>> {
+  if (rows < MIN_BULK_ROWS) return { result: await write(), indexes: [] };
+  const dropped: SecondaryIndex[] = [];
+  for (const table of [tables.table, tables.history]) {
+    if (table === undefined) continue;
+    const target = sql.table(`${schema}.${table}`);
+    if ((await atMost(tx, target, rows)) && (await lockAlone(tx, target)))
+      dropped.push(...(await dropSecondaryIndexes(tx, schema, table)));
+  }
+  const result = await write();
+  await buildInTransaction(
+    tx,
+    dropped.filter((i) => i.unique).map((i) => i.definition),
+  );
+  return { result, indexes: dropped.filter((i) => !i.unique).map((i) => i.definition) };
 }
 
 /** What a first load answers: the write's result, and the indexes left for buildIndexes. */
@@ -67,35 +83,16 @@ export async function loadEmptyTable<T>(
   const [unique, others] = [indexes.filter((i) => i.unique), indexes.filter((i) => !i.unique)];
   await sql`savepoint unique_indexes`.execute(tx);
   try {
-    await buildInTransaction(tx, unique);
+    await buildInTransaction(
+      tx,
+      unique.map((i) => i.definition),
+    );
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
     await sql`rollback to savepoint unique_indexes`.execute(tx);
     throw await repeated();
   }
   return { result, indexes: others.map((i) => i.definition) };
-}
-
-/**
- * Drops the secondary indexes of a table this transaction holds exclusively, writes, and builds
- * them again: all of them, or with `buildLater` the unique ones, handing it the others.
- */
-async function withoutSecondaryIndexes<T>(
-  tx: Db,
-  schema: string,
-  table: string,
-  write: () => Promise<T>,
-  buildLater: ((definitions: string[]) => void) | undefined,
-): Promise<T> {
-  const indexes = await dropSecondaryIndexes(tx, schema, table);
-  const result = await write();
-  const later = buildLater ? indexes.filter((i) => !i.unique) : [];
-  await buildInTransaction(
-    tx,
-    indexes.filter((i) => !later.includes(i)),
-  );
-  if (later.length > 0) buildLater?.(later.map((i) => i.definition));
-  return result;
 }
 
 interface SecondaryIndex {
@@ -121,9 +118,11 @@ async function dropSecondaryIndexes(
 
 const BUILD_MEMORY = sql`set local maintenance_work_mem = '256MB'`;
 
-async function buildInTransaction(tx: Db, indexes: readonly SecondaryIndex[]): Promise<void> {
+/** Builds indexes from their definitions inside the caller's transaction, one after another. */
+export async function buildInTransaction(tx: Db, definitions: readonly string[]): Promise<void> {
+  if (definitions.length === 0) return;
   await BUILD_MEMORY.execute(tx);
-  for (const index of indexes) await sql.raw(index.definition).execute(tx);
+  for (const definition of definitions) await sql.raw(definition).execute(tx);
 }
 
 /** How many indexes buildIndexes builds at once, each on a connection of its own. */
