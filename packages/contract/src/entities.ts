@@ -211,8 +211,15 @@ export const EntityRecord = z.object({
 });
 export type EntityRecord = z.infer<typeof EntityRecord>;
 
+// As answered: the same shape as PageBoundary without the limits a request is held to, so that
+// answers are written without zod's checked copy (http/serializer.ts).
+const AnsweredBoundary = z.object({
+  orderValues: z.array(z.string().nullable()),
+  entityKeyID: z.number(),
+});
+
 /** The first and last rows of a page: where its neighbours start. */
-export const PageBounds = z.object({ first: PageBoundary, last: PageBoundary });
+export const PageBounds = z.object({ first: AnsweredBoundary, last: AnsweredBoundary });
 export type PageBounds = z.infer<typeof PageBounds>;
 
 export const EntityList = z.object({
