@@ -2,6 +2,7 @@
 // upload), the p99 of a pending page of 20 among them, then the whole upload approved in one call
 // (POST /api/approve with its uploadId); then a second upload of as many changes rejected in one
 // call. During each decision a probe pages the pending screen of another type.
+import path from "node:path";
 import type { Kysely } from "kysely";
 import { SYSTEM_COLUMNS } from "../packages/server/src/model/model.ts";
 import { login } from "./support/app.ts";
@@ -18,7 +19,9 @@ import {
   percentile,
   postJson,
   timed,
+  withApp,
   withBenchApp,
+  withTempDir,
 } from "./support/workload.ts";
 
 /** The other type, whose pending screen is paged while the item upload is decided. */
@@ -36,7 +39,7 @@ const PROBE_TYPE_YAML = `  - name: ${PROBE_TYPE}
 `;
 
 /** The bench model with its upload layout and approve right, plus the probe's type. */
-export function approveModel(): string {
+function approveModel(): string {
   return benchModelWithLayout().replace(/^fileLayouts:/m, `${PROBE_TYPE_YAML}fileLayouts:`);
 }
 
@@ -66,7 +69,7 @@ async function seedProbeType({ bench }: AppSetup): Promise<void> {
  * One upload (a row of app.uploads) whose pending events change every item: `name` and `amount`
  * get new values, marked with `mark`. Answers the upload's id.
  */
-export async function seedPendingUpload({ bench }: AppSetup, mark: string): Promise<number> {
+async function seedPendingUpload({ bench }: AppSetup, mark: string): Promise<number> {
   const [upload] = (await bench.raw(
     `insert into app.uploads (context, entity_type, layout, file_name, created_by, finished_at,
        outcome)
@@ -232,22 +235,10 @@ async function measureDecisions(
   return { approve: decision(approved), reject: decision(rejected), p99, p50 };
 }
 
-export async function benchApprove(): Promise<void> {
-  const rows = envSize("BENCH_APPROVE_ROWS", 100_000);
-  const samples = envNumber("BENCH_PAGE_SAMPLES", 200);
-  await announceBench("approve");
-  const run = await withBenchApp("approve", { "bench.yaml": approveModel() }, (setup) =>
-    measureDecisions(setup, rows, samples),
-  );
-  const file = await writeResult("approve", {
-    approve_100k_s: round(run.approve.seconds),
-    reject_s: round(run.reject.seconds),
-    pending_page_p99_ms: round(run.p99, 1),
-    probe_during_approve_p99_ms: round(run.approve.probe.p99, 1),
-    probe_during_reject_p99_ms: round(run.reject.probe.p99, 1),
-  });
-  console.log(`\nApprove answered: ${run.approve.answer}`);
-  console.log(`Reject answered: ${run.reject.answer}\n`);
+/** Prints a run's figures against the targets. */
+function report(engine: string, rows: number, samples: number, run: ApproveRun): void {
+  console.log(`\n${engine}: approve answered: ${run.approve.answer}`);
+  console.log(`${engine}: reject answered: ${run.reject.answer}\n`);
   const n = rows.toLocaleString("en");
   const target = rows > 100_000 ? 30 : 10;
   const probeRow = (verb: string, d: Decision) => [
@@ -258,7 +249,7 @@ export async function benchApprove(): Promise<void> {
   ];
   console.log(
     table([
-      ["figure", "value", "target", "status"],
+      [`figure (${engine})`, "value", "target", "status"],
       [
         `approve ${n} (s)`,
         run.approve.seconds,
@@ -272,5 +263,36 @@ export async function benchApprove(): Promise<void> {
       ["pending page of 20, p50 (ms)", run.p50, "", ""],
     ]),
   );
+}
+
+export async function benchApprove(): Promise<void> {
+  const rows = envSize("BENCH_APPROVE_ROWS", 100_000);
+  const samples = envNumber("BENCH_PAGE_SAMPLES", 200);
+  // PGlite serves one query at a time: its probe waits for the decision. Runs only when asked.
+  const pgliteRows = envNumber("BENCH_APPROVE_PGLITE_ROWS", Number.POSITIVE_INFINITY);
+  await announceBench("approve");
+  const model = { "bench.yaml": approveModel() };
+  const run = await withBenchApp("approve", model, (setup) =>
+    measureDecisions(setup, rows, samples),
+  );
+  report("PostgreSQL", rows, samples, run);
+  const figures: Record<string, number> = {
+    approve_100k_s: round(run.approve.seconds),
+    reject_s: round(run.reject.seconds),
+    pending_page_p99_ms: round(run.p99, 1),
+    probe_during_approve_p99_ms: round(run.approve.probe.p99, 1),
+    probe_during_reject_p99_ms: round(run.reject.probe.p99, 1),
+  };
+  if (Number.isFinite(pgliteRows)) {
+    const lite = await withTempDir("approve-pglite", (dir) =>
+      withApp({ pgliteDir: path.join(dir, "pglite") }, model, (setup) =>
+        measureDecisions(setup, pgliteRows, samples),
+      ),
+    );
+    report("PGlite", pgliteRows, samples, lite);
+    figures.pglite_approve_s = round(lite.approve.seconds);
+    figures.pglite_reject_s = round(lite.reject.seconds);
+  }
+  const file = await writeResult("approve", figures);
   console.log(`Finished with ${loadNote()}. Figures: ${file}`);
 }

@@ -201,4 +201,38 @@ describe("xlsx writer helpers", () => {
     expect(sheet.getRow(3).values).toEqual([undefined, "Code", "Units"]);
     expect(sheet.getRow(4).values).toEqual([undefined, "DE", 2]);
   });
+
+  it("reads rows only as fast as the file is taken: an unread download holds a bounded number", async () => {
+    let pulled = 0;
+    async function* endless() {
+      for (;;) {
+        pulled += 1;
+        yield [`row ${pulled}`, pulled, "2024-01-01"];
+      }
+    }
+    const columns = [
+      { header: "Text", type: "String" as const },
+      { header: "Number", type: "Number" as const },
+      { header: "Date", type: "Date" as const },
+    ];
+    const file = writeXlsx(columns, endless());
+    // Until the writer stops pulling rows (compression runs on other threads, at their pace).
+    const stopped = async () => {
+      for (let last = -1; pulled !== last; ) {
+        last = pulled;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      return pulled;
+    };
+    const unread = await stopped();
+    // Nobody reads the file: the writer stops at the streams' buffers, a few thousand rows.
+    expect(unread).toBeGreaterThan(0);
+    expect(unread).toBeLessThan(20_000);
+    // Taking some of the file lets it go on, and stop again.
+    for (let i = 0; i < 20; i++) file.read();
+    const more = await stopped();
+    expect(more).toBeGreaterThan(unread);
+    expect(more).toBeLessThan(unread + 50_000);
+    file.destroy();
+  });
 });

@@ -36,6 +36,9 @@ export async function writeWithIndexRebuild<T>(
   write: () => Promise<T>,
 ): Promise<BulkWrite<T>> {
   if (rows < MIN_BULK_ROWS) return { result: await write(), indexes: [] };
+  // The write joins its rows with their events and its trigger joins old and new versions: with
+  // the default 4 MB those sorts and hashes spill to disk.
+  await WRITE_MEMORY.execute(tx);
   const dropped: SecondaryIndex[] = [];
   for (const table of [tables.table, tables.history]) {
     if (table === undefined) continue;
@@ -117,6 +120,7 @@ async function dropSecondaryIndexes(
 }
 
 const BUILD_MEMORY = sql`set local maintenance_work_mem = '256MB'`;
+const WRITE_MEMORY = sql`set local work_mem = '256MB'`;
 
 /** Builds indexes from their definitions inside the caller's transaction, one after another. */
 export async function buildInTransaction(tx: Db, definitions: readonly string[]): Promise<void> {

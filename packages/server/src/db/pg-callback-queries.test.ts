@@ -1,0 +1,52 @@
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../testing/test-app.ts";
+import { testDatabaseKind } from "../testing/test-database.ts";
+import { useCallbackQueries } from "./pg-callback-queries.ts";
+
+describe.skipIf(testDatabaseKind() !== "postgres")("pg queries through their callback form", () => {
+  let t: TestApp;
+  let client: pg.Client;
+  beforeAll(async () => {
+    // createTestApp builds the app, which installs the callback form; installing twice is harmless.
+    t = await createTestApp();
+    useCallbackQueries();
+    client = new pg.Client({ connectionString: t.database.url });
+    await client.connect();
+  });
+  afterAll(async () => {
+    await client.end();
+    await t.close();
+  });
+
+  it("answers what the promise form answers, for text with values and for a query config", async () => {
+    const byText = await client.query("select $1::int + 1 as n, 'x' as s", [41]);
+    expect(byText.rows).toEqual([{ n: 42, s: "x" }]);
+    expect(byText.command).toBe("SELECT");
+    const byConfig = await client.query({ text: "select $1::text as s", values: ["y"] });
+    expect(byConfig.rows).toEqual([{ s: "y" }]);
+    const asArrays = await client.query({ text: "select 1 as a, 2 as b", rowMode: "array" });
+    expect(asArrays.rows).toEqual([[1, 2]]);
+  });
+
+  it("rejects a failing query with the database's error, its stack taken anew as pg does", async () => {
+    const failing = () => client.query("select * from no_such_table");
+    const error = await failing().catch((e: Error & { code?: string }) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect((error as { code?: string }).code).toBe("42P01");
+    expect((error as Error).stack).toContain("pg-callback-queries");
+  });
+
+  it("leaves callbacks and the app's own queries as they were", async () => {
+    const viaCallback = await new Promise<pg.QueryResult>((resolve, reject) =>
+      client.query("select 3 as n", (error, result) => (error ? reject(error) : resolve(result))),
+    );
+    expect(viaCallback.rows).toEqual([{ n: 3 }]);
+    const rows = await t.database.db
+      .selectFrom("app.users")
+      .select("username")
+      .where("username", "=", "admin")
+      .execute();
+    expect(rows).toEqual([{ username: "admin" }]);
+  });
+});
