@@ -7,7 +7,7 @@ import type { Kysely } from "kysely";
 import { SYSTEM_COLUMNS } from "../packages/server/src/model/model.ts";
 import { login } from "./support/app.ts";
 import { envNumber, envSize } from "./support/env.ts";
-import { BENCH_CONTEXT, BENCH_SCHEMA, BENCH_TYPE } from "./support/model.ts";
+import { BENCH_CONTEXT, BENCH_SCHEMA, BENCH_TYPE, PROBE_TYPE } from "./support/model.ts";
 import { loadNote, round, table, writeResult } from "./support/results.ts";
 import { SEED_USER, seedItems } from "./support/seed.ts";
 import {
@@ -24,32 +24,16 @@ import {
   withTempDir,
 } from "./support/workload.ts";
 
-/** The other type, whose pending screen is paged while the item upload is decided. */
-const PROBE_TYPE = "part";
+/** Records of the probe's type (bench/support/model.ts), whose pending screen is paged meanwhile. */
 const PROBE_ROWS = 20_000;
-const PROBE_TYPE_YAML = `  - name: ${PROBE_TYPE}
-    uiName: Part
-    uiSequence: 2
-    label: "{code}"
-    approval: { upload: false, web: false }
-    attributes:
-      - { name: code, uiName: Code, dataType: String, identity: true, filter: true }
-      - { name: name, uiName: Name, dataType: String, filter: true }
-      - { name: amount, uiName: Amount, dataType: Number, nullable: true }
-`;
-
-/** The bench model with its upload layout and approve right, plus the probe's type. */
-function approveModel(): string {
-  return benchModelWithLayout().replace(/^fileLayouts:/m, `${PROBE_TYPE_YAML}fileLayouts:`);
-}
 
 const HIDDEN = SYSTEM_COLUMNS.map((c) => `'${c}'`).join(",");
 
 /** The records of the probe's type, each with one pending change (not of an upload). */
 async function seedProbeType({ bench }: AppSetup): Promise<void> {
-  const part = `${BENCH_SCHEMA}.${PROBE_TYPE}`;
+  const probe = `${BENCH_SCHEMA}.${PROBE_TYPE}`;
   await bench.raw(
-    `insert into ${part} (code, name, amount, created_by, updated_by)
+    `insert into ${probe} (code, name, amount, created_by, updated_by)
      select 'P' || lpad(i::text, 6, '0'), 'Part ' || i, i % 1000, $1, $1
      from generate_series(1, ${PROBE_ROWS}) as i`,
     [SEED_USER],
@@ -60,7 +44,7 @@ async function seedProbeType({ bench }: AppSetup): Promise<void> {
      select $1, $2, t.entity_key_id, 'Change', 'pending', to_jsonb(t) - array[${HIDDEN}],
        (to_jsonb(t) - array[${HIDDEN}]) || jsonb_build_object('amount', t.amount + 1),
        t.version, 'bench', $3, now(), now()
-     from ${part} t order by t.entity_key_id`,
+     from ${probe} t order by t.entity_key_id`,
     [BENCH_CONTEXT, PROBE_TYPE, SEED_USER],
   );
 }
@@ -271,7 +255,7 @@ export async function benchApprove(): Promise<void> {
   // PGlite serves one query at a time: its probe waits for the decision. Runs only when asked.
   const pgliteRows = envNumber("BENCH_APPROVE_PGLITE_ROWS", Number.POSITIVE_INFINITY);
   await announceBench("approve");
-  const model = { "bench.yaml": approveModel() };
+  const model = { "bench.yaml": benchModelWithLayout() };
   const run = await withBenchApp("approve", model, (setup) =>
     measureDecisions(setup, rows, samples),
   );

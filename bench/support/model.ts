@@ -65,7 +65,8 @@ entityTypes:
     approval: { upload: false, web: false }
     attributes:
       - { name: code, uiName: Code, dataType: String, identity: true, filter: true }
-      - { name: name, uiName: Name, dataType: String, nullable: true }
+      - { name: name, uiName: Name, dataType: String, nullable: true, filter: true }
+      - { name: amount, uiName: Amount, dataType: Number, nullable: true }
 roles:
   - name: steward
     uiname: Steward
