@@ -10,7 +10,6 @@ import { authRoutes } from "./auth/auth.routes.ts";
 import { oidcRoutes } from "./auth/oidc/oidc.routes.ts";
 import { changesRoutes } from "./changes/changes.routes.ts";
 import { contextsRoutes } from "./contexts/contexts.routes.ts";
-import { useCallbackQueries } from "./db/pg-callback-queries.ts";
 import { dictionaryRoutes } from "./dictionary/dictionary.routes.ts";
 import { TooManyRequestsError } from "./errors.ts";
 import { historyRoutes } from "./history/history.routes.ts";
@@ -36,8 +35,6 @@ export interface BuildOptions {
 /** Builds the Fastify instance with every module's routes; does not listen. */
 export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promise<App> {
   const { config, database } = deps;
-  // Large reads (exports, history) keep no rows alive between queries: db/pg-callback-queries.ts.
-  if (database.kind === "postgres") useCallbackQueries();
   const app = Fastify({
     ...(options.logger === false ? { logger: false } : { loggerInstance: createLogger(config) }),
     trustProxy: config.trustProxy,

@@ -6,6 +6,7 @@ import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import type { CopyData } from "./copy-text.ts";
+import { CallbackQueryClient } from "./pg-callback-queries.ts";
 import { PgliteDialect } from "./pglite-dialect.ts";
 import { lockDataFolder } from "./pglite-folder-lock.ts";
 import { type PgliteThread, startPgliteThread } from "./pglite-thread.ts";
@@ -69,6 +70,8 @@ function openPostgres(url: string, max: number): Database {
   const pool = new pg.Pool({
     connectionString: url,
     max,
+    // Large reads (exports, history) keep no rows alive between queries.
+    Client: CallbackQueryClient,
     types: {
       getTypeParser: ((oid: number, format?: "text" | "binary") =>
         VALUE_PARSERS[oid] ?? pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,

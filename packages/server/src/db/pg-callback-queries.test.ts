@@ -1,17 +1,16 @@
-import pg from "pg";
+import { sql } from "kysely";
+import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../testing/test-app.ts";
 import { testDatabaseKind } from "../testing/test-database.ts";
-import { useCallbackQueries } from "./pg-callback-queries.ts";
+import { CallbackQueryClient } from "./pg-callback-queries.ts";
 
 describe.skipIf(testDatabaseKind() !== "postgres")("pg queries through their callback form", () => {
   let t: TestApp;
   let client: pg.Client;
   beforeAll(async () => {
-    // createTestApp builds the app, which installs the callback form; installing twice is harmless.
     t = await createTestApp();
-    useCallbackQueries();
-    client = new pg.Client({ connectionString: t.database.url });
+    client = new CallbackQueryClient({ connectionString: t.database.url });
     await client.connect();
   });
   afterAll(async () => {
@@ -37,7 +36,7 @@ describe.skipIf(testDatabaseKind() !== "postgres")("pg queries through their cal
     expect((error as Error).stack).toContain("pg-callback-queries");
   });
 
-  it("leaves callbacks and the app's own queries as they were", async () => {
+  it("is the client of the app's pool; callbacks are left as they were", async () => {
     const viaCallback = await new Promise<pg.QueryResult>((resolve, reject) =>
       client.query("select 3 as n", (error, result) => (error ? reject(error) : resolve(result))),
     );
@@ -48,5 +47,9 @@ describe.skipIf(testDatabaseKind() !== "postgres")("pg queries through their cal
       .where("username", "=", "admin")
       .execute();
     expect(rows).toEqual([{ username: "admin" }]);
+    const failed = await sql`select * from no_such_table`
+      .execute(t.database.db)
+      .catch((e: Error) => e);
+    expect((failed as Error).stack).toContain("pg-callback-queries");
   });
 });

@@ -4,10 +4,27 @@ type Query = (config: unknown, values?: unknown, callback?: unknown) => unknown;
 type Callback = (error: Error | null, result: pg.QueryResult) => void;
 
 const pgQuery = pg.Client.prototype.query as unknown as Query;
-let installed = false;
+
+/** pg's `Client.query`, its promise form run through its callback form (see CallbackQueryClient). */
+function callbackQuery(this: pg.Client, config: unknown, values?: unknown, callback?: unknown) {
+  const submittable =
+    config !== null &&
+    typeof config === "object" &&
+    typeof (config as { submit?: unknown }).submit === "function";
+  if (callback !== undefined || typeof values === "function" || submittable || config == null)
+    return pgQuery.call(this, config, values, callback);
+  return new Promise<pg.QueryResult>((resolve, reject) => {
+    const done: Callback = (error, result) => (error ? reject(error) : resolve(result));
+    pgQuery.call(this, config, values, done);
+  }).catch((error: Error) => {
+    Error.captureStackTrace(error);
+    throw error;
+  });
+}
 
 /**
- * Makes pg's promise form of `Client.query` (the one Kysely calls) run through its callback form.
+ * The pool's client: pg's promise form of `query` (the one Kysely calls) runs through its callback
+ * form.
  *
  * A pg Query made without a callback (the promise form sets one on it afterwards) keeps the rows of
  * every result alive across young-generation collections: with pg 8.23 on Node 20, reading
@@ -17,27 +34,5 @@ let installed = false;
  * no rows"). Submittables (COPY streams) and calls that bring their own callback are untouched;
  * errors are rejected with the caller's stack, as pg's promise form does.
  */
-export function useCallbackQueries(): void {
-  if (installed) return;
-  installed = true;
-  (pg.Client.prototype as unknown as { query: Query }).query = function (
-    this: pg.Client,
-    config: unknown,
-    values?: unknown,
-    callback?: unknown,
-  ) {
-    const submittable =
-      config !== null &&
-      typeof config === "object" &&
-      typeof (config as { submit?: unknown }).submit === "function";
-    if (callback !== undefined || typeof values === "function" || submittable || config == null)
-      return pgQuery.call(this, config, values, callback);
-    return new Promise<pg.QueryResult>((resolve, reject) => {
-      const done: Callback = (error, result) => (error ? reject(error) : resolve(result));
-      pgQuery.call(this, config, values, done);
-    }).catch((error: Error) => {
-      Error.captureStackTrace(error);
-      throw error;
-    });
-  };
-}
+export class CallbackQueryClient extends pg.Client {}
+(CallbackQueryClient.prototype as unknown as { query: Query }).query = callbackQuery;
