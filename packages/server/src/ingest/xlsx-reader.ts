@@ -1,5 +1,6 @@
 import path from "node:path/posix";
 import { SaxesParser, type SaxesTagPlain } from "saxes";
+import { SharedStrings } from "./shared-strings.ts";
 import { FileFormatError, ZipArchive, type ZipLimits } from "./zip-archive.ts";
 
 /** A cell as read: text, number, boolean, a date (`YYYY-MM-DD`), or empty. */
@@ -66,9 +67,9 @@ async function readDateStyles(archive: ZipArchive): Promise<boolean[]> {
   );
 }
 
-async function readSharedStrings(archive: ZipArchive): Promise<string[]> {
-  if (!archive.has("xl/sharedStrings.xml")) return [];
-  const strings: string[] = [];
+async function readSharedStrings(archive: ZipArchive): Promise<SharedStrings> {
+  const strings = new SharedStrings();
+  if (!archive.has("xl/sharedStrings.xml")) return strings;
   let current = "";
   let inText = false;
   let inPhonetic = false;
@@ -84,7 +85,7 @@ async function readSharedStrings(archive: ZipArchive): Promise<string[]> {
   parser.on("closetag", (tag) => {
     if (tag.name === "t") inText = false;
     else if (tag.name === "rPh") inPhonetic = false;
-    else if (tag.name === "si") strings.push(current);
+    else if (tag.name === "si") strings.add(current);
   });
   const stream = (await archive.stream("xl/sharedStrings.xml")).setEncoding("utf8");
   for await (const chunk of stream) parser.write(chunk as string);
@@ -253,15 +254,10 @@ export async function* readSheetRows(
   }
 }
 
-function decodeCell(
-  type: string,
-  text: string,
-  isDate: boolean,
-  shared: readonly string[],
-): CellValue {
+function decodeCell(type: string, text: string, isDate: boolean, shared: SharedStrings): CellValue {
   switch (type) {
     case "s": {
-      const s = shared[Number(text)];
+      const s = shared.get(Number(text));
       return s === undefined || s === "" ? null : s;
     }
     case "inlineStr":
