@@ -1,6 +1,6 @@
 import type { Db } from "../db/connection.ts";
 import { flatCopyData } from "../db/copy-text.ts";
-import { buildIndexes, loadEmptyTable } from "../records/index-rebuild.ts";
+import { loadEmptyTable } from "../records/index-rebuild.ts";
 import { adjustTypeCount } from "../records/type-counts.repository.ts";
 import { loadedUniqueBreaches, uniqueAttributes } from "../rules/unique.repository.ts";
 import { copyInChunks } from "./chunk-copy.ts";
@@ -14,6 +14,7 @@ import {
 } from "./first-load.repository.ts";
 import { nameReferences, uniqueProblemRow } from "./ingest-checks.ts";
 import {
+  buildIndexesAfterCommit,
   type IngestInput,
   type IngestResult,
   MAX_PROBLEM_ROWS,
@@ -56,9 +57,7 @@ export async function loadEmptyType(db: Db, input: IngestInput): Promise<IngestR
     return table;
   });
   if (!loaded) return undefined;
-  const builds = buildIndexes(db, loaded.indexes);
-  if (input.afterCommit) input.afterCommit(builds);
-  else await builds;
+  await buildIndexesAfterCommit(db, input, loaded.indexes);
   return loaded.result;
 }
 

@@ -1,5 +1,6 @@
 import type { CopyRows, Database, Db } from "../db/connection.ts";
 import type { Attribute, ContextModel, EntityType } from "../model/model.ts";
+import { buildIndexes } from "../records/index-rebuild.ts";
 import { ruleProblems } from "../rules/row-rules.ts";
 import type { DiffCounts, MissingScope, WriteOptions } from "./diff.repository.ts";
 import type { IngestValue } from "./row-converter.ts";
@@ -220,3 +221,17 @@ export const writeOptions = ({
   apply,
   buildIndexesLater,
 }: IngestInput): WriteOptions => ({ source, user, apply, buildIndexesLater });
+
+/**
+ * Builds the non-unique indexes a committed bulk write of the ingest left out (buildIndexes): handed
+ * to the input's afterCommit when it takes them, so the answer does not wait, else awaited.
+ */
+export async function buildIndexesAfterCommit(
+  db: Db,
+  input: IngestInput,
+  definitions: readonly string[],
+): Promise<void> {
+  const builds = buildIndexes(db, definitions);
+  if (input.afterCommit) input.afterCommit(builds);
+  else await builds;
+}

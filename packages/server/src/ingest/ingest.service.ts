@@ -11,6 +11,7 @@ import { diffWhileReading } from "./diff-while-reading.ts";
 import { loadEmptyType } from "./first-load.ts";
 import { checkKeys, checkMassMissing, checkUnique, uniqueProblems } from "./ingest-checks.ts";
 import {
+  buildIndexesAfterCommit,
   type IngestInput,
   IngestRejected,
   type IngestResult,
@@ -77,7 +78,16 @@ async function ingestByDiff(db: Db, input: IngestInput): Promise<IngestResult> {
     const rows = await copyInChunks(db, input, sink, unique ? more : undefined);
     await checkKeys(db, input, stage);
     await checkUnique(db, input, stage);
-    return await inTransaction(db, async (tx) => {
+    // Outside a caller's transaction, the index builds a bulk write leaves out wait for the commit,
+    // as a first load's do: the transaction (on PGlite, the one session) is held that much shorter.
+    const later: string[] = [];
+    const options = {
+      ...writeOptions(input),
+      buildIndexesLater:
+        input.buildIndexesLater ??
+        (db.isTransaction ? undefined : (definitions: string[]) => later.push(...definitions)),
+    };
+    const answer = await inTransaction(db, async (tx) => {
       await lockType(tx, input);
       // The classification joins the whole file with the type: let its hash tables fit in memory.
       await sql`set local work_mem = '64MB'`.execute(tx);
@@ -97,7 +107,7 @@ async function ingestByDiff(db: Db, input: IngestInput): Promise<IngestResult> {
       const { events, visibleChange } =
         result.added + result.changed + result.missing === 0
           ? { events: 0, visibleChange: 0 }
-          : await writeEvents(tx, input.context, input.type, stage, writeOptions(input));
+          : await writeEvents(tx, input.context, input.type, stage, options);
       await adjustTypeCount(tx, input.context.name, input.type.name, visibleChange);
       const written = input.apply
         ? { ...result, rows, pending: 0, applied: events }
@@ -105,6 +115,8 @@ async function ingestByDiff(db: Db, input: IngestInput): Promise<IngestResult> {
       await input.beforeCommit?.(tx, written);
       return written;
     });
+    if (later.length > 0) await buildIndexesAfterCommit(db, input, later);
+    return answer;
   } catch (error) {
     failed = true;
     throw error;
