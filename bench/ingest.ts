@@ -3,7 +3,6 @@
 // same run (yauzl + saxes + COPY in chunks).
 import { execFile, spawn } from "node:child_process";
 import { once } from "node:events";
-import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
 import readline from "node:readline";
@@ -36,25 +35,23 @@ const execFileAsync = promisify(execFile);
 
 const MB = 1024 * 1024;
 
+const UPLOAD_CLIENT = fileURLToPath(new URL("./support/upload-entry.mjs", import.meta.url));
+
+/** Uploads the file from a client process of its own: the RSS measured is the server's alone. */
 async function postUpload(
   baseUrl: string,
   cookie: string,
   file: string,
   options: Record<string, boolean>,
 ): Promise<string> {
-  const form = new FormData();
-  form.set("context", BENCH_CONTEXT);
-  form.set("layout", ITEM_LAYOUT);
-  for (const [k, v] of Object.entries(options)) form.set(k, String(v));
-  form.set("uploadfile", await fs.openAsBlob(file), "items.xlsx");
-  const res = await fetch(`${baseUrl}/api/upload`, {
-    method: "POST",
-    headers: { cookie },
-    body: form,
-    signal: AbortSignal.timeout(3_600_000),
-  });
-  const text = await res.text();
-  if (res.status !== 200) throw new Error(`upload: ${res.status} ${text.slice(0, 2000)}`);
+  const fields = { context: BENCH_CONTEXT, layout: ITEM_LAYOUT, ...options };
+  const { stdout } = await execFileAsync(
+    process.execPath,
+    [UPLOAD_CLIENT, `${baseUrl}/api/upload`, cookie, file, JSON.stringify(fields)],
+    { maxBuffer: 16 * MB },
+  );
+  const { status, text } = JSON.parse(stdout) as { status: number; text: string };
+  if (status !== 200) throw new Error(`upload: ${status} ${text.slice(0, 2000)}`);
   return text;
 }
 
