@@ -93,8 +93,9 @@ export async function applyEvents(
         tx,
       );
   };
-  // Removals first: they change no indexed value, so they stay on their pages (no new index
-  // entries) while the free space there lasts, which rewritten values would otherwise take.
+  // Removals first: they stay on their pages while the free space there lasts, which rewritten
+  // values would otherwise take; without new index entries too, on a type whose indexes hold no
+  // flag (a StartsWith index covers is_deleted, see createIndexSql).
   if (removals.length > 0) {
     await sql`update ${t} t set is_deleted = true, ${common} ${fromEvents(removals)}`.execute(tx);
   }

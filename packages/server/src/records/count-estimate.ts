@@ -35,24 +35,16 @@ export function countEstimates(above: number): CountEstimates {
   };
 }
 
-interface PlanNode {
-  "Node Type": string;
-  "Plan Rows": number;
-  Plans?: PlanNode[];
-}
-
 /**
- * The planner's estimate of the rows a list holds: the rows under its page's Limit, which are all the
- * rows that match (the same conditions as its count). Planning only; nothing is read.
+ * The planner's estimate of the rows a list holds: the rows of its top node, planning only; nothing
+ * is read.
  */
-async function plannedRows(db: Db, page: RawBuilder<unknown>): Promise<number> {
-  const compiled = page.compile(db);
-  const { rows } = await db.executeQuery<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(
+async function plannedRows(db: Db, matching: RawBuilder<unknown>): Promise<number> {
+  const compiled = matching.compile(db);
+  const { rows } = await db.executeQuery<{ "QUERY PLAN": [{ Plan: { "Plan Rows": number } }] }>(
     CompiledQuery.raw(`explain (format json) ${compiled.sql}`, [...compiled.parameters]),
   );
-  const plan = rows[0]["QUERY PLAN"][0].Plan;
-  const matching = plan["Node Type"] === "Limit" && plan.Plans ? plan.Plans[0] : plan;
-  return Math.round(matching["Plan Rows"]);
+  return Math.round(rows[0]["QUERY PLAN"][0].Plan["Plan Rows"]);
 }
 
 /** Whether a list's count may be estimated: a filtered list of now, not a pending list or one record. */
@@ -84,7 +76,7 @@ export async function listCount(
     mayEstimate(q) &&
     (await estimates.typeRows(db, target.context, target.type)) > estimates.above
   ) {
-    const planned = await plannedRows(db, query.page);
+    const planned = await plannedRows(db, query.matching);
     if (planned > estimates.above) return { querySize: planned, querySizeEstimated: true };
   }
   const { rows } = await query.count.execute(db);

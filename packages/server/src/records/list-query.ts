@@ -27,6 +27,8 @@ export interface OutputColumn {
 export interface ListQuery extends PageSql {
   /** The total count, or null when the exact per-type counter answers it. */
   count: RawBuilder<{ n: number }> | null;
+  /** The rows the list holds, unordered and unpaged: what the planner estimates a count from. */
+  matching: RawBuilder<unknown>;
   columns: OutputColumn[];
   /** Attribute names the answer carries (requested, or all). */
   requested: string[];
@@ -144,17 +146,30 @@ export function buildListQuery(
   if (size > 0) selects.push(...orderValuesSql(terms));
   const after = afterKey === undefined ? sql`` : sql`and v.entity_key_id > ${afterKey}`;
   const only = keyIds === undefined ? sql`` : sql`and v.entity_key_id = any(${keyIds}::bigint[])`;
-  const rows: RowsSql = (condition, order, limit, part = sql``) => sql<Record<string, unknown>>`
-    select ${part} v.entity_key_id, v.is_deleted, v.version, ${sql.join(selects)}
-    from ${source.rows(type)} as v ${sql.join(joins, sql` `)}
-    where ${where} and ${condition} ${after} ${only}
-    order by ${order}
-    ${limit}`;
+  // A page of now is chosen key first: its keys in a subquery that reads only what the conditions
+  // and the order name (from a covering index where there is one, such as a StartsWith filter's),
+  // then its rows. Reading the rows of every match to sort them would touch the table once per
+  // match. A past moment's rows are a union the outer query could not look up by key.
+  const keyFirst = size > 0 && source.at === undefined;
+  const rows: RowsSql = (condition, order, limit, part = sql``) => {
+    const matching = sql<boolean>`${where} and ${condition} ${after} ${only}`;
+    const chosen = keyFirst
+      ? sql<boolean>`v.entity_key_id in (select v.entity_key_id from ${source.rows(type)} as v
+          where ${matching} order by ${order} ${limit})`
+      : matching;
+    return sql<Record<string, unknown>>`
+      select ${part} v.entity_key_id, v.is_deleted, v.version, ${sql.join(selects)}
+      from ${source.rows(type)} as v ${sql.join(joins, sql` `)}
+      where ${chosen}
+      order by ${order}
+      ${keyFirst ? sql`` : limit}`;
+  };
   const pageNum = Math.max(q.pageNum ?? 1, 1);
   const offset = afterKey !== undefined ? 0 : (pageNum - 1) * size;
   return {
     ...pageSql(rows, terms, { size, pageNum, offset }, q.seek),
     count: countSql(context, type, q, where, source),
+    matching: sql`select v.entity_key_id from ${source.rows(type)} as v where ${where}`,
     columns,
     requested,
     orderValues: size > 0 ? terms.length : null,

@@ -48,6 +48,9 @@ describe("DDL builders", () => {
     expect(ddl.createIndexSql("s", "t", "i", "pattern", ["a"])).toBe(
       'create index "i" on "s"."t" (lower("a") text_pattern_ops)',
     );
+    expect(ddl.createIndexSql("s", "t", "i", "prefix", ["a"])).toBe(
+      'create index "i" on "s"."t" (lower("a") text_pattern_ops) include ("a", entity_key_id, is_deleted, is_pending_new)',
+    );
     expect(ddl.createIndexSql("s", "t", "i", "trigram", ["a"])).toBe(
       'create index "i" on "s"."t" using gin ("a" gin_trgm_ops)',
     );

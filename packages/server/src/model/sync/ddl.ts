@@ -54,8 +54,9 @@ export function createTableSql(
     "last_event_id bigint",
   ];
   const own = columns.map(columnSql);
-  // Room left on each page lets an update that changes no indexed column (a soft delete, a version
-  // bump, an unindexed attribute) stay on its page without new index entries (a HOT update).
+  // Room left on each page lets an update that changes no indexed column (a version bump, an
+  // unindexed attribute; a soft delete where no StartsWith index covers is_deleted) stay on its page
+  // without new index entries (a HOT update).
   return `create table ${qualified(schema, table)} (\n  ${[...system, ...own].join(",\n  ")}\n) with (fillfactor = 90)`;
 }
 
@@ -102,9 +103,12 @@ export function addForeignKeySql(
   );
 }
 
-export type IndexKind = "unique" | "btree" | "pattern" | "trigram";
+export type IndexKind = "unique" | "btree" | "pattern" | "prefix" | "trigram";
 
-/** An index over plain columns (`unique`, `btree`), `lower(col) text_pattern_ops` (`pattern`) or a pg_trgm GIN. */
+/**
+ * An index over plain columns (`unique`, `btree`), `lower(col) text_pattern_ops` (`pattern`), the
+ * same covering what a list's StartsWith filter reads (`prefix`) or a pg_trgm GIN.
+ */
 export function createIndexSql(
   schema: string,
   table: string,
@@ -121,6 +125,11 @@ export function createIndexSql(
       return `create index ${quoteIdent(name)} on ${target} (${cols.join(", ")})`;
     case "pattern":
       return `create index ${quoteIdent(name)} on ${target} (lower(${cols[0]}) text_pattern_ops)`;
+    case "prefix":
+      // The column itself too: PostgreSQL reads an expression index only when it holds every
+      // column the query names. So a filtered list's keys and its count are index-only scans; the
+      // price is that a soft delete, holding an indexed flag, is no longer a HOT update.
+      return `create index ${quoteIdent(name)} on ${target} (lower(${cols[0]}) text_pattern_ops) include (${cols[0]}, entity_key_id, is_deleted, is_pending_new)`;
     case "trigram":
       return `create index ${quoteIdent(name)} on ${target} using gin (${cols[0]} gin_trgm_ops)`;
   }

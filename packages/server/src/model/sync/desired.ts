@@ -87,8 +87,8 @@ function desiredTable(context: ContextModel, type: EntityType): DesiredTable {
       });
     if (a.filter && a.dataType === "String") {
       indexes.push({
-        name: objectName(type.name, a.name, "pattern"),
-        kind: "pattern",
+        name: objectName(type.name, a.name, "prefix"),
+        kind: "prefix",
         columns: [a.name],
       });
       indexes.push({
@@ -116,8 +116,9 @@ function desiredTable(context: ContextModel, type: EntityType): DesiredTable {
 
 /**
  * A past moment is read from the table and its history side by side, in the same orders: the
- * history gets the table's btree and `lower()` pattern indexes (not unique: a record has many
- * versions), lookups by record and by when a version started and ended. Trigram searches
+ * history gets the table's btree indexes and its `lower()` pattern indexes, without the columns
+ * they cover on the table (not unique: a record has many versions), lookups by record and by when a
+ * version started and ended. Trigram searches
  * ('Contains', 'EndsWith') scan it.
  */
 function historyIndexes(typeName: string, indexes: readonly DesiredIndex[]): DesiredIndex[] {
@@ -133,8 +134,8 @@ function historyIndexes(typeName: string, indexes: readonly DesiredIndex[]): Des
     ...indexes
       .filter((i) => i.kind !== "trigram")
       .map((i) => ({
-        name: objectName(history, ...i.columns, i.kind === "pattern" ? "pattern" : "idx"),
-        kind: i.kind === "pattern" ? ("pattern" as const) : ("btree" as const),
+        name: objectName(history, ...i.columns, i.kind === "prefix" ? "pattern" : "idx"),
+        kind: i.kind === "prefix" ? ("pattern" as const) : ("btree" as const),
         columns: i.columns,
       })),
   ];

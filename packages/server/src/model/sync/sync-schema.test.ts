@@ -79,7 +79,7 @@ describe("schema sync", () => {
       "supplier",
     ]);
     expect(await indexesOf("product")).toEqual([
-      "product__code__pattern",
+      "product__code__prefix",
       "product__code__trgm",
       "product__identity",
       "product__supplier__idx",
@@ -108,6 +108,21 @@ describe("schema sync", () => {
     expect(actions.map((a) => a.description)).toEqual(
       dropped.map((name) => `create trigram index ctx_shop.${name}`),
     );
+    expect(await indexesOf("product")).toEqual(before);
+  });
+
+  // Earlier releases made a StartsWith index that covered nothing; the sync replaces it by name.
+  it("replaces a pattern index of an earlier release with the covering one", async () => {
+    const before = await indexesOf("product");
+    await sql`drop index ctx_shop.product__code__prefix`.execute(db);
+    await sql`create index product__code__pattern on ctx_shop.product (lower(code) text_pattern_ops)`.execute(
+      db,
+    );
+    const actions = await syncSchema(db, modelOf(BASE), { allowDestructive: false });
+    expect(actions.map((a) => a.description)).toEqual([
+      "drop index ctx_shop.product__code__pattern",
+      "create prefix index ctx_shop.product__code__prefix",
+    ]);
     expect(await indexesOf("product")).toEqual(before);
   });
 
