@@ -51,6 +51,10 @@ const insertChildren = (tx: Db, rows: number, lastParent: number) => async () =>
   return during;
 };
 
+/** writeWithForeignKeysAfter for `rows` children; answers the keys seen during the write. */
+const writeChildren = (tx: Db, rows: number, lastParent = 7) =>
+  writeWithForeignKeysAfter(tx, SCHEMA, "child", rows, insertChildren(tx, rows, lastParent));
+
 /** Runs `work` in a transaction that is always rolled back, so each test starts from no child. */
 async function rolledBack(work: (tx: Db) => Promise<void>): Promise<void> {
   const undo = new Error("rolled back");
@@ -67,13 +71,7 @@ describe("writeWithForeignKeysAfter", () => {
     await rolledBack(async (tx) => {
       await lock(tx, "child");
       await lock(tx, "parent");
-      const during = await writeWithForeignKeysAfter(
-        tx,
-        SCHEMA,
-        "child",
-        MIN_BULK_ROWS,
-        insertChildren(tx, MIN_BULK_ROWS, 7),
-      );
+      const during = await writeChildren(tx, MIN_BULK_ROWS);
       expect(during).toEqual([]);
       expect(await keysOfChild(tx)).toEqual([{ name: "child_parent_fk", validated: true }]);
     });
@@ -84,13 +82,7 @@ describe("writeWithForeignKeysAfter", () => {
       .transaction(async (tx) => {
         await lock(tx, "child");
         await lock(tx, "parent");
-        await writeWithForeignKeysAfter(
-          tx,
-          SCHEMA,
-          "child",
-          MIN_BULK_ROWS,
-          insertChildren(tx, MIN_BULK_ROWS, 1_000),
-        );
+        await writeChildren(tx, MIN_BULK_ROWS, 1_000);
       })
       .catch((error: unknown) => error);
     expect(sqlState(failure)).toBe("23503");
@@ -102,13 +94,7 @@ describe("writeWithForeignKeysAfter", () => {
   it("keeps the key when the referenced table is not held alone", async () => {
     await rolledBack(async (tx) => {
       await lock(tx, "child");
-      const during = await writeWithForeignKeysAfter(
-        tx,
-        SCHEMA,
-        "child",
-        MIN_BULK_ROWS,
-        insertChildren(tx, MIN_BULK_ROWS, 7),
-      );
+      const during = await writeChildren(tx, MIN_BULK_ROWS);
       expect(during).toHaveLength(1);
     });
   });
@@ -117,13 +103,7 @@ describe("writeWithForeignKeysAfter", () => {
     await rolledBack(async (tx) => {
       await lock(tx, "child");
       await lock(tx, "parent");
-      const during = await writeWithForeignKeysAfter(
-        tx,
-        SCHEMA,
-        "child",
-        MIN_BULK_ROWS - 1,
-        insertChildren(tx, MIN_BULK_ROWS - 1, 7),
-      );
+      const during = await writeChildren(tx, MIN_BULK_ROWS - 1);
       expect(during).toHaveLength(1);
     });
   });
