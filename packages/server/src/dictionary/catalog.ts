@@ -26,6 +26,12 @@ export interface Catalog {
   elements: CatalogElement[];
 }
 
+/** A catalog being read: its objects, and its columns, which take most of the read, still to come. */
+export interface CatalogReading {
+  objects: CatalogObject[];
+  elements: Promise<CatalogElement[]>;
+}
+
 // The relations worth documenting: tables, partitioned tables (partitions folded into them),
 // views, materialized views and foreign tables, outside system schemas and extensions.
 const RELATIONS = `
@@ -88,20 +94,24 @@ const ELEMENTS = `
   ${COMMENT("ds", "a.attrelid", "a.attnum")}
   order by r.rank, a.attnum`;
 
-/** Reads the documented objects and their columns in one consistent, read-only snapshot: two set-based queries. */
-export async function readCatalog(client: pg.Client): Promise<Catalog> {
+/**
+ * Reads the documented objects and their columns in one consistent, read-only snapshot: two
+ * set-based queries, the objects first, handed to `objectsRead` as soon as they are read.
+ */
+export async function readCatalog(
+  client: pg.Client,
+  objectsRead: (objects: CatalogObject[]) => void = () => undefined,
+): Promise<Catalog> {
   await client.query("begin isolation level repeatable read read only");
   try {
-    const objects = await client.query<CatalogObject>(OBJECTS);
+    const objects = (await client.query<CatalogObject>(OBJECTS)).rows.map((o) => ({
+      ...o,
+      rowestimate: o.rowestimate === null ? null : Number(o.rowestimate),
+    }));
+    objectsRead(objects);
     const elements = await client.query<CatalogElement>(ELEMENTS);
-    return {
-      objects: objects.rows.map((o) => ({
-        ...o,
-        rowestimate: o.rowestimate === null ? null : Number(o.rowestimate),
-      })),
-      // attnum is a smallint, which the driver answers as a number already.
-      elements: elements.rows,
-    };
+    // attnum is a smallint, which the driver answers as a number already.
+    return { objects, elements: elements.rows };
   } finally {
     await client.query("rollback");
   }

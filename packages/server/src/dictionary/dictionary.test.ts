@@ -499,6 +499,50 @@ describe.skipIf(!reachable)("Data Dictionary metadata sources", () => {
       );
     });
 
+    it("an import whose columns cannot be read (after its objects) fails whole, in plain words", async () => {
+      // The columns' query reads pg_attrdef, the objects' does not: the data objects are written
+      // while the columns are read, and must go with the rest.
+      const reader = `ledgerline_reader_${process.pid}`;
+      const countObjects = async () =>
+        (
+          await listRecords(t, admin, {
+            context: DD,
+            entityType: "dataobject",
+            requirePending: true,
+            includeDeleted: true,
+            pageSize: 0,
+          })
+        ).data.length;
+      await source.exec(
+        `create role ${reader} login`,
+        "revoke select on pg_catalog.pg_attrdef from public",
+      );
+      try {
+        await writeConnection("src.conf", [
+          `host=${source.host}`,
+          `port=${source.port}`,
+          `dbname=${source.name}`,
+          `user=${reader}`,
+        ]);
+        const before = await countObjects();
+        await source.exec("create table sales.added_meanwhile (id int)");
+        const res = await dd("/data-dictionary/import-metadata-from-source", {
+          EntityKeyID: sourceKey,
+        });
+        expect({ status: res.statusCode, body: res.body }).toEqual({
+          status: 502,
+          body: "Cannot read the source database of connection file 'src.conf': the connection's user may not read the catalog",
+        });
+        expect(await countObjects()).toBe(before);
+      } finally {
+        await source.exec(
+          "drop table if exists sales.added_meanwhile",
+          "grant select on pg_catalog.pg_attrdef to public",
+          `drop role if exists ${reader}`,
+        );
+      }
+    });
+
     it("a connection file with an unknown key is refused by name", async () => {
       const res = await pingWith([
         "host=127.0.0.1",

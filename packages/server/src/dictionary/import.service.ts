@@ -13,7 +13,7 @@ import {
 import { buildIndexes } from "../records/index-rebuild.ts";
 import { recordsWhere } from "../records/records.repository.ts";
 import { runListQuery } from "../records/records.service.ts";
-import { type Catalog, readCatalog } from "./catalog.ts";
+import { type CatalogObject, type CatalogReading, readCatalog } from "./catalog.ts";
 import { loadConnection } from "./connection-files.ts";
 import { dictionaryTypes } from "./dictionary-model.ts";
 import { finishRun, startRun } from "./import-runs.repository.ts";
@@ -65,13 +65,25 @@ export async function sourceOf(
   return { name: String(values?.name?.value ?? ""), connectionFile: file };
 }
 
-/** Reads the source database's catalog (read-only, with timeouts). */
+/**
+ * Reads the source database's catalog (read-only, with timeouts), answering as soon as its objects
+ * are read: the import writes its data objects while the columns still arrive. A failure to read
+ * the columns is the elements' to answer.
+ */
 export async function readSourceCatalog(
   connectionsDir: string,
   source: SourceToImport,
-): Promise<Catalog> {
+): Promise<CatalogReading> {
   const settings = await loadConnection(connectionsDir, source.connectionFile);
-  return withSourceDatabase(settings, readCatalog);
+  let objectsRead: (objects: CatalogObject[]) => void = () => undefined;
+  const objects = new Promise<CatalogObject[]>((resolve) => {
+    objectsRead = resolve;
+  });
+  const catalog = withSourceDatabase(settings, (client) => readCatalog(client, objectsRead));
+  const elements = catalog.then((c) => c.elements);
+  // Handled here as well: an import that fails before it needs the columns never awaits them.
+  elements.catch(() => undefined);
+  return { objects: await Promise.race([objects, catalog.then((c) => c.objects)]), elements };
 }
 
 /**
@@ -179,7 +191,7 @@ export async function importMetadataSource(
 async function ingestCatalog(
   tx: Db,
   context: ContextModel,
-  catalog: Catalog,
+  catalog: CatalogReading,
   options: {
     copyRows: CopyRows;
     sourceKey: number;
@@ -246,6 +258,7 @@ async function ingestCatalog(
     "description",
   ];
   const elementAttributes = attributesOf(dataelement, elementColumns);
+  const columns = await catalog.elements;
   const elements = await ingest(tx, {
     ...common,
     type: dataelement,
@@ -253,7 +266,7 @@ async function ingestCatalog(
     chunks: chunksOf(
       dataelement,
       elementAttributes,
-      catalog.elements.map((e) => ({
+      columns.map((e) => ({
         dataobject: keyOf.get(`${e.schema}.${e.object}`) as ScalarValue,
         name: e.name,
         position: e.position,

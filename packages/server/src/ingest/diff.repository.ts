@@ -3,6 +3,7 @@ import type { Db } from "../db/connection.ts";
 import type { Attribute, ContextModel, EntityType } from "../model/model.ts";
 import { identityAttributes, SYSTEM_COLUMNS } from "../model/model.ts";
 import { SQL_TYPES } from "../model/sync/ddl.ts";
+import { writeWithForeignKeysAfter } from "../records/foreign-key-rebuild.ts";
 import { buildInTransaction, writeWithIndexRebuild } from "../records/index-rebuild.ts";
 import { diffTable, type Stage, stageTable } from "./stage.repository.ts";
 
@@ -279,13 +280,17 @@ export async function writeEvents(
   const { rows: fresh } = await sql<{ n: number }>`
     select count(*)::int as n from ${s} s where ${isNew}`.execute(db);
   // Unique ones are built again before the diff goes on (the rest of the ingest looks records up by
-  // them); the others now, or after the commit when the caller takes them (buildIndexesLater).
+  // them); the others now, or after the commit when the caller takes them (buildIndexesLater). The
+  // foreign keys to tables the transaction holds alone check the new records at once, after them.
   const { indexes } = await writeWithIndexRebuild(
     db,
     context.schema,
     { table: type.name },
     fresh[0].n,
-    () => insertNewRecords(db, context, type, stage, { where: isNew, events }, options),
+    () =>
+      writeWithForeignKeysAfter(db, context.schema, type.name, fresh[0].n, () =>
+        insertNewRecords(db, context, type, stage, { where: isNew, events }, options),
+      ),
   );
   if (options.buildIndexesLater) options.buildIndexesLater(indexes);
   else await buildInTransaction(db, indexes);
