@@ -7,6 +7,7 @@ import {
   typeRuleAttributes,
   valueBreaches,
 } from "@ledgerline/contract";
+import type { RawBuilder } from "kysely";
 import type { Db } from "../db/connection.ts";
 import { ConflictError } from "../errors.ts";
 import type { ContextModel, EntityType } from "../model/model.ts";
@@ -72,12 +73,13 @@ export function changeBreaches(
 /**
  * Refuses (409) an approval after which two live records share the value of a unique rule (two
  * pending changes may each have been unique when proposed); the caller's transaction rolls back.
+ * `eventIds`: a subquery of the approved events' ids.
  */
 export async function checkApprovedUnique(
   tx: Db,
   context: ContextModel,
   type: EntityType,
-  eventIds: readonly number[],
+  eventIds: RawBuilder<unknown>,
 ): Promise<void> {
   const problems: string[] = [];
   for (const attr of uniqueAttributes(type)) {
