@@ -16,8 +16,6 @@ import {
   selectedConflicts,
 } from "./selected-events.ts";
 
-export type { Conflict } from "./selected-events.ts";
-
 export interface ApplyResult {
   /** How many events were decided. */
   applied: number;
