@@ -14,6 +14,7 @@ import {
   SELECTED,
   type SelectedSummary,
   selectedConflicts,
+  withinSelection,
 } from "./selected-events.ts";
 
 export interface ApplyResult {
@@ -45,7 +46,7 @@ export async function applyEvents(
   const common = sql`version = t.version + 1, updated_at = now(), updated_by = ${user}, last_event_id = e.event_id`;
   const ofOutcome = (outcome: Outcome) =>
     sql`from ${SELECTED} s join app.events e on e.event_id = s.event_id
-      where s.outcome = ${outcome} and t.entity_key_id = s.entity_key_id`;
+      where s.outcome = ${outcome} and t.entity_key_id = s.entity_key_id and ${withinSelection(summary)}`;
 
   const writeValues = async () => {
     if (summary.create > 0)
@@ -76,7 +77,10 @@ export async function applyEvents(
     summary.create + summary.revived - summary.removed,
   );
   await sql`update app.events e set status = 'approved', decided_by = ${user}, decided_at = now()
-    from ${SELECTED} s where e.event_id = s.event_id and ${outcomeIn("s", APPLIED)}`.execute(tx);
+    from ${SELECTED} s
+    where e.event_id = s.event_id and ${outcomeIn("s", APPLIED)} and ${withinSelection(summary)}`.execute(
+    tx,
+  );
   const applied = summary.create + summary.change + summary.remove;
   return { applied, conflicts: summary.conflicts > 0 ? await selectedConflicts(tx) : [], indexes };
 }

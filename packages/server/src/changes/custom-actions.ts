@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import type { Db } from "../db/connection.ts";
 import type { ContextModel, EntityType } from "../model/model.ts";
 import { type ApplyResult, applyEvents } from "./apply-events.ts";
-import { SELECTED, type SelectedSummary } from "./selected-events.ts";
+import { SELECTED, type SelectedSummary, withinSelection } from "./selected-events.ts";
 
 export interface ActionInput {
   context: ContextModel;
@@ -19,7 +19,7 @@ export type ActionHandler = (tx: Db, input: ActionInput) => Promise<ApplyResult>
 const approveAsVerified: ActionHandler = async (tx, { context, type, selected, user }) => {
   // The date goes into the events themselves, so the history shows who verified what and when.
   await sql`update app.events e set new_values = coalesce(e.new_values, '{}'::jsonb) || jsonb_build_object('verified_on', current_date::text)
-    from ${SELECTED} s where e.event_id = s.event_id`.execute(tx);
+    from ${SELECTED} s where e.event_id = s.event_id and ${withinSelection(selected)}`.execute(tx);
   return applyEvents(tx, context, type, selected, user);
 };
 

@@ -30,10 +30,13 @@ import {
   selectedActions,
   selectedEventIds,
   selectPendingEvents,
+  withinSelection,
 } from "./selected-events.ts";
 
-/** The selected events an approval applied, as a subquery. */
-const APPLIED_EVENT_IDS = sql`select s.event_id from ${SELECTED} s where ${outcomeIn("s", APPLIED)}`;
+/** The selected events an approval applied, as a condition on `e` (app.events). */
+const applied = (selected: SelectedSummary) =>
+  sql<boolean>`${withinSelection(selected)}
+    and e.event_id in (select s.event_id from ${SELECTED} s where ${outcomeIn("s", APPLIED)})`;
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
@@ -143,7 +146,7 @@ export function approve(
     async (tx, context, type, selected) => {
       assertNotOwn(type, selected);
       const result = await applyEvents(tx, context, type, selected, user.username);
-      await checkApprovedUnique(tx, context, type, APPLIED_EVENT_IDS);
+      await checkApprovedUnique(tx, context, type, applied(selected));
       return result;
     },
   );
@@ -167,7 +170,7 @@ export function reject(
     indexBuilds,
     { verb: "rejected", notDecided: [] },
     async (tx, context, type, selected) => {
-      if (selected.selected > 0) await rejectEvents(tx, context, type, user.username);
+      if (selected.selected > 0) await rejectEvents(tx, context, type, selected, user.username);
       return { applied: selected.selected, conflicts: [] };
     },
   );

@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import type { Db } from "../db/connection.ts";
 import { entityTable } from "../ingest/diff.repository.ts";
 import type { ContextModel, EntityType } from "../model/model.ts";
-import { SELECTED } from "./selected-events.ts";
+import { SELECTED, type SelectedSummary, withinSelection } from "./selected-events.ts";
 
 /** Per type and action, how many events are pending in a context. */
 export async function pendingCounts(
@@ -23,6 +23,7 @@ export async function rejectEvents(
   tx: Db,
   context: ContextModel,
   type: EntityType,
+  selected: SelectedSummary,
   user: string,
 ): Promise<void> {
   await sql`update ${entityTable(context, type)} t set is_deleted = true, updated_at = now(), updated_by = ${user}
@@ -31,5 +32,5 @@ export async function rejectEvents(
     tx,
   );
   await sql`update app.events e set status = 'rejected', decided_by = ${user}, decided_at = now()
-    from ${SELECTED} s where e.event_id = s.event_id`.execute(tx);
+    from ${SELECTED} s where e.event_id = s.event_id and ${withinSelection(selected)}`.execute(tx);
 }

@@ -73,17 +73,17 @@ export function changeBreaches(
 /**
  * Refuses (409) an approval after which two live records share the value of a unique rule (two
  * pending changes may each have been unique when proposed); the caller's transaction rolls back.
- * `eventIds`: a subquery of the approved events' ids.
+ * `approved`: a condition on `e` (app.events) that holds for the approved events.
  */
 export async function checkApprovedUnique(
   tx: Db,
   context: ContextModel,
   type: EntityType,
-  eventIds: RawBuilder<unknown>,
+  approved: RawBuilder<boolean>,
 ): Promise<void> {
   const problems: string[] = [];
   for (const attr of uniqueAttributes(type)) {
-    const values = await approvedUniqueBreaches(tx, context, type, attr, eventIds, 10);
+    const values = await approvedUniqueBreaches(tx, context, type, attr, approved, 10);
     const rule = attr.rules.find((r) => r.kind === "unique" && r.severity === "error");
     if (values.length > 0)
       problems.push(`${attr.name}: ${rule?.message} (${values.map((v) => `'${v}'`).join(", ")})`);

@@ -95,14 +95,14 @@ export async function loadedUniqueBreaches(
 /**
  * The values of `attr` that the records just changed by these (approved) events share with
  * another live record: two proposals can each be unique when made and collide once both are
- * approved. `eventIds`: a subquery of their ids.
+ * approved. `approved`: a condition on `e` (app.events) that holds for those events.
  */
 export async function approvedUniqueBreaches(
   db: Db,
   context: ContextModel,
   type: EntityType,
   attr: Attribute,
-  eventIds: RawBuilder<unknown>,
+  approved: RawBuilder<boolean>,
   limit: number,
 ): Promise<string[]> {
   const col = sql.id(attr.name);
@@ -110,7 +110,7 @@ export async function approvedUniqueBreaches(
   const { rows } = await sql<{ value: string }>`
     select distinct t.${col}::text as value from app.events e
       join ${t} t on t.entity_key_id = e.entity_key_id
-    where e.event_id in (${eventIds}) and e.new_values ? ${attr.name}
+    where ${approved} and e.new_values ? ${attr.name}
       and t.${col} is not null and ${LIVE("t")}
       and exists (select 1 from ${t} o where o.${col} = t.${col}
         and o.entity_key_id <> t.entity_key_id and ${LIVE("o")})
