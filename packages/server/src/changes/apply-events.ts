@@ -76,9 +76,10 @@ export async function applyEvents(
     type.name,
     summary.create + summary.revived - summary.removed,
   );
+  // By an array of ids, as before the selection was a table: the primary key's scan sorts it and
+  // updates the events in the order they lie (the join with the selection looked slower).
   await sql`update app.events e set status = 'approved', decided_by = ${user}, decided_at = now()
-    from ${SELECTED} s
-    where e.event_id = s.event_id and ${outcomeIn("s", APPLIED)} and ${withinSelection(summary)}`.execute(
+    where e.event_id = any(array(select s.event_id from ${SELECTED} s where ${outcomeIn("s", APPLIED)}))`.execute(
     tx,
   );
   const applied = summary.create + summary.change + summary.remove;

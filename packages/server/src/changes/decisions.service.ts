@@ -170,7 +170,7 @@ export function reject(
     indexBuilds,
     { verb: "rejected", notDecided: [] },
     async (tx, context, type, selected) => {
-      if (selected.selected > 0) await rejectEvents(tx, context, type, selected, user.username);
+      if (selected.selected > 0) await rejectEvents(tx, context, type, user.username);
       return { applied: selected.selected, conflicts: [] };
     },
   );

@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import type { Db } from "../db/connection.ts";
 import { entityTable } from "../ingest/diff.repository.ts";
 import type { ContextModel, EntityType } from "../model/model.ts";
-import { SELECTED, type SelectedSummary, withinSelection } from "./selected-events.ts";
+import { SELECTED } from "./selected-events.ts";
 
 /** Per type and action, how many events are pending in a context. */
 export async function pendingCounts(
@@ -23,7 +23,6 @@ export async function rejectEvents(
   tx: Db,
   context: ContextModel,
   type: EntityType,
-  selected: SelectedSummary,
   user: string,
 ): Promise<void> {
   await sql`update ${entityTable(context, type)} t set is_deleted = true, updated_at = now(), updated_by = ${user}
@@ -31,6 +30,7 @@ export async function rejectEvents(
     where s.action in ('Create', 'Add') and t.entity_key_id = s.entity_key_id and t.is_pending_new`.execute(
     tx,
   );
+  // By an array of ids, as applyEvents marks approved events.
   await sql`update app.events e set status = 'rejected', decided_by = ${user}, decided_at = now()
-    from ${SELECTED} s where e.event_id = s.event_id and ${withinSelection(selected)}`.execute(tx);
+    where e.event_id = any(array(select s.event_id from ${SELECTED} s))`.execute(tx);
 }
