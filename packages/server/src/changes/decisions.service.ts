@@ -6,6 +6,7 @@ import type {
   RunActionRequest,
 } from "@ledgerline/contract";
 import { PENDING_ACTIONS } from "@ledgerline/contract";
+import { sql } from "kysely";
 import { requireTypePermission, rightsIn } from "../admin/permissions.ts";
 import type { CurrentUser } from "../auth/auth.service.ts";
 import type { Db } from "../db/connection.ts";
@@ -15,15 +16,27 @@ import { type Notifier, notifyDecision } from "../notifications/notify.service.t
 import { buildIndexes } from "../records/index-rebuild.ts";
 import { checkActionResult } from "../rules/action-check.ts";
 import { checkApprovedUnique } from "../rules/record-check.ts";
-import { type ApplyResult, applyEvents } from "./apply-events.ts";
+import { APPLIED, type ApplyResult, applyEvents } from "./apply-events.ts";
 import { ACTION_HANDLERS } from "./custom-actions.ts";
+import type { EventAction } from "./events.repository.ts";
+import { pendingCounts, rejectEvents } from "./pending.repository.ts";
 import {
+  CONFLICTS,
   type EventSelection,
-  lockPendingEvents,
-  type PendingEventRef,
-  pendingCounts,
-  rejectEvents,
-} from "./pending.repository.ts";
+  type Outcome,
+  outcomeIn,
+  SELECTED,
+  type SelectedSummary,
+  selectedActions,
+  selectedEventIds,
+  selectPendingEvents,
+  withinSelection,
+} from "./selected-events.ts";
+
+/** The selected events an approval applied, as a condition on `e` (app.events). */
+const applied = (selected: SelectedSummary) =>
+  sql<boolean>`${withinSelection(selected)}
+    and e.event_id in (select s.event_id from ${SELECTED} s where ${outcomeIn("s", APPLIED)})`;
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
@@ -33,26 +46,20 @@ function selectionOf(request: DecisionRequest): EventSelection {
     : { entityEventIds: request.entityEventIds ?? [] };
 }
 
-function assertNotOwn(
-  type: EntityType,
-  events: readonly PendingEventRef[],
-  user: CurrentUser,
-): void {
-  if (type.selfApproval) return;
-  const own = events.filter((e) => e.created_by === user.username).length;
-  if (own > 0)
-    throw new ForbiddenError(
-      `You cannot approve your own changes (${plural(own, "change")}); another person must approve them`,
-    );
+function assertNotOwn(type: EntityType, selected: SelectedSummary): void {
+  if (type.selfApproval || selected.own === 0) return;
+  throw new ForbiddenError(
+    `You cannot approve your own changes (${plural(selected.own, "change")}); another person must approve them`,
+  );
 }
 
 function response(verb: string, requested: number, result: ApplyResult): DecisionResponse {
-  const parts = [`${plural(result.applied.length, "change")} ${verb}`];
+  const parts = [`${plural(result.applied, "change")} ${verb}`];
   if (result.conflicts.length > 0)
     parts.push(`${plural(result.conflicts.length, "conflict")} not applied`);
-  const skipped = requested - result.applied.length - result.conflicts.length;
+  const skipped = requested - result.applied - result.conflicts.length;
   if (skipped > 0) parts.push(`${skipped} no longer pending`);
-  return { Msg: parts.join("; "), count: result.applied.length, conflicts: result.conflicts };
+  return { Msg: parts.join("; "), count: result.applied, conflicts: result.conflicts };
 }
 
 function requestedCount(request: DecisionRequest, found: number): number {
@@ -78,7 +85,8 @@ async function decideThenBuild(
 
 /**
  * The frame of a decision: the caller must approve the type; the selected pending events are
- * locked in one transaction and handed to `decide`.
+ * selected (selectPendingEvents) in one transaction and handed to `decide`; their proposers are
+ * told what became of them, those with an outcome in `notDecided` left pending.
  */
 async function decideOn(
   db: Db,
@@ -87,33 +95,34 @@ async function decideOn(
   request: DecisionRequest,
   notifier: Notifier,
   indexBuilds: IndexBuilds,
-  verb: string,
+  how: { verb: string; notDecided: readonly Outcome[] },
   decide: (
     tx: Db,
     context: ContextModel,
     type: EntityType,
-    events: PendingEventRef[],
+    selected: SelectedSummary,
   ) => Promise<ApplyResult>,
 ): Promise<DecisionResponse> {
   const rights = rightsIn(model, user, request.context);
   const type = requireTypePermission(rights, request.entityType, "approve");
   return decideThenBuild(db, indexBuilds, async (tx) => {
-    const events = await lockPendingEvents(
+    const selected = await selectPendingEvents(
       tx,
-      rights.context.name,
-      type.name,
+      rights.context,
+      type,
       selectionOf(request),
+      user.username,
     );
-    const result = await decide(tx, rights.context, type, events);
+    const result = await decide(tx, rights.context, type, selected);
     await notifyDecision(tx, notifier, {
       context: rights.context,
       type,
-      verb,
+      verb: how.verb,
       decidedBy: user.username,
-      events,
-      result,
+      notDecided: how.notDecided,
     });
-    return { answer: response(verb, requestedCount(request, events.length), result), result };
+    const answer = response(how.verb, requestedCount(request, selected.selected), result);
+    return { answer, result };
   });
 }
 
@@ -133,11 +142,11 @@ export function approve(
     request,
     notifier,
     indexBuilds,
-    "approved",
-    async (tx, context, type, events) => {
-      assertNotOwn(type, events, user);
-      const result = await applyEvents(tx, context, type, events, user.username);
-      await checkApprovedUnique(tx, context, type, result.applied);
+    { verb: "approved", notDecided: CONFLICTS },
+    async (tx, context, type, selected) => {
+      assertNotOwn(type, selected);
+      const result = await applyEvents(tx, context, type, selected, user.username);
+      await checkApprovedUnique(tx, context, type, applied(selected));
       return result;
     },
   );
@@ -159,16 +168,16 @@ export function reject(
     request,
     notifier,
     indexBuilds,
-    "rejected",
-    async (tx, context, type, events) => {
-      await rejectEvents(tx, context.schema, type.name, events, user.username);
-      return { applied: events.map((e) => e.event_id), conflicts: [] };
+    { verb: "rejected", notDecided: [] },
+    async (tx, context, type, selected) => {
+      if (selected.selected > 0) await rejectEvents(tx, context, type, user.username);
+      return { applied: selected.selected, conflicts: [] };
     },
   );
 }
 
 const KIND_RULE: Record<
-  PendingEventRef["action"],
+  EventAction,
   keyof Pick<CustomAction, "onCreate" | "onUpdate" | "onDelete">
 > = {
   Add: "onCreate",
@@ -218,42 +227,37 @@ export async function runAction(
   const handler = ACTION_HANDLERS.get(action.handler);
   if (!handler) throw new Error(`No handler '${action.handler}' is registered`);
   return decideThenBuild(db, indexBuilds, async (tx) => {
-    const events = await lockPendingEvents(tx, rights.context.name, type.name, {
-      entityEventIds: request.entityEventIds,
-    });
-    const refused = [
-      ...new Set(events.filter((e) => !action[KIND_RULE[e.action]]).map((e) => e.action)),
-    ];
-    if (refused.length > 0)
-      throw new ForbiddenError(`'${action.uiName}' cannot run on ${refused.join(", ")} changes`);
-    if (events.length === 0)
-      throw new BadRequestError("None of the selected changes is pending any more");
-    assertNotOwn(type, events, user);
-    const result = await handler(tx, {
-      context: rights.context,
-      type,
-      events,
-      user: user.username,
-    });
-    await checkActionResult(
+    const selected = await selectPendingEvents(
       tx,
       rights.context,
       type,
-      events.map((e) => e.event_id),
+      { entityEventIds: request.entityEventIds },
+      user.username,
     );
+    const refused = (await selectedActions(tx)).filter(
+      (kind) => !action[KIND_RULE[kind as EventAction]],
+    );
+    if (refused.length > 0)
+      throw new ForbiddenError(`'${action.uiName}' cannot run on ${refused.join(", ")} changes`);
+    if (selected.selected === 0)
+      throw new BadRequestError("None of the selected changes is pending any more");
+    assertNotOwn(type, selected);
+    const result = await handler(tx, {
+      context: rights.context,
+      type,
+      selected,
+      user: user.username,
+    });
+    await checkActionResult(tx, rights.context, type, await selectedEventIds(tx));
+    const verb = `processed by '${action.uiName}'`;
     await notifyDecision(tx, notifier, {
       context: rights.context,
       type,
-      verb: `processed by '${action.uiName}'`,
+      verb,
       decidedBy: user.username,
-      events,
-      result,
+      notDecided: CONFLICTS,
     });
-    const answer = response(
-      `processed by '${action.uiName}'`,
-      new Set(request.entityEventIds).size,
-      result,
-    );
+    const answer = response(verb, new Set(request.entityEventIds).size, result);
     return { answer, result };
   });
 }

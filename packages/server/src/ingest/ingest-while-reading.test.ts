@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { lockPendingEvents } from "../changes/pending.repository.ts";
+import { selectPendingEvents } from "../changes/selected-events.ts";
 import type { Db } from "../db/connection.ts";
 import { sqlState } from "../db/pg-errors.ts";
 import type { ContextModel, EntityType } from "../model/model.ts";
@@ -564,7 +564,7 @@ describe("the diff of a type that holds records, written while the file is read"
                 where context = 'reference' and entity_type = 'currency' for update`.execute(tx);
             });
             decisionWaits = await blockedElsewhere(async (tx) => {
-              await lockPendingEvents(tx, "reference", "currency", { entityEventIds: [] });
+              await selectPendingEvents(tx, context, currency, { entityEventIds: [] }, "someone");
             });
           }
           yield row;

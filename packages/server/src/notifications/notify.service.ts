@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import type { ApplyResult } from "../changes/apply-events.ts";
+import { type Outcome, tallyByAuthor } from "../changes/selected-events.ts";
 import type { Config } from "../config.ts";
 import type { Db } from "../db/connection.ts";
 import type { IngestResult } from "../ingest/ingest-input.ts";
@@ -181,7 +181,7 @@ async function writeDigest(
 
 /**
  * In the decision's transaction: tells each proposer (but the one deciding) what became of their
- * changes, in one message per proposer.
+ * selected changes (selectPendingEvents), in one message per proposer.
  */
 export async function notifyDecision(
   tx: Db,
@@ -191,24 +191,16 @@ export async function notifyDecision(
     type: EntityType;
     verb: string;
     decidedBy: string;
-    /** The selected events with their authors. */
-    events: readonly { event_id: number; created_by: string }[];
-    result: ApplyResult;
+    /** The outcomes of the selected events the decision left pending (its conflicts). */
+    notDecided: readonly Outcome[];
   },
 ): Promise<void> {
   if (!notifier.enabled) return;
-  const decided = new Set(decision.result.applied);
-  const conflicts = new Set(decision.result.conflicts.map((c) => c.entityEventID));
-  const byAuthor = new Map<string, { decided: number; conflicts: number }>();
-  for (const e of decision.events) {
-    if (e.created_by.toLowerCase() === decision.decidedBy.toLowerCase()) continue;
-    if (!decided.has(e.event_id) && !conflicts.has(e.event_id)) continue;
-    const tally = byAuthor.get(e.created_by) ?? { decided: 0, conflicts: 0 };
-    if (conflicts.has(e.event_id)) tally.conflicts += 1;
-    else tally.decided += 1;
-    byAuthor.set(e.created_by, tally);
-  }
-  for (const [author, tally] of byAuthor) {
+  for (const { author, ...tally } of await tallyByAuthor(
+    tx,
+    decision.decidedBy,
+    decision.notDecided,
+  )) {
     const message = decisionMessage({
       application: decision.context.uiName,
       typeUiName: decision.type.uiName,

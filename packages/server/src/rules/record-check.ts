@@ -7,6 +7,7 @@ import {
   typeRuleAttributes,
   valueBreaches,
 } from "@ledgerline/contract";
+import type { RawBuilder } from "kysely";
 import type { Db } from "../db/connection.ts";
 import { ConflictError } from "../errors.ts";
 import type { ContextModel, EntityType } from "../model/model.ts";
@@ -72,16 +73,17 @@ export function changeBreaches(
 /**
  * Refuses (409) an approval after which two live records share the value of a unique rule (two
  * pending changes may each have been unique when proposed); the caller's transaction rolls back.
+ * `approved`: a condition on `e` (app.events) that holds for the approved events.
  */
 export async function checkApprovedUnique(
   tx: Db,
   context: ContextModel,
   type: EntityType,
-  eventIds: readonly number[],
+  approved: RawBuilder<boolean>,
 ): Promise<void> {
   const problems: string[] = [];
   for (const attr of uniqueAttributes(type)) {
-    const values = await approvedUniqueBreaches(tx, context, type, attr, eventIds, 10);
+    const values = await approvedUniqueBreaches(tx, context, type, attr, approved, 10);
     const rule = attr.rules.find((r) => r.kind === "unique" && r.severity === "error");
     if (values.length > 0)
       problems.push(`${attr.name}: ${rule?.message} (${values.map((v) => `'${v}'`).join(", ")})`);

@@ -1,5 +1,5 @@
 import type { ScalarValue } from "@ledgerline/contract";
-import { sql } from "kysely";
+import { type RawBuilder, sql } from "kysely";
 import type { Db } from "../db/connection.ts";
 import { entityTable, identityMatch } from "../ingest/diff.repository.ts";
 import type { Attribute, ContextModel, EntityType } from "../model/model.ts";
@@ -95,23 +95,22 @@ export async function loadedUniqueBreaches(
 /**
  * The values of `attr` that the records just changed by these (approved) events share with
  * another live record: two proposals can each be unique when made and collide once both are
- * approved.
+ * approved. `approved`: a condition on `e` (app.events) that holds for those events.
  */
 export async function approvedUniqueBreaches(
   db: Db,
   context: ContextModel,
   type: EntityType,
   attr: Attribute,
-  eventIds: readonly number[],
+  approved: RawBuilder<boolean>,
   limit: number,
 ): Promise<string[]> {
-  if (eventIds.length === 0) return [];
   const col = sql.id(attr.name);
   const t = entityTable(context, type);
   const { rows } = await sql<{ value: string }>`
     select distinct t.${col}::text as value from app.events e
       join ${t} t on t.entity_key_id = e.entity_key_id
-    where e.event_id = any(${eventIds}::bigint[]) and e.new_values ? ${attr.name}
+    where ${approved} and e.new_values ? ${attr.name}
       and t.${col} is not null and ${LIVE("t")}
       and exists (select 1 from ${t} o where o.${col} = t.${col}
         and o.entity_key_id <> t.entity_key_id and ${LIVE("o")})

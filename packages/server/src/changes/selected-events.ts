@@ -1,0 +1,169 @@
+import { sql } from "kysely";
+import type { Db } from "../db/connection.ts";
+import { entityTable } from "../ingest/diff.repository.ts";
+import { lockTypeShared } from "../ingest/ingest-lock.repository.ts";
+import type { ContextModel, EntityType } from "../model/model.ts";
+
+/** Which pending events to decide on: explicit ids, or every pending event of one upload. */
+export type EventSelection = { entityEventIds: number[] } | { uploadId: number };
+
+/**
+ * What approving a selected event would do, judged against its record when it was selected:
+ * write a proposed new record, change or discontinue a record, or nothing, as a conflict (the
+ * record is gone, or changed since the event was proposed).
+ */
+export type Outcome = "create" | "change" | "remove" | "gone" | "changed";
+
+export const CONFLICTS: readonly Outcome[] = ["gone", "changed"];
+
+const REASONS: Record<string, string> = {
+  gone: "the record no longer exists",
+  changed: "the record changed since this change was proposed",
+};
+
+/**
+ * The temporary table of the transaction's selected events (`event_id`, `entity_key_id`,
+ * `action`, `created_by`, `outcome`, `was_deleted`: whether the record was discontinued). The
+ * statements of a decision join it to app.events and the type's table, so no list of ids goes
+ * back and forth however many events are selected.
+ */
+export const SELECTED = sql.table("selected_events");
+
+/** The selected events whose outcome is one of these, as a SQL condition on `alias`. */
+export function outcomeIn(alias: string, outcomes: readonly Outcome[]) {
+  if (outcomes.length === 0) return sql<boolean>`false`;
+  return sql<boolean>`${sql.ref(`${alias}.outcome`)} in (${sql.join(outcomes)})`;
+}
+
+/** How many selected events there are, by outcome, and what approving them does to the count. */
+export interface SelectedSummary {
+  selected: number;
+  /** Of them, proposed by this user. */
+  own: number;
+  create: number;
+  change: number;
+  remove: number;
+  /** Changes of discontinued records, which approving brings back. */
+  revived: number;
+  /** Removals of records not discontinued yet. */
+  removed: number;
+  conflicts: number;
+  /** The lowest and the highest selected event id (0 when none is selected). */
+  first: number;
+  last: number;
+}
+
+/**
+ * A condition on `e` (app.events): its event id lies within the selection's. Joined with SELECTED
+ * alone, the planner reads all of app.events (a hash join) to find 1,000,000 events; given the
+ * range it reads the selection's part by the primary key, as an upload's events were written
+ * together.
+ */
+export function withinSelection(summary: SelectedSummary) {
+  return sql<boolean>`e.event_id between ${summary.first} and ${summary.last}`;
+}
+
+/**
+ * Selects the pending events of a type matching the selection into SELECTED (dropped at commit),
+ * each judged against its record (Outcome). First waits until no ingest of the type is under way
+ * (lockTypeShared), then takes the type's table against writes until the transaction ends (reads
+ * go on): every writer of a record or of its pending events locks the record first, so nothing
+ * changes the selected events or their records meanwhile, and two decisions on a type follow each
+ * other (the second no longer finds the first one's events pending). One table lock instead of a
+ * row lock per event and per record, which cost a write of every page of both for a large upload.
+ */
+export async function selectPendingEvents(
+  tx: Db,
+  context: ContextModel,
+  type: EntityType,
+  selection: EventSelection,
+  user: string,
+): Promise<SelectedSummary> {
+  await lockTypeShared(tx, { context, type });
+  const t = entityTable(context, type);
+  await sql`lock table ${t} in exclusive mode`.execute(tx);
+  await sql`create temporary table ${SELECTED} (event_id bigint not null, entity_key_id bigint not null,
+    action text not null, created_by text not null, outcome text not null,
+    was_deleted boolean not null) on commit drop`.execute(tx);
+  const match =
+    "uploadId" in selection
+      ? sql`e.source = ${`upload:${selection.uploadId}`}`
+      : sql`e.event_id = any(${selection.entityEventIds}::bigint[])`;
+  await sql`insert into ${SELECTED}
+    select e.event_id, e.entity_key_id, e.action, e.created_by,
+      case when t.entity_key_id is null then 'gone'
+        when e.action in ('Create', 'Add') and t.is_pending_new then 'create'
+        when e.base_version is not null and e.base_version <> t.version then 'changed'
+        when e.action in ('Delete', 'Missing') then 'remove'
+        else 'change' end,
+      coalesce(t.is_deleted, false)
+    from app.events e left join ${t} t on t.entity_key_id = e.entity_key_id
+    where e.context = ${context.name} and e.entity_type = ${type.name} and e.status = 'pending'
+      and ${match}`.execute(tx);
+  await sql`analyze ${SELECTED}`.execute(tx);
+  const { rows } = await sql<Record<keyof SelectedSummary, string>>`
+    select count(*) as selected,
+      count(*) filter (where created_by = ${user}) as own,
+      count(*) filter (where outcome = 'create') as create,
+      count(*) filter (where outcome = 'change') as change,
+      count(*) filter (where outcome = 'remove') as remove,
+      count(*) filter (where outcome = 'change' and was_deleted) as revived,
+      count(*) filter (where outcome = 'remove' and not was_deleted) as removed,
+      count(*) filter (where ${outcomeIn("s", CONFLICTS)}) as conflicts,
+      coalesce(min(event_id), 0) as first, coalesce(max(event_id), 0) as last
+    from ${SELECTED} s`.execute(tx);
+  return Object.fromEntries(
+    Object.entries(rows[0]).map(([k, v]) => [k, Number(v)]),
+  ) as unknown as SelectedSummary;
+}
+
+export interface Conflict {
+  entityEventID: number;
+  entityKeyID: number;
+  reason: string;
+}
+
+/** The selected events approving leaves pending, oldest first, with the reason. */
+export async function selectedConflicts(tx: Db): Promise<Conflict[]> {
+  const { rows } = await sql<{ event_id: string; entity_key_id: string; outcome: string }>`
+    select event_id, entity_key_id, outcome from ${SELECTED} s
+    where ${outcomeIn("s", CONFLICTS)} order by event_id`.execute(tx);
+  return rows.map((r) => ({
+    entityEventID: Number(r.event_id),
+    entityKeyID: Number(r.entity_key_id),
+    reason: REASONS[r.outcome],
+  }));
+}
+
+/** The selected events' kinds of change (Add, Change, ...). */
+export async function selectedActions(tx: Db): Promise<string[]> {
+  const { rows } = await sql<{ action: string }>`
+    select distinct action from ${SELECTED} order by action`.execute(tx);
+  return rows.map((r) => r.action);
+}
+
+/** The ids of the selected events, oldest first: for the small selections of a custom action. */
+export async function selectedEventIds(tx: Db): Promise<number[]> {
+  const { rows } = await sql<{ event_id: string }>`
+    select event_id from ${SELECTED} order by event_id`.execute(tx);
+  return rows.map((r) => Number(r.event_id));
+}
+
+/** Per proposer other than `decidedBy`: how many of their selected events were decided, how many not. */
+export async function tallyByAuthor(
+  tx: Db,
+  decidedBy: string,
+  notDecided: readonly Outcome[],
+): Promise<{ author: string; decided: number; conflicts: number }[]> {
+  const { rows } = await sql<{ author: string; decided: string; conflicts: string }>`
+    select created_by as author,
+      count(*) filter (where not (${outcomeIn("s", notDecided)})) as decided,
+      count(*) filter (where ${outcomeIn("s", notDecided)}) as conflicts
+    from ${SELECTED} s where lower(created_by) <> lower(${decidedBy})
+    group by created_by order by min(event_id)`.execute(tx);
+  return rows.map((r) => ({
+    author: r.author,
+    decided: Number(r.decided),
+    conflicts: Number(r.conflicts),
+  }));
+}
