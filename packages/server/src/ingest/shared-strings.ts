@@ -40,7 +40,7 @@ export class SharedStrings {
 
   /** The string at `index`, or undefined past the end. */
   get(index: number): string | undefined {
-    if (!(index >= 0 && index < this.count) || !Number.isInteger(index)) return undefined;
+    if (!Number.isInteger(index) || index < 0 || index >= this.count) return undefined;
     const length = this.lengths[index];
     if (length === 0) return "";
     const start = this.starts[index];
