@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { listRecords } from "../testing/records-client.ts";
+import { dictionaryClient } from "../publish/testing/dictionary.ts";
 import {
   createSourceDatabase,
   type SourceDatabase,
@@ -46,33 +46,17 @@ async function importInto(first?: string): Promise<Imported> {
   const t: TestApp = await createTestApp({ env: { CONNECTIONS_DIR: connectionsDir } });
   try {
     const admin = await t.login("admin", ADMIN_PASSWORD);
-    const keyOf = async (entityType: string, name: string) =>
-      (
-        await listRecords(t, admin, {
-          context: DD,
-          entityType,
-          rowConstraints: [{ attribute: "name", operator: "=", values: [name] }],
-        })
-      ).data[0].entityKeyID;
-    const save = async (entityType: string, record: object) => {
-      const res = await t.post(
-        "/api/save",
-        { context: DD, entityType, record, action: "create" },
-        admin,
-      );
-      expect(res.statusCode, res.body).toBe(200);
-      return res.json().entityKeyID as number;
-    };
+    const dd = dictionaryClient(t, admin);
     const importSource = async (file: string) => {
-      const environment = await save("systemenvironment", {
+      const environment = await dd.create("systemenvironment", {
         name: `${file} DB`,
         description: file,
         technology: "postgres",
         connectionfile: file,
       });
-      const key = await save("metadatasource", {
-        application: await keyOf("application", "Demo"),
-        applicationaspect: await keyOf("applicationaspect", "Operational"),
+      const key = await dd.create("metadatasource", {
+        application: await dd.keyOf("application", "Demo"),
+        applicationaspect: await dd.keyOf("applicationaspect", "Operational"),
         systemenvironment: environment,
         name: file,
         description: file,
