@@ -51,6 +51,8 @@ export async function benchExport(): Promise<void> {
   );
 
   const growth = (k: keyof ExportRun["peak"]) => run.peak[k] - run.before[k];
+  // 100,000 rows in 3 s (issue 3); 1,000,000 in 12 s (issue 24).
+  const seconds = rows >= 1_000_000 ? 12 : 3;
   const figures = {
     export_100k_s: round(run.seconds, 2),
     export_rss_growth_mb: round(growth("rss"), 1),
@@ -64,7 +66,7 @@ export async function benchExport(): Promise<void> {
   console.log(
     table([
       ["figure", "value", "target"],
-      [`export ${rows.toLocaleString("en")} x 10 (s)`, run.seconds, "<= 3"],
+      [`export ${rows.toLocaleString("en")} x 10 (s)`, run.seconds, `<= ${seconds}`],
       ["server CPU, all threads (s)", run.serverCpuSeconds, ""],
       ["server RSS growth (MB)", growth("rss"), "<= 100"],
       [
@@ -83,7 +85,7 @@ export async function benchExport(): Promise<void> {
     ]),
   );
   console.log(
-    `\nTargets: ${run.seconds <= 3 ? "met" : "MISSED"} time, ${growth("rss") <= 100 ? "met" : "MISSED"} memory. Read back with ExcelJS: ${rows.toLocaleString("en")} rows.`,
+    `\nTargets: ${run.seconds <= seconds ? "met" : "MISSED"} time, ${growth("rss") <= 100 ? "met" : "MISSED"} memory. Read back with ExcelJS: ${rows.toLocaleString("en")} rows.`,
   );
   console.log(`Finished with ${loadNote()}. Figures: ${file}`);
 }
