@@ -329,6 +329,62 @@ describe("reject", () => {
     );
     expect((await country("AT")).requested.attrValues.population.value).toBeNull();
   });
+
+  it("rejects every selected change alike, one an approval would refuse as a conflict too", async () => {
+    const usd = (
+      await listRecords(t, approver, {
+        entityType: "currency",
+        rowConstraints: [{ attribute: "code", operator: "=", values: ["USD"] }],
+      })
+    ).data[0].entityKeyID;
+    const proposed = (
+      await post(
+        "/api/save",
+        { entityType: "country", record: { iso2: "XQ", name: "Quarrelia", currency: usd } },
+        steward,
+      )
+    ).json();
+    const edited = (
+      await post(
+        "/api/save",
+        { entityType: "country", record: { iso2: "PT", population: 10_400_000 } },
+        steward,
+      )
+    ).json();
+    await sql`update ctx_reference.country set version = version + 1 where iso2 = 'PT'`.execute(
+      t.database.db,
+    );
+    const decided = (
+      await post(
+        "/api/save",
+        { entityType: "country", record: { iso2: "ES", population: 48_000_000 } },
+        steward,
+      )
+    ).json();
+    await post(
+      "/api/reject",
+      { entityType: "country", entityEventIds: [decided.entityEventID] },
+      both,
+    );
+
+    const ids = [proposed.entityEventID, edited.entityEventID, decided.entityEventID];
+    const res = await post("/api/reject", { entityType: "country", entityEventIds: ids }, approver);
+    expect(res.json()).toEqual({
+      Msg: "2 changes rejected; 1 no longer pending",
+      count: 2,
+      conflicts: [],
+    });
+    const { rows } = await sql<{ event_id: number; decision: string }>`
+      select event_id::int, status || ' by ' || decided_by as decision from app.events
+      where event_id = any(${ids}::bigint[])`.execute(t.database.db);
+    expect(Object.fromEntries(rows.map((r) => [r.event_id, r.decision]))).toEqual({
+      [proposed.entityEventID]: "rejected by approver",
+      [edited.entityEventID]: "rejected by approver",
+      [decided.entityEventID]: "rejected by both",
+    });
+    expect(await country("XQ", { includeDeleted: true })).toBeUndefined();
+    expect((await country("PT")).requested.attrValues.population.value).toBeNull();
+  });
 });
 
 describe("custom actions", () => {
