@@ -2,9 +2,14 @@
 // 40,000 columns, then the re-import after 5% of the tables changed.
 import fsp from "node:fs/promises";
 import path from "node:path";
+import pg from "pg";
 import { runStatements } from "../packages/server/src/testing/postgres-server.ts";
 import { login } from "./support/app.ts";
-import { type ThrowawayDatabase, withThrowawayDatabase } from "./support/database.ts";
+import {
+  benchServerUrl,
+  type ThrowawayDatabase,
+  withThrowawayDatabase,
+} from "./support/database.ts";
 import { envNumber, envSize } from "./support/env.ts";
 import { loadNote, round, table, writeResult } from "./support/results.ts";
 import {
@@ -65,17 +70,12 @@ async function count(raw: (t: string, p: readonly unknown[]) => Promise<unknown[
   return rows[0].n;
 }
 
-/** Fills the source database, and writes its connection file and .pgpass to `connectionsDir`. */
-async function createSource(
-  source: ThrowawayDatabase,
-  connectionsDir: string,
-  tables: number,
-  perTable: number,
-): Promise<void> {
+/** Fills the database at `url` with the source's tables. */
+async function fillSource(url: string, tables: number, perTable: number): Promise<void> {
   console.log(`creating the source database: ${tables} tables x ${perTable} columns...`);
   const created = await timed(() =>
     runStatements(
-      source.url,
+      url,
       // 100 tables per statement: one statement for all would exhaust the lock table.
       Array.from({ length: Math.ceil(tables / 100) }, (_, b) =>
         sourceSql(b * 100 + 1, Math.min(tables, b * 100 + 100), perTable),
@@ -83,6 +83,35 @@ async function createSource(
     ),
   );
   console.log(`source created in ${created.seconds.toFixed(1)} s`);
+}
+
+/**
+ * BENCH_DD_SOURCE_TEMPLATE: a database the source is copied from (a file copy, seconds) instead of
+ * being created table by table (minutes at 20,000 tables); created and filled first when missing,
+ * and kept. Its name says its size, so a template of another size is never taken for it.
+ */
+async function sourceTemplate(tables: number, perTable: number): Promise<string | undefined> {
+  const prefix = process.env.BENCH_DD_SOURCE_TEMPLATE;
+  if (!prefix) return undefined;
+  const name = `${prefix}_${tables}x${perTable}`;
+  const server = benchServerUrl();
+  const admin = new pg.Client({ connectionString: server });
+  await admin.connect();
+  try {
+    const found = await admin.query("select 1 from pg_database where datname = $1", [name]);
+    if (found.rowCount) return name;
+    await admin.query(`create database ${pg.escapeIdentifier(name)}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  await fillSource(url.toString(), tables, perTable);
+  return name;
+}
+
+/** Writes the source's connection file and .pgpass to `connectionsDir`. */
+async function connectSource(source: ThrowawayDatabase, connectionsDir: string): Promise<void> {
   const src = new URL(source.url);
   await fsp.writeFile(
     path.join(connectionsDir, "bench.conf"),
@@ -204,17 +233,23 @@ async function runDictionary(): Promise<DictionaryRun> {
   return withTempDir("dd", async (tmp) => {
     const connectionsDir = path.join(tmp, "connections");
     await fsp.mkdir(connectionsDir);
-    return withThrowawayDatabase("ddsource", async (source) => {
-      await createSource(source, connectionsDir, tables, perTable);
-      return withBenchApp(
-        "dictionary",
-        MODEL_DIR,
-        (setup) => measureImports(setup, source, tables),
-        {
-          CONNECTIONS_DIR: connectionsDir,
-        },
-      );
-    });
+    const template = await sourceTemplate(tables, perTable);
+    return withThrowawayDatabase(
+      "ddsource",
+      async (source) => {
+        if (!template) await fillSource(source.url, tables, perTable);
+        await connectSource(source, connectionsDir);
+        return withBenchApp(
+          "dictionary",
+          MODEL_DIR,
+          (setup) => measureImports(setup, source, tables),
+          {
+            CONNECTIONS_DIR: connectionsDir,
+          },
+        );
+      },
+      template,
+    );
   });
 }
 

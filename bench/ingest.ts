@@ -11,7 +11,7 @@ import { promisify } from "node:util";
 import { login } from "./support/app.ts";
 import { watchCpu } from "./support/cpu.ts";
 import type { ThrowawayDatabase } from "./support/database.ts";
-import { envNumber, envSize } from "./support/env.ts";
+import { envFlag, envNumber, envSize } from "./support/env.ts";
 import { type ProbeFigures, probeLists } from "./support/list-probe.ts";
 import { BENCH_CONTEXT, BENCH_SCHEMA, BENCH_TYPE } from "./support/model.ts";
 import { loadNote, round, table, writeResult } from "./support/results.ts";
@@ -445,18 +445,20 @@ export async function benchIngest(): Promise<void> {
         ),
       );
     }
+    if (!envFlag("BENCH_PGLITE", true)) return { postgres, pglite: [] };
     console.log("PGlite:");
     const pglite = await withApp({ pgliteDir: path.join(tmp, "pglite") }, model, (setup) =>
       measureIngest(setup, rows, first, again),
     );
     return { postgres, pglite: [pglite] };
   });
-  const [pgMedian, pgliteMedian] = [medianRun(postgres), medianRun(pglite)];
+  const pgMedian = medianRun(postgres);
+  const pgliteMedian = pglite.length > 0 ? medianRun(pglite) : undefined;
   const file = await writeResult("ingest", {
     ...figures(postgres.length, pgMedian),
-    ...figures(pglite.length, pgliteMedian, "pglite_"),
+    ...(pgliteMedian ? figures(pglite.length, pgliteMedian, "pglite_") : {}),
   });
   console.log(report("PostgreSQL", rows, postgres, pgMedian));
-  console.log(report("PGlite", rows, pglite, pgliteMedian));
+  if (pgliteMedian) console.log(report("PGlite", rows, pglite, pgliteMedian));
   console.log(`Finished with ${loadNote()}. Figures: ${file}`);
 }

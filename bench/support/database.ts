@@ -36,9 +36,13 @@ async function adminQuery(serverUrl: string, statement: string): Promise<void> {
 export async function createThrowawayDatabase(
   serverUrl: string,
   label: string,
+  template?: string,
 ): Promise<ThrowawayDatabase> {
   const name = `ledgerline_bench_${label}_${process.pid}_${randomBytes(3).toString("hex")}`;
-  await adminQuery(serverUrl, `create database ${name}`);
+  await adminQuery(
+    serverUrl,
+    `create database ${name}${template ? ` template ${pg.escapeIdentifier(template)}` : ""}`,
+  );
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   let dropped = false;
@@ -64,14 +68,15 @@ export async function createThrowawayDatabase(
 }
 
 /**
- * Runs `fn` with a new, empty database on the bench server, dropped again afterwards (also when
- * `fn` fails).
+ * Runs `fn` with a new database on the bench server, empty or a copy of `template`, dropped again
+ * afterwards (also when `fn` fails).
  */
 export async function withThrowawayDatabase<T>(
   label: string,
   fn: (database: ThrowawayDatabase) => Promise<T>,
+  template?: string,
 ): Promise<T> {
-  const database = await createThrowawayDatabase(benchServerUrl(), label);
+  const database = await createThrowawayDatabase(benchServerUrl(), label, template);
   try {
     return await fn(database);
   } finally {

@@ -44,8 +44,19 @@ describe.skipIf(testDatabaseKind() !== "postgres")("several instances on one dat
 
   it("a session made on one instance is valid on the other, and a logout on one ends it on both", async () => {
     const session = await a.login("admin", ADMIN_PASSWORD);
+    const list = (app: App) =>
+      app.inject({
+        method: "POST",
+        url: "/api/entity",
+        headers: { cookie: session, "content-type": "application/json" },
+        payload: JSON.stringify({ context: "reference", entityType: "currency", pageSize: 1 }),
+      });
     expect((await ping(b.app, session)).statusCode).toBe(200);
+    // Twice: the second list call on b reuses the session b read for the first.
+    expect((await list(b.app)).statusCode).toBe(200);
+    expect((await list(b.app)).statusCode).toBe(200);
     await a.post("/auth/logout", undefined, session);
+    expect((await list(b.app)).statusCode).toBe(401);
     expect((await ping(a.app, session)).statusCode).toBe(401);
     expect((await ping(b.app, session)).statusCode).toBe(401);
   });

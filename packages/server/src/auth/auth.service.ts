@@ -83,10 +83,11 @@ export async function resolveSession(
   db: Db,
   settings: SessionSettings,
   sessionId: string,
-): Promise<CurrentUser | undefined> {
+): Promise<sessions.LiveSession | undefined> {
   const user = await sessions.findLiveSession(db, hashSecret(sessionId), settings.idleMinutes);
-  if (user && dueForTouch(user.lastSeenAt)) await sessions.touchSession(db, user.sessionHash);
-  return user;
+  if (!user || !dueForTouch(user.lastSeenAt)) return user;
+  await sessions.touchSession(db, user.sessionHash);
+  return { ...user, lastSeenAt: new Date() };
 }
 
 export async function logout(db: Db, sessionId: string): Promise<void> {

@@ -1,4 +1,4 @@
-import { CompiledQuery, sql } from "kysely";
+import { CompiledQuery, type RawBuilder, sql } from "kysely";
 import type { Db } from "../db/connection.ts";
 
 /** The roles a user holds, by context name. */
@@ -49,11 +49,42 @@ export async function insertSession(
     .execute();
 }
 
+/**
+ * What a session's rights were read from, as one text: the user's name, flags and roles. A call that
+ * reuses rights read before checks, in its own statement, that this text is still the same.
+ */
+const RIGHTS_FINGERPRINT = `md5(concat_ws('|', u.username, u.isadmin, u.issuperadmin, u.isdev,
+  (select string_agg(r.context || ':' || r.role, ',' order by r.context, r.role)
+     from app.user_roles r where r.user_id = u.user_id)))`;
+
+/** A session is live while its user exists and it has neither expired nor stayed idle too long. */
+const STANDING = "not u.is_deleted and s.expires_at > now()";
+
 // Every call runs this statement; its text is made once, so no call pays for building it.
-const LIVE_SESSION = `select s.session_hash as "sessionHash", s.last_seen_at as "lastSeenAt", ${CALLER_COLUMNS}
+const LIVE_SESSION = `select s.session_hash as "sessionHash", s.last_seen_at as "lastSeenAt",
+    ${RIGHTS_FINGERPRINT} as fingerprint, ${CALLER_COLUMNS}
   from app.sessions s join app.users u on u.user_id = s.user_id
-  where s.session_hash = $1 and not u.is_deleted and s.expires_at > now()
+  where s.session_hash = $1 and ${STANDING}
     and s.last_seen_at > now() - make_interval(mins => $2)`;
+
+/** A live session's caller, and the fingerprint of the rights it was read with. */
+export type LiveSession = SessionUser & { fingerprint: string };
+
+/**
+ * True while the session is live and its user's rights are still those of `fingerprint`: the
+ * condition a statement carries when it runs for a caller read by an earlier call, so that a logout,
+ * a revocation or a role change elsewhere stops it at once.
+ */
+export function sessionStillSql(
+  sessionHash: string,
+  idleMinutes: number,
+  fingerprint: string,
+): RawBuilder<boolean> {
+  return sql<boolean>`exists (select from app.sessions s join app.users u on u.user_id = s.user_id
+    where s.session_hash = ${sessionHash} and ${sql.raw(STANDING)}
+      and s.last_seen_at > now() - make_interval(mins => ${idleMinutes})
+      and ${sql.raw(RIGHTS_FINGERPRINT)} = ${fingerprint})`;
+}
 
 /** A row with CALLER_COLUMNS, as the driver answers it. */
 export type CallerRow<T extends SessionUser> = Omit<T, "roles"> & { roles: [string, string][] };
@@ -68,8 +99,8 @@ export async function findLiveSession(
   db: Db,
   sessionHash: string,
   idleMinutes: number,
-): Promise<SessionUser | undefined> {
-  const { rows } = await db.executeQuery<CallerRow<SessionUser>>(
+): Promise<LiveSession | undefined> {
+  const { rows } = await db.executeQuery<CallerRow<LiveSession>>(
     CompiledQuery.raw(LIVE_SESSION, [sessionHash, idleMinutes]),
   );
   return rows[0] && callerOf(rows[0]);

@@ -1,5 +1,8 @@
 import type { FastifyInstance, FastifyRequest, RouteOptions } from "fastify";
 import { type CurrentUser, resolveSession, type SessionSettings } from "../auth/auth.service.ts";
+import { type CallerCheck, KnownSessions } from "../auth/caller-check.ts";
+import { dueForTouch, hashSecret } from "../auth/secrets.ts";
+import { sessionStillSql } from "../auth/sessions.repository.ts";
 import type { Db } from "../db/connection.ts";
 import { AppError, ForbiddenError, UnauthorizedError } from "../errors.ts";
 import { resolveToken } from "../tokens/tokens.service.ts";
@@ -12,6 +15,8 @@ declare module "fastify" {
   interface FastifyRequest {
     /** The signed-in caller; set on every route whose policy is not public. */
     user?: CurrentUser;
+    /** Set when `user` comes from an earlier call and the route's read must confirm it (withCallerCheck). */
+    callerCheck?: CallerCheck;
   }
   interface FastifyContextConfig {
     policy?: RoutePolicy;
@@ -28,15 +33,18 @@ const FLAG_OF: Record<Exclude<Access, "public" | "signedIn">, keyof CurrentUser>
   dev: "isdev",
 };
 
-/** The caller of a route that requires a session (set by the guard). */
+/** The caller of a route that requires a session (set by the guard), confirmed. */
 export function currentUser(request: FastifyRequest): CurrentUser {
   if (!request.user) throw new UnauthorizedError();
+  // Only withCallerCheck may hand out a caller that its statement has yet to confirm.
+  if (request.callerCheck) throw new Error("This caller must be read through withCallerCheck");
   return request.user;
 }
 
 /** Attaches every route's policy at registration (refusing routes without one) and enforces it on each request. */
 export function installGuard(app: FastifyInstance, db: Db, settings: SessionSettings): void {
   app.decorate("registeredRoutes", []);
+  const known = new KnownSessions();
   app.addHook("onRoute", (route: RouteOptions) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) {
@@ -47,6 +55,8 @@ export function installGuard(app: FastifyInstance, db: Db, settings: SessionSett
         throw new Error(
           `Route ${method} ${route.url} has no entry in ROUTE_POLICY (http/route-policy.ts)`,
         );
+      if (policy.checkInStatement && policy.access !== "signedIn")
+        throw new Error(`Route ${method} ${route.url}: only signed-in reads check in statement`);
       route.config = { ...(route.config ?? {}), policy };
       app.registeredRoutes.push({ method, url: route.url, policy });
     }
@@ -69,11 +79,17 @@ export function installGuard(app: FastifyInstance, db: Db, settings: SessionSett
     assertBodyKind(request, policy);
     if (policy.access === "public") return;
     const bearer = bearerToken(request);
-    const user =
+    const caller =
       bearer === undefined
-        ? await sessionUser(db, settings, request.cookies[SESSION_COOKIE])
-        : await tokenUser(db, bearer, policy);
+        ? await sessionCaller(
+            { db, settings, known },
+            request.cookies[SESSION_COOKIE],
+            policy.checkInStatement === true,
+          )
+        : { user: await tokenUser(db, bearer, policy) };
+    const { user } = caller;
     request.user = user;
+    request.callerCheck = caller.check;
     if (policy.access !== "signedIn" && !user[FLAG_OF[policy.access]]) throw new ForbiddenError();
     if (policy.rateLimit) {
       await consumeRateLimit(db, `${request.routeOptions.url}:${user.userId}`, policy.rateLimit);
@@ -91,14 +107,42 @@ function bearerToken(request: FastifyRequest): string | undefined {
   return secret;
 }
 
-async function sessionUser(
-  db: Db,
-  settings: SessionSettings,
+interface SessionLookup {
+  db: Db;
+  settings: SessionSettings;
+  known: KnownSessions;
+}
+
+/**
+ * The caller of a session cookie. On a route that checks its caller in its own statement, a session
+ * read by an earlier call on this instance is taken as it was, with the check to carry, until it is
+ * due for its idle deadline to be extended; otherwise it is read now.
+ */
+async function sessionCaller(
+  lookup: SessionLookup,
   sessionId: string | undefined,
+  checkInStatement: boolean,
+): Promise<{ user: CurrentUser; check?: CallerCheck }> {
+  if (!sessionId) throw new UnauthorizedError();
+  const reread = () => readSession(lookup, sessionId);
+  const earlier = checkInStatement ? lookup.known.get(hashSecret(sessionId)) : undefined;
+  if (!earlier || dueForTouch(earlier.lastSeenAt)) return { user: await reread() };
+  const { sessionHash, fingerprint } = earlier;
+  const condition = sessionStillSql(sessionHash, lookup.settings.idleMinutes, fingerprint);
+  return { user: earlier, check: { condition, reread } };
+}
+
+async function readSession(
+  { db, settings, known }: SessionLookup,
+  sessionId: string,
 ): Promise<CurrentUser> {
-  const user = sessionId ? await resolveSession(db, settings, sessionId) : undefined;
-  if (!user) throw new UnauthorizedError();
-  return user;
+  const session = await resolveSession(db, settings, sessionId);
+  if (!session) {
+    known.forget(hashSecret(sessionId));
+    throw new UnauthorizedError();
+  }
+  known.remember(session);
+  return session;
 }
 
 /** The user of an API token, if the route is open to tokens of its scope. */

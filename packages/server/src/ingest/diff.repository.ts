@@ -263,16 +263,21 @@ export async function writeEvents(
 
   if (!apply) {
     // A scheduled import of an unchanged source must not supersede its own pending changes with
-    // twins, nor bring back what a steward refused.
-    const sameAs = (status: string) => sql`from app.events e
-      where e.context = ${context.name} and e.entity_type = ${type.name} and e.status = ${status}
-        and e.entity_key_id = s._key_id and e.source = ${source} and e.action = s._kind
-        and e.base_version is not distinct from ${baseVersion}
-        and e.new_values is not distinct from ${proposed} and not s._kept`;
-    await sql`update ${s} s set _kept = true, _event_id = e.event_id ${sameAs("pending")}`.execute(
-      db,
-    );
-    await sql`update ${s} s set _kept = true ${sameAs("rejected")}`.execute(db);
+    // twins, nor bring back what a steward refused. Each row of the diff looks its record's events
+    // up (events_record_idx): the diff is as large as the file's changes, while the type's events
+    // grow with every import, and the plan that read them all (chosen on statistics a bulk write
+    // had left stale) took 0.4 s to match 1,000 rows against 800,000 events.
+    const sameAs = (status: string) => sql`(select s._key_id as key_id, (
+        select e.event_id from app.events e
+        where e.context = ${context.name} and e.entity_type = ${type.name}
+          and e.entity_key_id = s._key_id and e.status = ${status} and e.source = ${source}
+          and e.action = s._kind and e.base_version is not distinct from ${baseVersion}
+          and e.new_values is not distinct from ${proposed} limit 1) as event_id
+      from ${s} s where s._key_id is not null and not s._kept) k`;
+    await sql`update ${s} s set _kept = true, _event_id = k.event_id from ${sameAs("pending")}
+      where s._key_id = k.key_id and k.event_id is not null`.execute(db);
+    await sql`update ${s} s set _kept = true from ${sameAs("rejected")}
+      where s._key_id = k.key_id and k.event_id is not null`.execute(db);
   }
 
   const isNew = sql<boolean>`s._kind = 'Add' and not s._proposal`;

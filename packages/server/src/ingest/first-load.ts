@@ -1,6 +1,7 @@
 import type { Db } from "../db/connection.ts";
 import { flatCopyData } from "../db/copy-text.ts";
-import { loadEmptyTable } from "../records/index-rebuild.ts";
+import { withForeignKeysAfter } from "../records/foreign-key-rebuild.ts";
+import { buildInTransaction, loadEmptyTable } from "../records/index-rebuild.ts";
 import { adjustTypeCount } from "../records/type-counts.repository.ts";
 import { loadedUniqueBreaches, uniqueAttributes } from "../rules/unique.repository.ts";
 import { copyInChunks } from "./chunk-copy.ts";
@@ -24,30 +25,36 @@ import {
   repeatedKeysRejected,
   writeOptions,
 } from "./ingest-input.ts";
-import { inReadingTransaction } from "./reading-slots.ts";
+import { lockType } from "./ingest-lock.repository.ts";
+import { inReadingTransaction, selfReferring } from "./reading-slots.ts";
 
 /**
  * The first load of a type that holds no records at all: every row is an Add, so each chunk is
  * COPYed straight into the type's table as it is read, with no staging, and its Add events are
- * written from the records, with the type's secondary indexes dropped for the load. It is one
+ * written from the records, with the type's secondary indexes dropped for the load, and its
+ * foreign keys to tables the transaction holds alone too (withForeignKeysAfter). It is one
  * transaction, so a bad row or a repeated key anywhere rolls all of it back; the non-unique
  * indexes are built after it commits, several at once (buildIndexes), and with afterCommit the
  * answer does not wait for them. The type's table stays locked until the commit: its readers
- * wait, and so do lists of types that refer to it (they would only see it empty). Answers
- * undefined, having read no row, when the path does not apply: where no transaction may stay open
- * while the file is read (inReadingTransaction), for a type that holds records, or one its readers
- * keep busy.
+ * wait, and so do lists of types that refer to it (they would only see it empty). In a caller's
+ * transaction (a metadata import's) it is that transaction, and the caller decides on the index
+ * builds (buildIndexesLater). Answers undefined, having read no row, when the path does not
+ * apply: where no transaction may stay open while the file is read (inReadingTransaction), for a
+ * type that holds records, or one its readers keep busy.
  */
 export async function loadEmptyType(db: Db, input: IngestInput): Promise<IngestResult | undefined> {
   const { context, type } = input;
-  const loaded = await inReadingTransaction(db, input, async (tx) => {
+  const load = async (tx: Db) => {
     // The file's row number of each record, in load order: repeated keys are reported by them.
     const rowNumbers: number[] = [];
     const table = await loadEmptyTable(
       tx,
       context.schema,
       type.name,
-      () => copyFirstLoad(tx, input, rowNumbers),
+      () =>
+        withForeignKeysAfter(tx, context.schema, type.name, () =>
+          copyFirstLoad(tx, input, rowNumbers),
+        ),
       () => repeatedKeysError(tx, input, rowNumbers),
     );
     if (table) {
@@ -55,10 +62,33 @@ export async function loadEmptyType(db: Db, input: IngestInput): Promise<IngestR
       await input.beforeCommit?.(tx, table.result);
     }
     return table;
-  });
+  };
+  if (db.isTransaction) {
+    const loaded = await inCallersTransaction(db, input, load);
+    if (!loaded) return undefined;
+    if (input.buildIndexesLater) input.buildIndexesLater(loaded.indexes);
+    else await buildInTransaction(db, loaded.indexes);
+    return loaded.result;
+  }
+  const loaded = await inReadingTransaction(db, input, load);
   if (!loaded) return undefined;
   await buildIndexesAfterCommit(db, input, loaded.indexes);
   return loaded.result;
+}
+
+/**
+ * Runs `work` in the caller's transaction, which holds its rows in memory already (a metadata
+ * import's), once it holds the type's ingest lock, as a staged ingest there waits for it. Answers
+ * undefined without running it for a dry run or rows that refer to their own type.
+ */
+async function inCallersTransaction<T>(
+  tx: Db,
+  input: IngestInput,
+  work: (tx: Db) => Promise<T | undefined>,
+): Promise<T | undefined> {
+  if (input.dryRun || selfReferring(input)) return undefined;
+  await lockType(tx, input);
+  return work(tx);
 }
 
 /** Writes every row as a new record with its Add event, in the table loadEmptyTable holds empty. */

@@ -37,9 +37,12 @@ export async function inReadingTransaction<T>(
   work: (tx: Db) => Promise<T | undefined>,
 ): Promise<T | undefined> {
   const transaction = input.loadTransaction;
-  const selfReferring = input.attributes.some((a) => a.referencedEntityType === input.type.name);
-  if (!transaction || input.dryRun || db.isTransaction || selfReferring) return undefined;
+  if (!transaction || input.dryRun || db.isTransaction || selfReferring(input)) return undefined;
   return inReadingSlot(() =>
     transaction(async (tx) => ((await tryLockType(tx, input)) ? work(tx) : undefined)),
   );
 }
+
+/** Whether the rows refer to records of their own type, which they may only find stored before. */
+export const selfReferring = (input: IngestInput): boolean =>
+  input.attributes.some((a) => a.referencedEntityType === input.type.name);

@@ -27,7 +27,20 @@ export async function writeWithForeignKeysAfter<T>(
   rows: number,
   write: () => Promise<T>,
 ): Promise<T> {
-  const keys = rows < MIN_BULK_ROWS ? [] : await foreignKeysHeldAlone(tx, schema, table);
+  return rows < MIN_BULK_ROWS ? write() : withForeignKeysAfter(tx, schema, table, write);
+}
+
+/**
+ * writeWithForeignKeysAfter for a write of any size: a first load (loadEmptyTable), whose rows
+ * are not counted before they are written and whose table is held alone in any case.
+ */
+export async function withForeignKeysAfter<T>(
+  tx: Db,
+  schema: string,
+  table: string,
+  write: () => Promise<T>,
+): Promise<T> {
+  const keys = await foreignKeysHeldAlone(tx, schema, table);
   const target = sql.table(`${schema}.${table}`);
   for (const key of keys)
     await sql`alter table ${target} drop constraint ${sql.id(key.name)}`.execute(tx);

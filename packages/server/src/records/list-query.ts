@@ -73,6 +73,19 @@ export interface ListQueryOptions {
   afterKey?: number;
   /** Only these records (a comparison reads the records of its page at each of its moments). */
   keyIds?: readonly number[];
+  /**
+   * The page reads only while its statement's `caller` holds a row: run it through `asCaller`, which
+   * defines `caller` from the check that confirms the caller (CallerCheck).
+   */
+  callerChecked?: boolean;
+}
+
+/** A page statement of a `callerChecked` list, defining its `caller` from the check. */
+export function asCaller(
+  statement: RawBuilder<Record<string, unknown>>,
+  check: RawBuilder<boolean>,
+): RawBuilder<Record<string, unknown>> {
+  return sql`with caller as (select where ${check}) ${statement}`;
 }
 
 /** Builds the page and count queries of /api/entity. Identifiers reach SQL only from the model. */
@@ -82,7 +95,7 @@ export function buildListQuery(
   q: EntityQuery,
   options: ListQueryOptions = {},
 ): ListQuery {
-  const { afterKey, keyIds } = options;
+  const { afterKey, keyIds, callerChecked } = options;
   if (afterKey !== undefined && q.rowOrders?.length)
     throw new Error("keyset paging (afterKey) needs the default order");
   const source = rowSource(context, type, q);
@@ -160,7 +173,7 @@ export function buildListQuery(
     return sql<Record<string, unknown>>`
       select ${part} v.entity_key_id, v.is_deleted, v.version, ${sql.join(selects)}
       from ${source.rows(type)} as v ${sql.join(joins, sql` `)}
-      where ${chosen}
+      where ${chosen} ${callerChecked ? sql`and exists (select from caller)` : sql``}
       order by ${order}
       ${keyFirst ? sql`` : limit}`;
   };

@@ -15,6 +15,7 @@ import {
 } from "@ledgerline/contract";
 import { z } from "zod";
 import { requireTypePermission, rightsIn } from "../admin/permissions.ts";
+import { withCallerCheck } from "../auth/caller-check.ts";
 import { eventsOfRecord } from "../changes/events.repository.ts";
 import { exportItems, exportQuery } from "../exports/exports.service.ts";
 import { reportFileName, XLSX_CONTENT_TYPE } from "../exports/xlsx-writer.ts";
@@ -74,7 +75,10 @@ export async function recordsRoutes(app: App, { config, database, model }: AppDe
         response: { 200: EntityList, ...errors },
       },
     },
-    async (request) => queryRecords(db, model, currentUser(request), request.body, estimates),
+    async (request) =>
+      withCallerCheck(request, (user, callerCheck) =>
+        queryRecords(db, model, user, request.body, { estimates, callerCheck }),
+      ),
   );
 
   app.post(

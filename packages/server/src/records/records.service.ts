@@ -7,8 +7,10 @@ import type {
   PendingChange,
   ScalarValue,
 } from "@ledgerline/contract";
+import type { RawBuilder } from "kysely";
 import { type ContextRights, requireTypePermission, rightsIn } from "../admin/permissions.ts";
 import type { CurrentUser } from "../auth/auth.service.ts";
+import { UnconfirmedCaller } from "../auth/caller-check.ts";
 import { type EventRow, pendingEventsOf } from "../changes/events.repository.ts";
 import type { Db } from "../db/connection.ts";
 import { NotFoundError } from "../errors.ts";
@@ -16,7 +18,8 @@ import type { ContextModel, EntityType, Model } from "../model/model.ts";
 import { changeBreaches } from "../rules/record-check.ts";
 import { type CountEstimates, listCount } from "./count-estimate.ts";
 import { GENERATORS } from "./generators.ts";
-import { buildListQuery, type ListQuery, type ListQueryOptions } from "./list-query.ts";
+import { asCaller, buildListQuery, type ListQuery, type ListQueryOptions } from "./list-query.ts";
+import { listQueryOf } from "./list-query-cache.ts";
 import { boundaryOf } from "./page-seek.ts";
 import { pendingReferenceLabels, type ReferenceLabels } from "./pending-labels.ts";
 import { typeCount } from "./type-counts.repository.ts";
@@ -80,11 +83,11 @@ export async function queryRecords(
   model: Model,
   user: CurrentUser,
   q: EntityQuery,
-  estimates?: CountEstimates,
+  options: Pick<RunListOptions, "estimates" | "callerCheck"> = {},
 ): Promise<EntityList> {
   const rights = rightsIn(model, user, q.context);
   const type = requireTypePermission(rights, q.entityType, "read");
-  return runListQuery(db, rights.context, type, q, { estimates });
+  return runListQuery(db, rights.context, type, q, options);
 }
 
 export interface RunListOptions extends ListQueryOptions {
@@ -92,9 +95,14 @@ export interface RunListOptions extends ListQueryOptions {
   count?: boolean;
   /** A filtered list the planner expects to hold more rows answers that estimate (listCount). */
   estimates?: CountEstimates;
+  /** The check that confirms a caller taken from an earlier call (withCallerCheck). */
+  callerCheck?: RawBuilder<boolean>;
 }
 
-/** Runs the list query for a type the caller may read. */
+/**
+ * Runs the list query for a type the caller may read. With a caller check, the page reads nothing
+ * unless the check holds, and a page that reads nothing leaves the caller unconfirmed.
+ */
 export async function runListQuery(
   db: Db,
   context: ContextModel,
@@ -102,9 +110,12 @@ export async function runListQuery(
   q: EntityQuery,
   options: RunListOptions = {},
 ): Promise<EntityList> {
-  const query = buildListQuery(context, type, q, options);
+  const { callerCheck } = options;
+  const query = listQueryOf(context, type, q, { ...options, callerChecked: Boolean(callerCheck) });
+  const scoped = (statement: RawBuilder<Record<string, unknown>>) =>
+    callerCheck ? asCaller(statement, callerCheck) : statement;
   const [{ rows: read }, counted] = await Promise.all([
-    query.page.execute(db),
+    scoped(query.page).execute(db),
     options.count === false
       ? { querySize: -1 }
       : query.count
@@ -117,7 +128,8 @@ export async function runListQuery(
           )
         : typeCount(db, context.name, type.name).then((n) => ({ querySize: n })),
   ]);
-  const rows = await pageRows(db, query, read, counted.querySize);
+  if (callerCheck && read.length === 0) throw new UnconfirmedCaller();
+  const rows = await pageRows(db, query, read, counted.querySize, scoped);
   const pending = q.requirePending
     ? await pendingEventsOf(
         db,
@@ -150,13 +162,14 @@ async function pageRows(
   query: ListQuery,
   read: Record<string, unknown>[],
   querySize: number,
+  scoped: (statement: RawBuilder<Record<string, unknown>>) => RawBuilder<Record<string, unknown>>,
 ): Promise<Record<string, unknown>[]> {
   if (!query.reversed) return read;
   if (!query.fromEnd) return read.reverse();
   const { pageNum, pageSize, byOffset } = query.fromEnd;
   const onPage = querySize - (pageNum - 1) * pageSize;
   if (onPage >= 1 && onPage <= pageSize) return read.slice(0, onPage).reverse();
-  return (await byOffset.execute(db)).rows;
+  return (await scoped(byOffset).execute(db)).rows;
 }
 
 /** A chunk of an export: each row's cells, and the key of its last row (for the next chunk). */

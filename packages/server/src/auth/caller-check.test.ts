@@ -1,0 +1,88 @@
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { listRecords } from "../testing/records-client.ts";
+import { createTestApp, TEST_USER_PASSWORD, type TestApp } from "../testing/test-app.ts";
+
+/** A list call reuses the caller of the session's earlier call and confirms it in its own statement. */
+describe("a list call checks its caller in its own statement", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t?.close());
+
+  const signedIn = async (username: string) => {
+    await t.createUser({ username, roles: [{ context: "reference", role: "viewer" }] });
+    return t.login(username, TEST_USER_PASSWORD);
+  };
+  const list = (cookie: string, query: Record<string, unknown> = {}) =>
+    t.post("/api/entity", { context: "reference", entityType: "currency", ...query }, cookie);
+
+  /** The statements a call sends to the database, counted at the app's query executor. */
+  async function statementsOf(call: () => Promise<unknown>): Promise<number> {
+    const spy = vi.spyOn(t.database.db.getExecutor(), "executeQuery");
+    try {
+      await call();
+      return spy.mock.calls.length;
+    } finally {
+      spy.mockRestore();
+    }
+  }
+
+  it("answers the same page with one statement less once the session is known", async () => {
+    const cookie = await signedIn("checked");
+    let first: unknown;
+    let again: unknown;
+    const firstCall = await statementsOf(async () => {
+      first = (await listRecords(t, cookie, { entityType: "currency" })).data;
+    });
+    const nextCall = await statementsOf(async () => {
+      again = (await listRecords(t, cookie, { entityType: "currency" })).data;
+    });
+    expect(again).toEqual(first);
+    expect((first as unknown[]).length).toBeGreaterThan(0);
+    expect(nextCall).toBe(firstCall - 1);
+  });
+
+  it("refuses the next call once the session ends, or the user is removed, elsewhere", async () => {
+    const ended = await signedIn("ended");
+    expect((await list(ended)).statusCode).toBe(200);
+    // What a logout on another instance does: the row goes, nothing tells this instance.
+    await sql`delete from app.sessions s using app.users u
+      where u.user_id = s.user_id and u.username = 'ended'`.execute(t.database.db);
+    expect((await list(ended)).statusCode).toBe(401);
+
+    const removed = await signedIn("removed");
+    expect((await list(removed)).statusCode).toBe(200);
+    await sql`update app.users set is_deleted = true where username = 'removed'`.execute(
+      t.database.db,
+    );
+    expect((await list(removed)).statusCode).toBe(401);
+  });
+
+  it("follows a role taken away or given elsewhere at the next call", async () => {
+    const cookie = await signedIn("moved");
+    expect((await list(cookie)).statusCode).toBe(200);
+    await sql`delete from app.user_roles where user_id =
+      (select user_id from app.users where username = 'moved')`.execute(t.database.db);
+    expect((await list(cookie)).statusCode).toBe(403);
+    await sql`insert into app.user_roles (user_id, context, role, granted_by)
+      select user_id, 'reference', 'viewer', 'admin' from app.users where username = 'moved'`.execute(
+      t.database.db,
+    );
+    expect((await list(cookie)).statusCode).toBe(200);
+  });
+
+  it("answers an empty page, and a refused query, as an unchecked call does", async () => {
+    const cookie = await signedIn("empty");
+    expect((await list(cookie)).statusCode).toBe(200);
+    const none = await list(cookie, {
+      rowConstraints: [{ attribute: "name", operator: "=", values: ["no such currency"] }],
+    });
+    expect(none.statusCode, none.body).toBe(200);
+    expect(none.json()).toMatchObject({ data: [], querySize: 0 });
+    const unknown = await list(cookie, { rowOrders: [{ attribute: "nope", asc: true }] });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().message).toBe("rowOrders: unknown attribute 'nope' of 'currency'");
+  });
+});

@@ -1,0 +1,76 @@
+import type { RawBuilder } from "kysely";
+import { UnauthorizedError } from "../errors.ts";
+import type { CurrentUser } from "./auth.service.ts";
+import type { LiveSession } from "./sessions.repository.ts";
+
+/**
+ * How a read confirms a caller taken from an earlier call of the same session: its own statement
+ * carries `condition`, so the session and its rights are checked in the round trip that reads the
+ * data instead of one of their own.
+ */
+export interface CallerCheck {
+  /** True while the session is live and its user's rights are those the caller was read with. */
+  condition: RawBuilder<boolean>;
+  /** Reads the caller again, as a call without a known session does (401 when it is gone). */
+  reread(): Promise<CurrentUser>;
+}
+
+/** A checked statement let no row through: the caller is not confirmed and must be read again. */
+export class UnconfirmedCaller extends Error {
+  constructor() {
+    super("The caller was not confirmed by the statement's check");
+  }
+}
+
+/** The callers of recent sessions by session hash, at most `limit` (the least recently used go). */
+export class KnownSessions {
+  readonly #byHash = new Map<string, LiveSession>();
+
+  constructor(private readonly limit = 10_000) {}
+
+  get(sessionHash: string): LiveSession | undefined {
+    return this.#byHash.get(sessionHash);
+  }
+
+  remember(session: LiveSession): void {
+    this.#byHash.delete(session.sessionHash);
+    this.#byHash.set(session.sessionHash, session);
+    if (this.#byHash.size > this.limit) {
+      const oldest = this.#byHash.keys().next().value as string;
+      this.#byHash.delete(oldest);
+    }
+  }
+
+  forget(sessionHash: string): void {
+    this.#byHash.delete(sessionHash);
+  }
+}
+
+/** What the guard leaves on a request: its caller, and the check that caller still needs. */
+export interface CallerOfRequest {
+  user?: CurrentUser;
+  callerCheck?: CallerCheck;
+}
+
+/**
+ * Runs a read for the request's caller. A caller taken from an earlier call comes with its check,
+ * which the read carries into its statement. When the check lets nothing through, or the read fails
+ * (rights read earlier may refuse what the current ones allow), the caller is read again and the
+ * read runs once more, unchecked: its answer, success or refusal, is then the current rights'.
+ */
+export async function withCallerCheck<T>(
+  request: CallerOfRequest,
+  read: (user: CurrentUser, check?: RawBuilder<boolean>) => Promise<T>,
+): Promise<T> {
+  const { user, callerCheck } = request;
+  if (!user) throw new UnauthorizedError();
+  if (!callerCheck) return read(user);
+  try {
+    return await read(user, callerCheck.condition);
+  } catch {
+    // Whatever it was, the answer is decided below, by the caller as it stands now.
+  }
+  request.callerCheck = undefined;
+  request.user = await callerCheck.reread();
+  return read(request.user);
+}
