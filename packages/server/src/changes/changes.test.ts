@@ -47,6 +47,20 @@ async function pendingOf(entityType: string) {
   });
 }
 
+/** The key of the US dollar, the currency of the countries the tests propose. */
+async function usdKey(): Promise<number> {
+  const list = await listRecords(t, approver, {
+    entityType: "currency",
+    rowConstraints: [{ attribute: "code", operator: "=", values: ["USD"] }],
+  });
+  return list.data[0].entityKeyID;
+}
+
+/** A country saved by the steward, held for approval: the save's answer. */
+async function proposeCountry(record: object) {
+  return (await post("/api/save", { entityType: "country", record }, steward)).json();
+}
+
 /** A pending change as an upload would propose it (the ingest engine arrives later). */
 async function proposeUploadChange(
   entityType: string,
@@ -111,12 +125,7 @@ describe("approve", () => {
   });
 
   it("makes a proposed record visible and counts it", async () => {
-    const usd = (
-      await listRecords(t, approver, {
-        entityType: "currency",
-        rowConstraints: [{ attribute: "code", operator: "=", values: ["USD"] }],
-      })
-    ).data[0].entityKeyID;
+    const usd = await usdKey();
     const created = (
       await post(
         "/api/save",
@@ -282,12 +291,7 @@ describe("approve", () => {
 
 describe("reject", () => {
   it("discards a proposed record, which frees its key", async () => {
-    const usd = (
-      await listRecords(t, approver, {
-        entityType: "currency",
-        rowConstraints: [{ attribute: "code", operator: "=", values: ["USD"] }],
-      })
-    ).data[0].entityKeyID;
+    const usd = await usdKey();
     const created = (
       await post(
         "/api/save",
@@ -328,6 +332,39 @@ describe("reject", () => {
       approver,
     );
     expect((await country("AT")).requested.attrValues.population.value).toBeNull();
+  });
+
+  it("rejects every selected change alike, one an approval would refuse as a conflict too", async () => {
+    const usd = await usdKey();
+    const proposed = await proposeCountry({ iso2: "XQ", name: "Quarrelia", currency: usd });
+    const edited = await proposeCountry({ iso2: "PT", population: 10_400_000 });
+    await sql`update ctx_reference.country set version = version + 1 where iso2 = 'PT'`.execute(
+      t.database.db,
+    );
+    const decided = await proposeCountry({ iso2: "ES", population: 48_000_000 });
+    await post(
+      "/api/reject",
+      { entityType: "country", entityEventIds: [decided.entityEventID] },
+      both,
+    );
+
+    const ids = [proposed.entityEventID, edited.entityEventID, decided.entityEventID];
+    const res = await post("/api/reject", { entityType: "country", entityEventIds: ids }, approver);
+    expect(res.json()).toEqual({
+      Msg: "2 changes rejected; 1 no longer pending",
+      count: 2,
+      conflicts: [],
+    });
+    const { rows } = await sql<{ event_id: number; decision: string }>`
+      select event_id::int, status || ' by ' || decided_by as decision from app.events
+      where event_id = any(${ids}::bigint[])`.execute(t.database.db);
+    expect(Object.fromEntries(rows.map((r) => [r.event_id, r.decision]))).toEqual({
+      [proposed.entityEventID]: "rejected by approver",
+      [edited.entityEventID]: "rejected by approver",
+      [decided.entityEventID]: "rejected by both",
+    });
+    expect(await country("XQ", { includeDeleted: true })).toBeUndefined();
+    expect((await country("PT")).requested.attrValues.population.value).toBeNull();
   });
 });
 

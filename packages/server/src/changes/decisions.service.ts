@@ -85,8 +85,9 @@ async function decideThenBuild(
 
 /**
  * The frame of a decision: the caller must approve the type; the selected pending events are
- * selected (selectPendingEvents) in one transaction and handed to `decide`; their proposers are
- * told what became of them, those with an outcome in `notDecided` left pending.
+ * selected (selectPendingEvents, judged against their records if `judge`) in one transaction and
+ * handed to `decide`; their proposers are told what became of them, those with an outcome in
+ * `notDecided` left pending.
  */
 async function decideOn(
   db: Db,
@@ -95,7 +96,7 @@ async function decideOn(
   request: DecisionRequest,
   notifier: Notifier,
   indexBuilds: IndexBuilds,
-  how: { verb: string; notDecided: readonly Outcome[] },
+  how: { verb: string; notDecided: readonly Outcome[]; judge: boolean },
   decide: (
     tx: Db,
     context: ContextModel,
@@ -112,6 +113,7 @@ async function decideOn(
       type,
       selectionOf(request),
       user.username,
+      { judge: how.judge },
     );
     const result = await decide(tx, rights.context, type, selected);
     await notifyDecision(tx, notifier, {
@@ -142,7 +144,7 @@ export function approve(
     request,
     notifier,
     indexBuilds,
-    { verb: "approved", notDecided: CONFLICTS },
+    { verb: "approved", notDecided: CONFLICTS, judge: true },
     async (tx, context, type, selected) => {
       assertNotOwn(type, selected);
       const result = await applyEvents(tx, context, type, selected, user.username);
@@ -168,7 +170,7 @@ export function reject(
     request,
     notifier,
     indexBuilds,
-    { verb: "rejected", notDecided: [] },
+    { verb: "rejected", notDecided: [], judge: false },
     async (tx, context, type, selected) => {
       if (selected.selected > 0) await rejectEvents(tx, context, type, user.username);
       return { applied: selected.selected, conflicts: [] };
@@ -233,6 +235,7 @@ export async function runAction(
       type,
       { entityEventIds: request.entityEventIds },
       user.username,
+      { judge: true },
     );
     const refused = (await selectedActions(tx)).filter(
       (kind) => !action[KIND_RULE[kind as EventAction]],

@@ -9,6 +9,7 @@ import * as oidc from "./migrations/007-oidc.ts";
 import * as apiTokens from "./migrations/008-api-tokens.ts";
 import * as ruleChecks from "./migrations/009-rule-checks.ts";
 import * as recordVersions from "./migrations/010-record-versions.ts";
+import * as pendingCountsIndex from "./migrations/011-pending-counts-index.ts";
 
 // Ordered by name; a new migration is a new numbered file added here. Applied migrations never change.
 const MIGRATIONS: Record<string, Migration> = {
@@ -22,6 +23,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "008-api-tokens": apiTokens,
   "009-rule-checks": ruleChecks,
   "010-record-versions": recordVersions,
+  "011-pending-counts-index": pendingCountsIndex,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

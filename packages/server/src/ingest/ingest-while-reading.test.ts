@@ -564,7 +564,9 @@ describe("the diff of a type that holds records, written while the file is read"
                 where context = 'reference' and entity_type = 'currency' for update`.execute(tx);
             });
             decisionWaits = await blockedElsewhere(async (tx) => {
-              await selectPendingEvents(tx, context, currency, { entityEventIds: [] }, "someone");
+              await selectPendingEvents(tx, context, currency, { entityEventIds: [] }, "someone", {
+                judge: true,
+              });
             });
           }
           yield row;
