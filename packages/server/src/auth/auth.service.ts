@@ -83,7 +83,7 @@ export async function resolveSession(
   db: Db,
   settings: SessionSettings,
   sessionId: string,
-): Promise<sessions.LiveSession | undefined> {
+): Promise<sessions.SessionUser | undefined> {
   const user = await sessions.findLiveSession(db, hashSecret(sessionId), settings.idleMinutes);
   if (!user || !dueForTouch(user.lastSeenAt)) return user;
   await sessions.touchSession(db, user.sessionHash);

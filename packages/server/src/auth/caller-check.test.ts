@@ -73,6 +73,37 @@ describe("a list call checks its caller in its own statement", () => {
     expect((await list(cookie)).statusCode).toBe(200);
   });
 
+  it("does the same for an API token, and refuses it once revoked elsewhere", async () => {
+    const cookie = await signedIn("pipeline");
+    const created = await t.post(
+      "/api/tokens/create",
+      { name: "nightly", scope: "read", expiresInDays: 1 },
+      cookie,
+    );
+    expect(created.statusCode, created.body).toBe(200);
+    const { secret } = created.json() as { secret: string };
+    const bearer = `Bearer ${secret}`;
+    const firstCall = await statementsOf(async () => {
+      expect((await list(bearer)).statusCode).toBe(200);
+    });
+    const nextCall = await statementsOf(async () => {
+      expect((await list(bearer)).statusCode).toBe(200);
+    });
+    // The first call also writes the token's first use; the next sends the page and the count only.
+    expect(firstCall).toBeGreaterThan(2);
+    expect(nextCall).toBe(2);
+    // A read token known from a list call is still refused a change.
+    const save = await t.post(
+      "/api/save",
+      { context: "reference", entityType: "currency", attrValues: { code: "XTS" } },
+      bearer,
+    );
+    expect(save.statusCode).toBe(403);
+    await sql`update app.api_tokens set revoked_at = now(), revoked_by = 'admin'
+      where name = 'nightly'`.execute(t.database.db);
+    expect((await list(bearer)).statusCode).toBe(401);
+  });
+
   it("answers an empty page, and a refused query, as an unchecked call does", async () => {
     const cookie = await signedIn("empty");
     expect((await list(cookie)).statusCode).toBe(200);

@@ -1,7 +1,6 @@
 import type { RawBuilder } from "kysely";
 import { UnauthorizedError } from "../errors.ts";
 import type { CurrentUser } from "./auth.service.ts";
-import type { LiveSession } from "./sessions.repository.ts";
 
 /**
  * How a read confirms a caller taken from an earlier call of the same session: its own statement
@@ -22,27 +21,27 @@ export class UnconfirmedCaller extends Error {
   }
 }
 
-/** The callers of recent sessions by session hash, at most `limit` (the least recently used go). */
-export class KnownSessions {
-  readonly #byHash = new Map<string, LiveSession>();
+/** Callers read by earlier calls, by the hash of their session or token, at most `limit` (the least recently used go). */
+export class KnownCallers {
+  readonly #byHash = new Map<string, CurrentUser>();
 
   constructor(private readonly limit = 10_000) {}
 
-  get(sessionHash: string): LiveSession | undefined {
-    return this.#byHash.get(sessionHash);
+  get(hash: string): CurrentUser | undefined {
+    return this.#byHash.get(hash);
   }
 
-  remember(session: LiveSession): void {
-    this.#byHash.delete(session.sessionHash);
-    this.#byHash.set(session.sessionHash, session);
+  remember(hash: string, caller: CurrentUser): void {
+    this.#byHash.delete(hash);
+    this.#byHash.set(hash, caller);
     if (this.#byHash.size > this.limit) {
       const oldest = this.#byHash.keys().next().value as string;
       this.#byHash.delete(oldest);
     }
   }
 
-  forget(sessionHash: string): void {
-    this.#byHash.delete(sessionHash);
+  forget(hash: string): void {
+    this.#byHash.delete(hash);
   }
 }
 

@@ -16,13 +16,24 @@ export interface SessionUser {
   lastSeenAt: Date;
   /** Read with the session, in the same statement, so the rights of a call cost no query of their own. */
   roles: HeldRoles;
+  /** The fingerprint of the name, flags and roles above (RIGHTS_FINGERPRINT), for the checks made in statements. */
+  fingerprint: string;
 }
 
-/** The columns of the user `u` every call needs: who, the three flags, and the roles held. */
+/**
+ * What a caller's rights were read from, as one text: the user's name, flags and roles. A call that
+ * reuses rights read before checks, in its own statement, that this text is still the same.
+ */
+export const RIGHTS_FINGERPRINT = `md5(concat_ws('|', u.username, u.isadmin, u.issuperadmin, u.isdev,
+  (select string_agg(r.context || ':' || r.role, ',' order by r.context, r.role)
+     from app.user_roles r where r.user_id = u.user_id)))`;
+
+/** The columns of the user `u` every call needs: who, the three flags, the roles held, their fingerprint. */
 export const CALLER_COLUMNS = `u.user_id as "userId", u.username, u.name, u.email, u.isadmin,
   u.issuperadmin, u.isdev,
   coalesce((select json_agg(json_build_array(r.context, r.role)) from app.user_roles r
-            where r.user_id = u.user_id), '[]') as roles`;
+            where r.user_id = u.user_id), '[]') as roles,
+  ${RIGHTS_FINGERPRINT} as fingerprint`;
 
 /** The `[context, role]` pairs of CALLER_COLUMNS' roles, by context. */
 function heldRoles(pairs: readonly (readonly [string, string])[]): HeldRoles {
@@ -49,31 +60,20 @@ export async function insertSession(
     .execute();
 }
 
-/**
- * What a session's rights were read from, as one text: the user's name, flags and roles. A call that
- * reuses rights read before checks, in its own statement, that this text is still the same.
- */
-const RIGHTS_FINGERPRINT = `md5(concat_ws('|', u.username, u.isadmin, u.issuperadmin, u.isdev,
-  (select string_agg(r.context || ':' || r.role, ',' order by r.context, r.role)
-     from app.user_roles r where r.user_id = u.user_id)))`;
-
-/** A session is live while its user exists and it has neither expired nor stayed idle too long. */
+/** A session `s` of user `u` is live while the user exists and the session has not expired. */
 const STANDING = "not u.is_deleted and s.expires_at > now()";
 
 // Every call runs this statement; its text is made once, so no call pays for building it.
 const LIVE_SESSION = `select s.session_hash as "sessionHash", s.last_seen_at as "lastSeenAt",
-    ${RIGHTS_FINGERPRINT} as fingerprint, ${CALLER_COLUMNS}
+    ${CALLER_COLUMNS}
   from app.sessions s join app.users u on u.user_id = s.user_id
   where s.session_hash = $1 and ${STANDING}
     and s.last_seen_at > now() - make_interval(mins => $2)`;
 
-/** A live session's caller, and the fingerprint of the rights it was read with. */
-export type LiveSession = SessionUser & { fingerprint: string };
-
 /**
- * True while the session is live and its user's rights are still those of `fingerprint`: the
- * condition a statement carries when it runs for a caller read by an earlier call, so that a logout,
- * a revocation or a role change elsewhere stops it at once.
+ * True while the session is live (LIVE_SESSION's conditions) and its user's rights are still those
+ * of `fingerprint`: the condition a statement carries when it runs for a caller read by an earlier
+ * call, so that a logout, a removal or a role change elsewhere stops it at once.
  */
 export function sessionStillSql(
   sessionHash: string,
@@ -99,8 +99,8 @@ export async function findLiveSession(
   db: Db,
   sessionHash: string,
   idleMinutes: number,
-): Promise<LiveSession | undefined> {
-  const { rows } = await db.executeQuery<CallerRow<LiveSession>>(
+): Promise<SessionUser | undefined> {
+  const { rows } = await db.executeQuery<CallerRow<SessionUser>>(
     CompiledQuery.raw(LIVE_SESSION, [sessionHash, idleMinutes]),
   );
   return rows[0] && callerOf(rows[0]);

@@ -1,10 +1,12 @@
 import type { FastifyInstance, FastifyRequest, RouteOptions } from "fastify";
+import type { RawBuilder } from "kysely";
 import { type CurrentUser, resolveSession, type SessionSettings } from "../auth/auth.service.ts";
-import { type CallerCheck, KnownSessions } from "../auth/caller-check.ts";
+import { type CallerCheck, KnownCallers } from "../auth/caller-check.ts";
 import { dueForTouch, hashSecret } from "../auth/secrets.ts";
 import { sessionStillSql } from "../auth/sessions.repository.ts";
 import type { Db } from "../db/connection.ts";
 import { AppError, ForbiddenError, UnauthorizedError } from "../errors.ts";
+import { tokenStillSql } from "../tokens/tokens.repository.ts";
 import { resolveToken } from "../tokens/tokens.service.ts";
 import { consumeRateLimit } from "./rate-limit.ts";
 import { type Access, policyOf, type RoutePolicy } from "./route-policy.ts";
@@ -44,7 +46,8 @@ export function currentUser(request: FastifyRequest): CurrentUser {
 /** Attaches every route's policy at registration (refusing routes without one) and enforces it on each request. */
 export function installGuard(app: FastifyInstance, db: Db, settings: SessionSettings): void {
   app.decorate("registeredRoutes", []);
-  const known = new KnownSessions();
+  const knownSessions = new KnownCallers();
+  const knownTokens = new KnownCallers();
   app.addHook("onRoute", (route: RouteOptions) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) {
@@ -81,12 +84,12 @@ export function installGuard(app: FastifyInstance, db: Db, settings: SessionSett
     const bearer = bearerToken(request);
     const caller =
       bearer === undefined
-        ? await sessionCaller(
-            { db, settings, known },
-            request.cookies[SESSION_COOKIE],
-            policy.checkInStatement === true,
+        ? await callerOf(
+            knownSessions,
+            sessionCredential(db, settings, request.cookies[SESSION_COOKIE]),
+            policy,
           )
-        : { user: await tokenUser(db, bearer, policy) };
+        : await callerOf(knownTokens, tokenCredential(db, bearer, policy), policy);
     const { user } = caller;
     request.user = user;
     request.callerCheck = caller.check;
@@ -107,53 +110,81 @@ function bearerToken(request: FastifyRequest): string | undefined {
   return secret;
 }
 
-interface SessionLookup {
-  db: Db;
-  settings: SessionSettings;
-  known: KnownSessions;
+/** A session cookie or an API token, and how to read and to check its caller. */
+interface Credential {
+  /** What its caller is known by (KnownCallers). */
+  hash: string;
+  /** Reads the caller now; throws what the call must answer when there is none. */
+  read(): Promise<CurrentUser>;
+  /** The condition that confirms a caller read before (CallerCheck). */
+  stillSql(caller: CurrentUser): RawBuilder<boolean>;
+  /** Refuses a caller read before that may not make this call (a token's scope). */
+  admit(caller: CurrentUser): void;
 }
 
 /**
- * The caller of a session cookie. On a route that checks its caller in its own statement, a session
- * read by an earlier call on this instance is taken as it was, with the check to carry, until it is
- * due for its idle deadline to be extended; otherwise it is read now.
+ * The caller of a credential. On a route that checks its caller in its own statement, a caller this
+ * instance read for an earlier call is taken as it was, with the check to carry, until its last use
+ * is due to be written again (a minute); otherwise it is read now.
  */
-async function sessionCaller(
-  lookup: SessionLookup,
-  sessionId: string | undefined,
-  checkInStatement: boolean,
+async function callerOf(
+  known: KnownCallers,
+  credential: Credential,
+  policy: RoutePolicy,
 ): Promise<{ user: CurrentUser; check?: CallerCheck }> {
-  if (!sessionId) throw new UnauthorizedError();
-  const reread = () => readSession(lookup, sessionId);
-  const earlier = checkInStatement ? lookup.known.get(hashSecret(sessionId)) : undefined;
+  const reread = async () => {
+    const caller = await credential.read().catch((error: unknown) => {
+      known.forget(credential.hash);
+      throw error;
+    });
+    known.remember(credential.hash, caller);
+    credential.admit(caller);
+    return caller;
+  };
+  const earlier = policy.checkInStatement ? known.get(credential.hash) : undefined;
   if (!earlier || dueForTouch(earlier.lastSeenAt)) return { user: await reread() };
-  const { sessionHash, fingerprint } = earlier;
-  const condition = sessionStillSql(sessionHash, lookup.settings.idleMinutes, fingerprint);
-  return { user: earlier, check: { condition, reread } };
+  credential.admit(earlier);
+  return { user: earlier, check: { condition: credential.stillSql(earlier), reread } };
 }
 
-async function readSession(
-  { db, settings, known }: SessionLookup,
-  sessionId: string,
-): Promise<CurrentUser> {
-  const session = await resolveSession(db, settings, sessionId);
-  if (!session) {
-    known.forget(hashSecret(sessionId));
-    throw new UnauthorizedError();
-  }
-  known.remember(session);
-  return session;
+function sessionCredential(
+  db: Db,
+  settings: SessionSettings,
+  sessionId: string | undefined,
+): Credential {
+  if (!sessionId) throw new UnauthorizedError();
+  const hash = hashSecret(sessionId);
+  return {
+    hash,
+    read: async () => {
+      const session = await resolveSession(db, settings, sessionId);
+      if (!session) throw new UnauthorizedError();
+      return session;
+    },
+    stillSql: (caller) => sessionStillSql(hash, settings.idleMinutes, caller.fingerprint),
+    admit: () => undefined,
+  };
 }
 
-/** The user of an API token, if the route is open to tokens of its scope. */
-async function tokenUser(db: Db, secret: string, policy: RoutePolicy): Promise<CurrentUser> {
-  const found = await resolveToken(db, secret);
-  if (!found) throw new UnauthorizedError("Invalid, expired or revoked API token");
-  if (!policy.token) throw new ForbiddenError("This call is not open to API tokens");
-  if (policy.token === "write" && found.scope === "read")
-    throw new ForbiddenError("A read token cannot make changes");
-  const { tokenId, scope, ...user } = found;
-  return { ...user, token: { id: tokenId, scope } };
+/** An API token: its user, if the route is open to tokens of its scope. */
+function tokenCredential(db: Db, secret: string, policy: RoutePolicy): Credential {
+  const hash = hashSecret(secret);
+  const admit = (caller: CurrentUser) => {
+    if (!policy.token) throw new ForbiddenError("This call is not open to API tokens");
+    if (policy.token === "write" && caller.token?.scope === "read")
+      throw new ForbiddenError("A read token cannot make changes");
+  };
+  return {
+    hash,
+    read: async () => {
+      const found = await resolveToken(db, secret);
+      if (!found) throw new UnauthorizedError("Invalid, expired or revoked API token");
+      const { tokenId, scope, ...user } = found;
+      return { ...user, token: { id: tokenId, scope } };
+    },
+    stillSql: (caller) => tokenStillSql(hash, caller.fingerprint),
+    admit,
+  };
 }
 
 // Browsers send Origin on cross-site POSTs; a foreign one is refused. Clients without it (scripts) pass.

@@ -1,8 +1,9 @@
-import { CompiledQuery, sql } from "kysely";
+import { CompiledQuery, type RawBuilder, sql } from "kysely";
 import {
   CALLER_COLUMNS,
   type CallerRow,
   callerOf,
+  RIGHTS_FINGERPRINT,
   type SessionUser,
 } from "../auth/sessions.repository.ts";
 import type { Db } from "../db/connection.ts";
@@ -65,10 +66,20 @@ export interface TokenUser extends SessionUser {
   scope: "read" | "write";
 }
 
+/** A token `t` of user `u` is live while neither it is revoked or expired nor its user removed. */
+const STANDING = "t.revoked_at is null and t.expires_at > now() and not u.is_deleted";
+
 const LIVE_TOKEN = `select t.token_id as "tokenId", t.scope, t.last_used_at as "lastSeenAt",
     '' as "sessionHash", ${CALLER_COLUMNS}
   from app.api_tokens t join app.users u on u.user_id = t.user_id
-  where t.token_hash = $1 and t.revoked_at is null and t.expires_at > now() and not u.is_deleted`;
+  where t.token_hash = $1 and ${STANDING}`;
+
+/** True while the token is live and its user's rights are still those of `fingerprint` (sessionStillSql's twin). */
+export function tokenStillSql(hash: string, fingerprint: string): RawBuilder<boolean> {
+  return sql<boolean>`exists (select from app.api_tokens t join app.users u on u.user_id = t.user_id
+    where t.token_hash = ${hash} and ${sql.raw(STANDING)}
+      and ${sql.raw(RIGHTS_FINGERPRINT)} = ${fingerprint})`;
+}
 
 /** The live token of a hash with its user and the user's roles: not revoked, not expired, the user not removed. */
 export async function findLiveToken(db: Db, hash: string): Promise<TokenUser | undefined> {

@@ -87,6 +87,7 @@ export async function revoke(
 export async function resolveToken(db: Db, secret: string): Promise<TokenUser | undefined> {
   if (!secret.startsWith(SECRET_PREFIX)) return undefined;
   const user = await findLiveToken(db, hashSecret(secret));
-  if (user && dueForTouch(user.lastSeenAt)) await touchToken(db, user.tokenId);
-  return user;
+  if (!user || !dueForTouch(user.lastSeenAt)) return user;
+  await touchToken(db, user.tokenId);
+  return { ...user, lastSeenAt: new Date() };
 }
