@@ -1,3 +1,5 @@
+import type { NotificationKind } from "@ledgerline/contract";
+import { useState } from "react";
 import Alert from "react-bootstrap/Alert";
 import Card from "react-bootstrap/Card";
 import ListGroup from "react-bootstrap/ListGroup";
@@ -18,6 +20,19 @@ export function NotificationsPage() {
   const settings = useNotificationSettings();
   const update = useUpdateNotificationSetting();
   const data = settings.data;
+  // A switch moves with the click, in the click's own render: the settings' optimistic update
+  // reaches the page a task later, and a controlled checkbox would be put back meanwhile.
+  const [switching, setSwitching] = useState<Partial<Record<NotificationKind, boolean>>>({});
+  const switchTo = (kind: NotificationKind, enabled: boolean) => {
+    setSwitching((shown) => ({ ...shown, [kind]: enabled }));
+    update.mutate(
+      { kind, enabled },
+      {
+        onSettled: () =>
+          setSwitching(({ [kind]: _settled, ...others }) => others as typeof switching),
+      },
+    );
+  };
 
   const saveState = (kind: string): SaveState => {
     if (update.variables?.kind !== kind) return "idle";
@@ -71,9 +86,9 @@ export function NotificationsPage() {
               {notificationRows(data.settings).map((row) => (
                 <NotificationSwitch
                   key={row.kind}
-                  row={row}
+                  row={{ ...row, enabled: switching[row.kind] ?? row.enabled }}
                   state={saveState(row.kind)}
-                  onChange={(enabled) => update.mutate({ kind: row.kind, enabled })}
+                  onChange={(enabled) => switchTo(row.kind, enabled)}
                 />
               ))}
             </ListGroup>
