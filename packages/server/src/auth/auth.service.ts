@@ -78,13 +78,13 @@ export async function openSession(
   return sessionId;
 }
 
-/** The user of a live session id, extending its idle deadline; undefined when none. */
+/** The user of a live session (by its id's hash), extending its idle deadline; undefined when none. */
 export async function resolveSession(
   db: Db,
   settings: SessionSettings,
-  sessionId: string,
+  sessionHash: string,
 ): Promise<sessions.SessionUser | undefined> {
-  const user = await sessions.findLiveSession(db, hashSecret(sessionId), settings.idleMinutes);
+  const user = await sessions.findLiveSession(db, sessionHash, settings.idleMinutes);
   if (!user || !dueForTouch(user.lastSeenAt)) return user;
   await sessions.touchSession(db, user.sessionHash);
   return { ...user, lastSeenAt: new Date() };

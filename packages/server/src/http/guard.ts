@@ -7,11 +7,13 @@ import { sessionStillSql } from "../auth/sessions.repository.ts";
 import type { Db } from "../db/connection.ts";
 import { AppError, ForbiddenError, UnauthorizedError } from "../errors.ts";
 import { tokenStillSql } from "../tokens/tokens.repository.ts";
-import { resolveToken } from "../tokens/tokens.service.ts";
+import { resolveToken, tokenHashOf } from "../tokens/tokens.service.ts";
 import { consumeRateLimit } from "./rate-limit.ts";
 import { type Access, policyOf, type RoutePolicy } from "./route-policy.ts";
 
 export const SESSION_COOKIE = "ledgerline_session";
+
+const INVALID_TOKEN = "Invalid, expired or revoked API token";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -157,7 +159,7 @@ function sessionCredential(
   return {
     hash,
     read: async () => {
-      const session = await resolveSession(db, settings, sessionId);
+      const session = await resolveSession(db, settings, hash);
       if (!session) throw new UnauthorizedError();
       return session;
     },
@@ -168,7 +170,8 @@ function sessionCredential(
 
 /** An API token: its user, if the route is open to tokens of its scope. */
 function tokenCredential(db: Db, secret: string, policy: RoutePolicy): Credential {
-  const hash = hashSecret(secret);
+  const hash = tokenHashOf(secret);
+  if (!hash) throw new UnauthorizedError(INVALID_TOKEN);
   const admit = (caller: CurrentUser) => {
     if (!policy.token) throw new ForbiddenError("This call is not open to API tokens");
     if (policy.token === "write" && caller.token?.scope === "read")
@@ -177,8 +180,8 @@ function tokenCredential(db: Db, secret: string, policy: RoutePolicy): Credentia
   return {
     hash,
     read: async () => {
-      const found = await resolveToken(db, secret);
-      if (!found) throw new UnauthorizedError("Invalid, expired or revoked API token");
+      const found = await resolveToken(db, hash);
+      if (!found) throw new UnauthorizedError(INVALID_TOKEN);
       const { tokenId, scope, ...user } = found;
       return { ...user, token: { id: tokenId, scope } };
     },

@@ -83,10 +83,14 @@ export async function revoke(
   return { Msg: `Token ${tokenId} revoked` };
 }
 
-/** The caller of a bearer token, or undefined for an unknown, revoked or expired one. */
-export async function resolveToken(db: Db, secret: string): Promise<TokenUser | undefined> {
-  if (!secret.startsWith(SECRET_PREFIX)) return undefined;
-  const user = await findLiveToken(db, hashSecret(secret));
+/** What a bearer secret is stored as, or undefined when it cannot be one of our tokens. */
+export function tokenHashOf(secret: string): string | undefined {
+  return secret.startsWith(SECRET_PREFIX) ? hashSecret(secret) : undefined;
+}
+
+/** The caller of a bearer token (by tokenHashOf), or undefined for an unknown, revoked or expired one. */
+export async function resolveToken(db: Db, hash: string): Promise<TokenUser | undefined> {
+  const user = await findLiveToken(db, hash);
   if (!user || !dueForTouch(user.lastSeenAt)) return user;
   await touchToken(db, user.tokenId);
   return { ...user, lastSeenAt: new Date() };
