@@ -20,9 +20,12 @@ export function copyText(rows: readonly (readonly CopyValue[])[]): string {
   return flatCopyData(rows.flat(), rows[0]?.length ?? 0).text;
 }
 
-/** Rows ready for COPY: their text, and how many there are (a COPY checks it wrote them all). */
+/**
+ * Rows ready for COPY: their text (or its UTF-8 bytes, as the upload's parser thread makes them),
+ * and how many there are (a COPY checks it wrote them all).
+ */
 export interface CopyData {
-  text: string;
+  text: string | Uint8Array<ArrayBuffer>;
   rows: number;
 }
 
@@ -38,7 +41,7 @@ export function flatCopyData(
   values: readonly CopyValue[],
   width: number,
   leading?: readonly number[],
-): CopyData {
+): CopyData & { text: string } {
   const rows = width === 0 ? 0 : values.length / width;
   let text = "";
   for (let r = 0, at = 0; r < rows; r++) {

@@ -8,7 +8,12 @@ export interface WorkerStart {
 
 /** A request to the PGlite thread; `blob` is the text a `copy ... from '/dev/blob'` reads. */
 export type ThreadRequest = { id: number } & (
-  | { op: "query"; sql: string; params: readonly unknown[]; blob?: string }
+  | {
+      op: "query";
+      sql: string;
+      params: readonly unknown[];
+      blob?: string | Uint8Array<ArrayBuffer>;
+    }
   | { op: "exec"; sql: string }
   | { op: "listen"; channel: string }
   | { op: "unlisten"; channel: string }

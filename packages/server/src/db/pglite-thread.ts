@@ -31,7 +31,7 @@ export interface PgliteThread {
   query<R = Record<string, unknown>>(
     sql: string,
     params?: readonly unknown[],
-    blob?: string,
+    blob?: string | Uint8Array<ArrayBuffer>,
   ): Promise<QueryAnswer<R>>;
   exec(sql: string): Promise<void>;
   /** Subscribes to a NOTIFY channel; answers the unsubscribe function. */

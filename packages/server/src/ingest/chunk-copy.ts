@@ -12,10 +12,14 @@ import {
 } from "./ingest-input.ts";
 import { resolveReferences } from "./reference-resolver.ts";
 
-/** A chunk whose references are resolved to record keys: every value is a scalar. */
+/**
+ * A chunk whose references are resolved to record keys: every value is a scalar. With `copyText`
+ * (RowChunk.copyText), `values` is empty and the text holds the rows that passed.
+ */
 export interface ResolvedChunk {
   rowNumbers: number[];
   values: ScalarValue[];
+  copyText?: Uint8Array<ArrayBuffer>;
 }
 
 /** Where the chunks of rows go: the stage of a diff, or the records of a first load. */
@@ -93,6 +97,10 @@ function withoutRows(
   width: number,
   failed: ReadonlySet<number>,
 ): ResolvedChunk {
+  if (chunk.copyText) {
+    const rowNumbers = chunk.rowNumbers.filter((n) => !failed.has(n));
+    return { rowNumbers, values: [], copyText: chunk.copyText };
+  }
   const kept: ResolvedChunk = { rowNumbers: [], values: [] };
   chunk.rowNumbers.forEach((n, row) => {
     if (failed.has(n)) return;
@@ -137,5 +145,5 @@ async function resolveChunk(
       values[at] = key ?? null;
     }
   }
-  return { rowNumbers, values: values as ScalarValue[] };
+  return { rowNumbers, values: values as ScalarValue[], copyText: chunk.copyText };
 }

@@ -14,8 +14,14 @@ import {
   kindCounts,
   writeEvents,
 } from "./diff.repository.ts";
+import { lightenHistory } from "./history-indexes.ts";
 import { checkKeys, checkMassMissing } from "./ingest-checks.ts";
-import { type IngestInput, type IngestResult, writeOptions } from "./ingest-input.ts";
+import {
+  buildIndexesAfterCommit,
+  type IngestInput,
+  type IngestResult,
+  writeOptions,
+} from "./ingest-input.ts";
 import { inReadingTransaction } from "./reading-slots.ts";
 import {
   appendStage,
@@ -46,18 +52,34 @@ export async function diffWhileReading(
   input: IngestInput,
 ): Promise<IngestResult | undefined> {
   if (uniqueAttributes(input.type).length > 0) return undefined;
-  return inReadingTransaction(db, input, async (tx) => {
-    const result = await diffInTransaction(tx, input);
-    await input.beforeCommit?.(tx, result);
-    return result;
+  // Definitions of the history's indexes, when they were dropped for the write (lightenHistory).
+  const history: string[] = [];
+  const result = await inReadingTransaction(db, input, async (tx) => {
+    const written = await diffInTransaction(tx, input, history);
+    await input.beforeCommit?.(tx, written);
+    return written;
   });
+  if (result) await buildIndexesAfterCommit(db, input, history);
+  return result;
 }
 
-async function diffInTransaction(tx: Db, input: IngestInput): Promise<IngestResult> {
+async function diffInTransaction(
+  tx: Db,
+  input: IngestInput,
+  history: string[],
+): Promise<IngestResult> {
   const { context, type } = input;
   // The classifications join the rows with the type: let their hash tables fit in memory.
   await sql`set local work_mem = '64MB'`.execute(tx);
   const existing = await comparableCount(tx, context, type, input.missingScope);
+  // Whether to write the history without its indexes is decided once, at the first chunk (or the
+  // Missing rows) that shows how many record versions the file will replace.
+  let historyDecided = !input.apply;
+  const expectVersions = async (versions: number) => {
+    if (historyDecided || versions < MIN_BULK_ROWS) return;
+    historyDecided = true;
+    history.push(...(await lightenHistory(tx, input, versions)));
+  };
   const stage = await createStage(tx, input.attributes);
   // One chunk stage and one diff for every chunk: tables made per chunk would each keep their
   // locks until the commit.
@@ -89,7 +111,9 @@ async function diffInTransaction(tx: Db, input: IngestInput): Promise<IngestResu
       if (bulk && !repeated) await appendStage(tx, chunk, rest);
       else if (!repeated) {
         await byLookups(tx, () => classified.classify(tx));
-        await writeDiff(chunk, await kindCounts(tx, chunk));
+        const kinds = await kindCounts(tx, chunk);
+        await expectVersions(Math.round((kinds.changed * existing) / data.rows));
+        await writeDiff(chunk, kinds);
         bulk = totals.added >= MIN_BULK_ROWS && totals.added >= existing;
       }
       await appendStage(tx, chunk, stage);
@@ -105,6 +129,7 @@ async function diffInTransaction(tx: Db, input: IngestInput): Promise<IngestResu
     await classifyMissing(tx, context, type, stage, input.missingScope);
     const kinds = await kindCounts(tx, stage);
     checkMassMissing(input, { missing: kinds.missing, existing });
+    await expectVersions(kinds.missing);
     await writeDiff(stage, kinds);
   }
   // Adjusted once, at the end: every write of the type updates this one row, and a web create

@@ -5,6 +5,7 @@ import { buildInTransaction, loadEmptyTable } from "../records/index-rebuild.ts"
 import { adjustTypeCount } from "../records/type-counts.repository.ts";
 import { loadedUniqueBreaches, uniqueAttributes } from "../rules/unique.repository.ts";
 import { copyInChunks } from "./chunk-copy.ts";
+import { withoutRowNumbers } from "./chunk-text.ts";
 import { eventSequence } from "./diff.repository.ts";
 import {
   clearLoadDefaults,
@@ -112,7 +113,9 @@ async function copyFirstLoad(
     {
       copyData(chunk) {
         for (const n of chunk.rowNumbers) rowNumbers.push(n);
-        return flatCopyData(chunk.values, attributes.length);
+        return chunk.copyText
+          ? { text: withoutRowNumbers(chunk.copyText), rows: chunk.rowNumbers.length }
+          : flatCopyData(chunk.values, attributes.length);
       },
       async write(data) {
         await copyRecords(tx, input.copyRows, context, type, attributes, data);

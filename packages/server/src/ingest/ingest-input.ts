@@ -41,6 +41,11 @@ export interface RowChunk {
   values: IngestValue[];
   /** The rows of this chunk that broke their types or rules; their values in `values` are not to be written. */
   failed: ProblemRow[];
+  /**
+   * Given by the parser thread for a layout without reference columns (withCopyText): the passed
+   * rows' COPY text, each line led by its row number, and `values` is then empty.
+   */
+  copyText?: Uint8Array<ArrayBuffer>;
 }
 
 /** The most rows a chunk holds: what one COPY writes. */
@@ -132,10 +137,11 @@ export interface IngestInput {
    */
   loadTransaction?: Database["transaction"];
   /**
-   * Takes the index builds a first load leaves for after its commit (buildIndexes), so that the
-   * answer need not wait for them: the records are stored and readable meanwhile, and writes to the
-   * type wait for the builds. A build that fails leaves the records stored; the next start builds
-   * it. Without it, the answer waits for the builds and throws a failure.
+   * Takes the index builds a write leaves for after its commit (buildIndexesAfterCommit: the
+   * indexes a first load or a bulk write dropped), so that the answer need not wait for them: the
+   * records are stored and readable meanwhile, and writes to the type wait for the builds. A build
+   * that fails leaves the records stored; the next start builds it. Without it, the answer waits
+   * for the builds and throws a failure.
    */
   afterCommit?: (indexBuilds: Promise<void>) => void;
   /**
@@ -231,6 +237,7 @@ export async function buildIndexesAfterCommit(
   input: IngestInput,
   definitions: readonly string[],
 ): Promise<void> {
+  if (definitions.length === 0) return;
   const builds = buildIndexes(db, definitions);
   if (input.afterCommit) input.afterCommit(builds);
   else await builds;

@@ -9,6 +9,7 @@ import { copyInChunks, type ResolvedChunk } from "./chunk-copy.ts";
 import { ConcurrentChangeError, classifyStage, countDiff, writeEvents } from "./diff.repository.ts";
 import { diffWhileReading } from "./diff-while-reading.ts";
 import { loadEmptyType } from "./first-load.ts";
+import { lightenHistory } from "./history-indexes.ts";
 import { checkKeys, checkMassMissing, checkUnique, uniqueProblems } from "./ingest-checks.ts";
 import {
   buildIndexesAfterCommit,
@@ -80,12 +81,13 @@ async function ingestByDiff(db: Db, input: IngestInput): Promise<IngestResult> {
     await checkUnique(db, input, stage);
     // Outside a caller's transaction, the index builds a bulk write leaves out wait for the commit,
     // as a first load's do: the transaction (on PGlite, the one session) is held that much shorter.
+    const own = !db.isTransaction;
     const later: string[] = [];
     const options = {
       ...writeOptions(input),
       buildIndexesLater:
         input.buildIndexesLater ??
-        (db.isTransaction ? undefined : (definitions: string[]) => later.push(...definitions)),
+        (own ? (definitions: string[]) => later.push(...definitions) : undefined),
     };
     const answer = await inTransaction(db, async (tx) => {
       await lockType(tx, input);
@@ -108,6 +110,8 @@ async function ingestByDiff(db: Db, input: IngestInput): Promise<IngestResult> {
       checkMassMissing(input, counts);
       const { existing: _existing, ...result } = counts;
       if (input.dryRun) return { ...result, rows, pending: 0, applied: 0 };
+      if (own && input.apply)
+        later.push(...(await lightenHistory(tx, input, result.changed + result.missing)));
       const { events, visibleChange } =
         result.added + result.changed + result.missing === 0
           ? { events: 0, visibleChange: 0 }
@@ -119,7 +123,7 @@ async function ingestByDiff(db: Db, input: IngestInput): Promise<IngestResult> {
       await input.beforeCommit?.(tx, written);
       return written;
     });
-    if (later.length > 0) await buildIndexesAfterCommit(db, input, later);
+    await buildIndexesAfterCommit(db, input, later);
     return answer;
   } catch (error) {
     failed = true;

@@ -10,7 +10,7 @@ import { tableIndexes, withoutOids } from "../testing/table-indexes.ts";
 import { ADMIN_PASSWORD, createTestApp, type TestApp } from "../testing/test-app.ts";
 import { testDatabaseKind } from "../testing/test-database.ts";
 import { ingest } from "./ingest.service.ts";
-import { IngestRejected, type IngestRow, rowChunks } from "./ingest-input.ts";
+import { type IngestInput, IngestRejected, type IngestRow, rowChunks } from "./ingest-input.ts";
 
 // Enough rows to take the bulk path (indexes rebuilt after the insert) on the small demo table.
 const BULK = 10_000;
@@ -47,7 +47,14 @@ function ingestCurrencies(
     source = "test",
     db = t.database.db,
     rows = currencyRows(from, count, name),
-  }: { name?: string; source?: string; db?: Db; rows?: AsyncIterable<IngestRow> } = {},
+    loadTransaction,
+  }: {
+    name?: string;
+    source?: string;
+    db?: Db;
+    rows?: AsyncIterable<IngestRow>;
+    loadTransaction?: IngestInput["loadTransaction"];
+  } = {},
 ) {
   const attributes = ["code", "name", "minor_units"].map(
     (name) => currency.attributes.find((a) => a.name === name) as EntityType["attributes"][number],
@@ -66,6 +73,7 @@ function ingestCurrencies(
     source,
     user: "admin",
     maxRows: 1_000_000,
+    loadTransaction,
   });
 }
 
@@ -203,8 +211,11 @@ describe("writeWithIndexRebuild", () => {
     const small = await t.database.db.transaction().execute(touchAll(9_999));
     expect(small).toEqual({ result: "written", indexes: [] });
     expect(await indexes()).toEqual(before);
-    await t.database.db.transaction().execute(touchAll(actual - 1));
+    const almost = await t.database.db.transaction().execute(touchAll(actual - 1));
     expect(await indexes()).toEqual(before);
+    // Only the history's, which holds fewer versions than that.
+    expect(almost.indexes.every((d) => d.includes("currency__history"))).toBe(true);
+    await buildIndexes(t.database.db, almost.indexes);
     // The history holds fewer versions than that: its indexes are dropped too.
     const historyBefore = await historyOf();
     const bulk = await t.database.db.transaction().execute(touchAll(actual));
@@ -364,4 +375,40 @@ describe("the order of a file", () => {
     const events = rows.map((r) => r.event);
     expect(events).toEqual([...events].sort((a, b) => a - b));
   });
+});
+
+describe("an applied ingest replacing at least 10,000 record versions", () => {
+  const versions = async () =>
+    (
+      await sql<{
+        n: number;
+      }>`select count(*)::int as n from ctx_reference.currency__history`.execute(t.database.db)
+    ).rows[0].n;
+
+  // Runs the ingest; answers whether the history's indexes were built again meanwhile.
+  async function historyRebuilt(ingestRun: () => Promise<unknown>, copied: number) {
+    const [before, held] = [await historyOf(), await versions()];
+    await ingestRun();
+    expect(await versions()).toBe(held + copied);
+    const after = await historyOf();
+    expect(withoutOids(after)).toEqual(withoutOids(before));
+    expect(after.length).toBeGreaterThan(0);
+    return after.every((a) => !before.some((b) => b.oid === a.oid));
+  }
+
+  it("copies them to a history holding fewer without its indexes, which are built again after the commit", async () => {
+    const small = () => ingestCurrencies(0, 10, true, { name: "Few" });
+    expect(await historyRebuilt(small, 10)).toBe(false);
+    const large = () => ingestCurrencies(0, BULK, true, { name: "Renamed" });
+    expect(await historyRebuilt(large, BULK)).toBe(true);
+  });
+
+  it.skipIf(testDatabaseKind() !== "postgres")(
+    "does the same when the diff is written while the file is read",
+    async () => {
+      const { loadTransaction } = { loadTransaction: t.database.transaction };
+      const large = () => ingestCurrencies(BULK, BULK * 2, true, { name: "Read", loadTransaction });
+      expect(await historyRebuilt(large, BULK * 2)).toBe(true);
+    },
+  );
 });

@@ -42,6 +42,7 @@ export async function createStage(db: Db, attributes: Attribute[]): Promise<Stag
 
 /** A chunk of converted rows as the stage's COPY reads them: the row number, then the attributes. */
 export function stageCopyData(stage: Stage, chunk: ResolvedChunk): CopyData {
+  if (chunk.copyText) return { text: chunk.copyText, rows: chunk.rowNumbers.length };
   return flatCopyData(chunk.values, stage.attributes.length, chunk.rowNumbers);
 }
 

@@ -161,7 +161,7 @@ export async function uploadFile(
         background.add(indexBuilds, (error) =>
           log.error(
             { err: error, context: rights.context.name, entityType: type.name },
-            "an index of the first load was not built; the next start builds it",
+            "an index left for after an upload's commit was not built; the next start builds it",
           ),
         ),
     });

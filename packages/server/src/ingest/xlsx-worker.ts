@@ -4,6 +4,7 @@
 // stays bounded, and neither side waits on the other.
 import { parentPort } from "node:worker_threads";
 import type { Attribute, FileLayout, TypeRule } from "../model/model.ts";
+import { withCopyText } from "./chunk-text.ts";
 import { IngestRejected, type RowChunk } from "./ingest-input.ts";
 import { openLayoutChunks } from "./layout-rows.ts";
 import { type ReadOptions, readSheetRows } from "./xlsx-reader.ts";
@@ -48,7 +49,9 @@ port.on("message", (message: ParseJob | "more") => {
 });
 
 async function send(chunk: RowChunk): Promise<void> {
-  port?.postMessage({ kind: "rows", chunk } satisfies WorkerMessage);
+  // A chunk's COPY text is handed over, not copied.
+  const transfer = chunk.copyText ? [chunk.copyText.buffer] : [];
+  port?.postMessage({ kind: "rows", chunk } satisfies WorkerMessage, transfer);
   unacknowledged += 1;
   while (unacknowledged >= AHEAD) await new Promise<void>((resolve) => (resume = resolve));
 }
@@ -61,7 +64,10 @@ async function run({ filePath, options, layout, attributes, rules }: ParseJob): 
       kind: "columns",
       columns: columns.map((c) => ({ header: c.header, attribute: c.attribute.name })),
     } satisfies WorkerMessage);
-    for await (const chunk of chunks) await send(chunk);
+    // References are resolved by the server thread, against the database: those rows go as values.
+    const asText = !columns.some((c) => c.attribute.dataType === "Reference");
+    for await (const chunk of chunks)
+      await send(asText ? withCopyText(chunk, columns.length) : chunk);
     port?.postMessage({ kind: "done" } satisfies WorkerMessage);
   } catch (error) {
     port?.postMessage(

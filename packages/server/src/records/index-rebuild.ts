@@ -40,18 +40,30 @@ export async function writeWithIndexRebuild<T>(
   // the default 4 MB those sorts and hashes spill to disk.
   await WRITE_MEMORY.execute(tx);
   const dropped: SecondaryIndex[] = [];
-  for (const table of [tables.table, tables.history]) {
-    if (table === undefined) continue;
-    const target = sql.table(`${schema}.${table}`);
-    if ((await atMost(tx, target, rows)) && (await lockAlone(tx, target)))
-      dropped.push(...(await dropSecondaryIndexes(tx, schema, table)));
-  }
+  for (const table of [tables.table, tables.history])
+    if (table !== undefined) dropped.push(...(await dropIndexesForWrite(tx, schema, table, rows)));
   const result = await write();
   await buildInTransaction(
     tx,
     dropped.filter((i) => i.unique).map((i) => i.definition),
   );
   return { result, indexes: dropped.filter((i) => !i.unique).map((i) => i.definition) };
+}
+
+/**
+ * Drops the secondary indexes of `table` for a write of about `rows` of its rows, when it holds no
+ * more rows than that and no other session keeps it for more than a moment (see
+ * writeWithIndexRebuild); answers what it dropped, for the caller to build again.
+ */
+export async function dropIndexesForWrite(
+  tx: Db,
+  schema: string,
+  table: string,
+  rows: number,
+): Promise<SecondaryIndex[]> {
+  const target = sql.table(`${schema}.${table}`);
+  if (!(await atMost(tx, target, rows)) || !(await lockAlone(tx, target))) return [];
+  return dropSecondaryIndexes(tx, schema, table);
 }
 
 /** What a first load answers: the write's result, and the indexes left for buildIndexes. */
@@ -98,7 +110,7 @@ export async function loadEmptyTable<T>(
   return { result, indexes: others.map((i) => i.definition) };
 }
 
-interface SecondaryIndex {
+export interface SecondaryIndex {
   name: string;
   definition: string;
   unique: boolean;
