@@ -137,13 +137,13 @@ export interface IngestInput {
    */
   loadTransaction?: Database["transaction"];
   /**
-   * Takes the index builds a write leaves for after its commit (buildIndexesAfterCommit: the
-   * indexes a first load or a bulk write dropped), so that the answer need not wait for them: the
-   * records are stored and readable meanwhile, and writes to the type wait for the builds. A build
-   * that fails leaves the records stored; the next start builds it. Without it, the answer waits
-   * for the builds and throws a failure.
+   * Takes the index work a write leaves for after its commit (afterIngestCommit: the builds of
+   * the indexes a first load or a bulk write dropped, the merge of pending trigram entries), so
+   * that the answer need not wait for it: the records are stored and readable meanwhile, and writes
+   * to the type wait for the builds. A build that fails leaves the records stored; the next start
+   * builds it. Without it, the answer waits for the work and throws a failure.
    */
-  afterCommit?: (indexBuilds: Promise<void>) => void;
+  afterCommit?: (indexWork: Promise<void>) => void;
   /**
    * Takes the non-unique index builds that a bulk write of new records, in the caller's own
    * transaction, leaves for the caller to build once that has committed (a metadata import's; see
@@ -229,16 +229,23 @@ export const writeOptions = ({
 }: IngestInput): WriteOptions => ({ source, user, apply, buildIndexesLater });
 
 /**
- * Builds the non-unique indexes a committed bulk write of the ingest left out (buildIndexes): handed
- * to the input's afterCommit when it takes them, so the answer does not wait, else awaited.
+ * Runs index work a committed write of the ingest left (`work`): handed to the input's afterCommit
+ * when it takes it, so the answer does not wait, else awaited.
  */
+export async function afterIngestCommit(
+  input: IngestInput,
+  work: () => Promise<void>,
+): Promise<void> {
+  const done = work();
+  if (input.afterCommit) input.afterCommit(done);
+  else await done;
+}
+
+/** Builds the non-unique indexes a committed bulk write of the ingest left out (buildIndexes), after its commit. */
 export async function buildIndexesAfterCommit(
   db: Db,
   input: IngestInput,
   definitions: readonly string[],
 ): Promise<void> {
-  if (definitions.length === 0) return;
-  const builds = buildIndexes(db, definitions);
-  if (input.afterCommit) input.afterCommit(builds);
-  else await builds;
+  if (definitions.length > 0) await afterIngestCommit(input, () => buildIndexes(db, definitions));
 }

@@ -157,11 +157,11 @@ export async function uploadFile(
           what: `the upload of ${request.fileName}`,
           by: user.username,
         }),
-      afterCommit: (indexBuilds) =>
-        background.add(indexBuilds, (error) =>
+      afterCommit: (indexWork) =>
+        background.add(indexWork, (error) =>
           log.error(
             { err: error, context: rights.context.name, entityType: type.name },
-            "an index left for after an upload's commit was not built; the next start builds it",
+            "the index work left for after an upload's commit failed; the next start builds any index missing",
           ),
         ),
     });
