@@ -103,7 +103,7 @@ async function diffInTransaction(
   const rest = await createStageBeside(tx, stage, "rest");
   const totals = { added: 0, changed: 0, missing: 0, events: 0, visibleChange: 0 };
   const writeDiff = async (of: Stage, kinds: KindCounts) => {
-    const written = await writeEvents(tx, context, type, of, writeOptions(input));
+    const written = await writeEvents(tx, context, type, of, writeOptions(input), kinds);
     totals.events += written.events;
     totals.visibleChange += written.visibleChange;
     totals.added += kinds.added;
@@ -117,23 +117,25 @@ async function diffInTransaction(
   // staged, then written in one go, which builds the indexes again rather than adding to them
   // row by row (writeWithIndexRebuild).
   let bulk = false;
-  const rows = await copyInChunks(tx, input, {
-    copyData: (rows) => stageCopyData(chunk, rows),
-    async write(data) {
-      await insertStageRows(tx, input.copyRows, chunk, data);
-      repeated ||= await keysRepeat(tx, chunk, identity);
-      if (bulk && !repeated) await appendStage(tx, chunk, rest);
-      else if (!repeated) {
-        await byLookups(tx, () => classified.classify(tx));
-        const kinds = await kindCounts(tx, chunk);
-        await expectVersions(Math.round((kinds.changed * existing) / data.rows));
-        await writeDiff(chunk, kinds);
-        bulk = totals.added >= MIN_BULK_ROWS && totals.added >= existing;
-      }
-      await appendStage(tx, chunk, stage);
-      await emptyStage(tx, chunk);
-    },
-  });
+  const rows = await byLookups(tx, () =>
+    copyInChunks(tx, input, {
+      copyData: (rows) => stageCopyData(chunk, rows),
+      async write(data) {
+        await insertStageRows(tx, input.copyRows, chunk, data);
+        repeated ||= await keysRepeat(tx, chunk, identity);
+        if (bulk && !repeated) await appendStage(tx, chunk, rest);
+        else if (!repeated) {
+          await classified.classify(tx);
+          const kinds = await kindCounts(tx, chunk);
+          await expectVersions(Math.round((kinds.changed * existing) / data.rows));
+          await writeDiff(chunk, kinds);
+          bulk = totals.added >= MIN_BULK_ROWS && totals.added >= existing;
+        }
+        await appendStage(tx, chunk, stage);
+        await emptyStage(tx, chunk);
+      },
+    }),
+  );
   await checkKeys(tx, input, stage);
   if (bulk) {
     await classifyStage(tx, context, type, rest, { deleteMissing: false });
@@ -158,18 +160,20 @@ async function diffInTransaction(
 }
 
 /**
- * Runs `work` with the planner joining by index lookups. Knowing nothing of a chunk just staged,
- * it would otherwise read and hash the whole type for every chunk (about 90 ms for 100,000
- * records) where a lookup per row through the identity index takes a fraction of that. Bitmap
- * scans are off too: a trigram index also serves `=`, and without statistics the planner may look
- * each key up through it (7 ms a lookup on 1,000,000 records, against 0.01 ms by btree).
+ * Runs `work`, the writing of the file's chunks, with the planner joining by index lookups. Knowing
+ * nothing of a chunk just staged, it would otherwise read and hash the whole type for every chunk
+ * (about 90 ms for 100,000 records) where a lookup per row through the identity index, or the
+ * primary key, takes a fraction of that. Bitmap scans are off too: a trigram index also serves
+ * `=`, and without statistics the planner may look each key up through it (7 ms a lookup on
+ * 1,000,000 records, against 0.01 ms by btree). The whole file's statements after it join in bulk.
  */
-async function byLookups(tx: Db, work: () => Promise<unknown>): Promise<void> {
+async function byLookups<T>(tx: Db, work: () => Promise<T>): Promise<T> {
   await sql`set local enable_hashjoin = off`.execute(tx);
   await sql`set local enable_mergejoin = off`.execute(tx);
   await sql`set local enable_bitmapscan = off`.execute(tx);
-  await work();
+  const result = await work();
   await sql`reset enable_hashjoin`.execute(tx);
   await sql`reset enable_mergejoin`.execute(tx);
   await sql`reset enable_bitmapscan`.execute(tx);
+  return result;
 }

@@ -254,10 +254,14 @@ export async function writeEvents(
   type: EntityType,
   stage: Stage,
   options: WriteOptions,
+  kinds?: KindCounts,
 ): Promise<{ events: number; visibleChange: number }> {
   const s = diffTable(stage);
   const t = entityTable(context, type);
   const { source, user, apply } = options;
+  // Statements that would find no row of the diff are left out: a file is written a chunk at a time.
+  const counts = kinds ?? (await kindCounts(db, stage));
+  const others = counts.proposals + counts.changed + counts.missing;
   const proposed = sql`case s._kind when 'Add' then ${valuesOf(stage.attributes, "s")} when 'Change' then s._new_values end`;
   const baseVersion = sql`case when s._kind = 'Add' then null else s._base_version end`;
 
@@ -282,34 +286,39 @@ export async function writeEvents(
 
   const isNew = sql<boolean>`s._kind = 'Add' and not s._proposal`;
   const events = await eventSequence(db);
-  const { rows: fresh } = await sql<{ n: number }>`
-    select count(*)::int as n from ${s} s where ${isNew}`.execute(db);
-  // Unique ones are built again before the diff goes on (the rest of the ingest looks records up by
-  // them); the others now, or after the commit when the caller takes them (buildIndexesLater). The
-  // foreign keys to tables the transaction holds alone check the new records at once, after them.
-  const { indexes } = await writeWithIndexRebuild(
-    db,
-    context.schema,
-    { table: type.name },
-    fresh[0].n,
-    () =>
-      writeWithForeignKeysAfter(db, context.schema, type.name, fresh[0].n, () =>
-        insertNewRecords(db, context, type, stage, { where: isNew, events }, options),
-      ),
-  );
-  if (options.buildIndexesLater) options.buildIndexesLater(indexes);
-  else await buildInTransaction(db, indexes);
+  const fresh = counts.added - counts.proposals;
+  if (fresh > 0) {
+    // Unique ones are built again before the diff goes on (the rest of the ingest looks records up
+    // by them); the others now, or after the commit when the caller takes them (buildIndexesLater).
+    // The foreign keys to tables the transaction holds alone check the new records at once, after.
+    const { indexes } = await writeWithIndexRebuild(
+      db,
+      context.schema,
+      { table: type.name },
+      fresh,
+      () =>
+        writeWithForeignKeysAfter(db, context.schema, type.name, fresh, () =>
+          insertNewRecords(db, context, type, stage, { where: isNew, events }, options),
+        ),
+    );
+    if (options.buildIndexesLater) options.buildIndexesLater(indexes);
+    else await buildInTransaction(db, indexes);
+  }
+  if (others === 0) return { events: fresh, visibleChange: apply ? fresh : 0 };
   // Every other row that becomes an event draws its id.
   await sql`update ${s} s set _event_id = nextval(${events})
     where s._event_id is null and not s._kept and not (${isNew})`.execute(db);
 
   const approved = apply ? sql`, is_pending_new = false, version = t.version + 1` : sql``;
-  const reused = await affected(
-    sql`update ${t} t set ${assignedFromDiff(stage)}, is_deleted = false, updated_at = now(), updated_by = ${user},
+  const reused =
+    counts.proposals === 0
+      ? 0
+      : await affected(
+          sql`update ${t} t set ${assignedFromDiff(stage)}, is_deleted = false, updated_at = now(), updated_by = ${user},
         last_event_id = s._event_id ${approved}
       from ${s} s where s._kind = 'Add' and s._proposal and not s._kept and t.entity_key_id = s._key_id
         and t.is_pending_new`.execute(db),
-  );
+        );
 
   // A new _proposal for a record replaces the one waiting for it.
   await sql`update app.events set status = 'superseded', decided_by = ${user}, decided_at = now()
@@ -326,10 +335,12 @@ export async function writeEvents(
            case when s._kind = 'Add' then null else s._old_values end, ${proposed}, ${baseVersion},
            ${source}, ${user}
     from ${s} s where s._event_id is not null and not s._kept`.execute(db);
-  const visibleChange = apply ? await applyStage(db, context, type, stage, user, reused) : 0;
+  const visibleChange = apply
+    ? await applyStage(db, context, type, stage, user, reused, counts)
+    : 0;
   const { rows } = await sql<{ n: number }>`
     select count(*)::int as n from ${s} where _event_id is not null`.execute(db);
-  return { events: fresh[0].n + rows[0].n, visibleChange };
+  return { events: fresh + rows[0].n, visibleChange };
 }
 
 /** How the ingest's events are recorded: approved by the uploader now, or left pending. */
@@ -386,22 +397,26 @@ async function applyStage(
   stage: Stage,
   user: string,
   proposalsApplied: number,
+  expected: KindCounts,
 ): Promise<number> {
   const s = diffTable(stage);
   const t = entityTable(context, type);
-  const expected = await kindCounts(db, stage);
   const common = sql`version = t.version + 1, updated_at = now(), updated_by = ${user}, last_event_id = s._event_id`;
   const current = sql`t.entity_key_id = s._key_id and t.version = s._base_version`;
-  // Discontinuing first: it changes no indexed value, so each record can stay on its page with no
-  // new index entries, while the free space there lasts; changed records need new entries anyway.
-  const removed = await affected(
-    sql`update ${t} t set is_deleted = true, ${common}
+  const removed =
+    expected.missing === 0
+      ? 0
+      : await affected(
+          sql`update ${t} t set is_deleted = true, ${common}
       from ${s} s where s._kind = 'Missing' and ${current}`.execute(db),
-  );
-  const changed = await affected(
-    sql`update ${t} t set ${assignedFromDiff(stage)}, is_deleted = false, ${common}
+        );
+  const changed =
+    expected.changed === 0
+      ? 0
+      : await affected(
+          sql`update ${t} t set ${assignedFromDiff(stage)}, is_deleted = false, ${common}
       from ${s} s where s._kind = 'Change' and ${current}`.execute(db),
-  );
+        );
   const overtaken =
     expected.proposals - proposalsApplied + expected.changed - changed + expected.missing - removed;
   if (overtaken > 0)
