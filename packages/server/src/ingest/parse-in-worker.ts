@@ -17,10 +17,10 @@ const ENTRY = import.meta.url.endsWith(".ts")
   : new URL("./xlsx-worker.js", import.meta.url);
 
 /**
- * The parser thread's young generation: V8's default size (three 16 MB semi-spaces' worth). The
- * server's flag `--max-semi-space-size=64` is inherited by worker threads, where it only kept
- * about 100 MB more memory committed during a large upload: the parser holds little between its
- * chunks (about 20 MB live), so its garbage dies young in the default size too.
+ * The parser thread's young generation: V8's default size (three 16 MB semi-spaces' worth), set
+ * so that a server started with a larger `--max-semi-space-size` does not pass it on to the thread
+ * (worker threads inherit it), where it only kept about 100 MB more memory committed during a
+ * large upload: the parser holds little between its chunks (about 20 MB live).
  */
 const PARSER_YOUNG_GENERATION_MB = 48;
 
