@@ -334,6 +334,8 @@ function report(engine: string, rows: number, runs: readonly IngestRun[], run: M
       (r.cpu ? ` (CPU ${cpuText(r.cpu.baseline)} / ${cpuText(r.cpu.upload)})` : ""),
   );
   const ratio = (n: number) => `${n.toFixed(2)} x`;
+  // Issue 24 allows a million-row upload 300 MB.
+  const rssTarget = rows >= 1_000_000 ? 300 : 200;
   return [
     `\n${engine} answers:\n  ${answers.join("\n  ")}\n`,
     `${engine}, ${runs.length === 1 ? "one run" : `median of ${runs.length} runs`}; each run's baseline / upload (its indexes built) / re-upload (s), with the CPU of the baseline / upload until indexed, Node + PostgreSQL:\n  ${each.join("\n  ")}\n`,
@@ -356,7 +358,7 @@ function report(engine: string, rows: number, runs: readonly IngestRun[], run: M
         check(run.reuploadRatio <= 2),
       ],
       ["baseline yauzl+saxes+COPY (s)", baseline, "", ""],
-      ["upload RSS growth (MB)", rssGrowth, "<= 200", check(rssGrowth <= 200)],
+      ["upload RSS growth (MB)", rssGrowth, `<= ${rssTarget}`, check(rssGrowth <= rssTarget)],
       ["max event-loop stall, upload (ms)", stall, "<= 200", check(stall <= 200)],
       [
         "max event-loop stall, re-upload (ms)",
