@@ -12,6 +12,7 @@ function field(value: CopyValue): string {
     if (!Number.isFinite(value)) throw new Error(`${value} cannot be stored as a number`);
     return String(value);
   }
+  if (typeof value !== "string") throw new Error(`a ${typeof value} cannot be written by COPY`);
   return SPECIAL.test(value) ? value.replace(SPECIALS, (c) => ESCAPES[c]) : value;
 }
 

@@ -83,8 +83,10 @@ async function diffInTransaction(
   const { context, type } = input;
   // The classifications join the rows with the type: let their hash tables fit in memory.
   await sql`set local work_mem = '64MB'`.execute(tx);
-  // Its record lookups go by btree (byLookups), never through the trigram indexes.
   await GATHER_PENDING_ENTRIES.execute(tx);
+  // No statement of it may then look records up through a trigram index (a bitmap scan, the only
+  // kind a GIN index serves): the btrees serve each lookup the diff makes.
+  await sql`set local enable_bitmapscan = off`.execute(tx);
   const existing = await comparableCount(tx, context, type, input.missingScope);
   // Whether to write the history without its indexes is decided once, at the first chunk (or the
   // Missing rows) that shows how many record versions the file will replace.
@@ -117,25 +119,23 @@ async function diffInTransaction(
   // staged, then written in one go, which builds the indexes again rather than adding to them
   // row by row (writeWithIndexRebuild).
   let bulk = false;
-  const rows = await byLookups(tx, () =>
-    copyInChunks(tx, input, {
-      copyData: (rows) => stageCopyData(chunk, rows),
-      async write(data) {
-        await insertStageRows(tx, input.copyRows, chunk, data);
-        repeated ||= await keysRepeat(tx, chunk, identity);
-        if (bulk && !repeated) await appendStage(tx, chunk, rest);
-        else if (!repeated) {
-          await classified.classify(tx);
-          const kinds = await kindCounts(tx, chunk);
-          await expectVersions(Math.round((kinds.changed * existing) / data.rows));
-          await writeDiff(chunk, kinds);
-          bulk = totals.added >= MIN_BULK_ROWS && totals.added >= existing;
-        }
-        await appendStage(tx, chunk, stage);
-        await emptyStage(tx, chunk);
-      },
-    }),
-  );
+  const rows = await copyInChunks(tx, input, {
+    copyData: (rows) => stageCopyData(chunk, rows),
+    async write(data) {
+      await insertStageRows(tx, input.copyRows, chunk, data);
+      repeated ||= await keysRepeat(tx, chunk, identity);
+      if (bulk && !repeated) await appendStage(tx, chunk, rest);
+      else if (!repeated) {
+        await byLookups(tx, () => classified.classify(tx));
+        const kinds = await kindCounts(tx, chunk);
+        await expectVersions(Math.round((kinds.changed * existing) / data.rows));
+        await writeDiff(chunk, kinds);
+        bulk = totals.added >= MIN_BULK_ROWS && totals.added >= existing;
+      }
+      await appendStage(tx, chunk, stage);
+      await emptyStage(tx, chunk);
+    },
+  });
   await checkKeys(tx, input, stage);
   if (bulk) {
     await classifyStage(tx, context, type, rest, { deleteMissing: false });
@@ -160,20 +160,16 @@ async function diffInTransaction(
 }
 
 /**
- * Runs `work`, the writing of the file's chunks, with the planner joining by index lookups. Knowing
- * nothing of a chunk just staged, it would otherwise read and hash the whole type for every chunk
- * (about 90 ms for 100,000 records) where a lookup per row through the identity index, or the
- * primary key, takes a fraction of that. Bitmap scans are off too: a trigram index also serves
- * `=`, and without statistics the planner may look each key up through it (7 ms a lookup on
- * 1,000,000 records, against 0.01 ms by btree). The whole file's statements after it join in bulk.
+ * Runs `work` with the planner joining by index lookups. Knowing nothing of a chunk just staged,
+ * it would otherwise read and hash the whole type for every chunk (about 90 ms for 100,000
+ * records) where a lookup per row through the identity index takes a fraction of that. Only for
+ * that statement: the writes that follow join tables without indexes (the history trigger's old
+ * and new rows), which must be hashed.
  */
-async function byLookups<T>(tx: Db, work: () => Promise<T>): Promise<T> {
+async function byLookups(tx: Db, work: () => Promise<unknown>): Promise<void> {
   await sql`set local enable_hashjoin = off`.execute(tx);
   await sql`set local enable_mergejoin = off`.execute(tx);
-  await sql`set local enable_bitmapscan = off`.execute(tx);
-  const result = await work();
+  await work();
   await sql`reset enable_hashjoin`.execute(tx);
   await sql`reset enable_mergejoin`.execute(tx);
-  await sql`reset enable_bitmapscan`.execute(tx);
-  return result;
 }

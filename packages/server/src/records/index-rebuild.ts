@@ -70,9 +70,10 @@ export async function dropIndexesForWrite(
  * Lets a long write's new trigram (GIN) entries gather in each index's pending list for the rest
  * of the transaction, instead of being merged into the index at every 4 MB of them (PostgreSQL's
  * default): a fifth of a bulk update's time. mergePendingEntries merges them once the transaction
- * has committed; until then a trigram search reads the list too. The transaction must not look
- * records up through those indexes meanwhile (a trigram index also serves `=`): each lookup would
- * read the whole list.
+ * has committed; until then a trigram search reads the list too, and another session's insert
+ * into the type may merge it in the foreground (about 1 s for a 1,000,000-row re-upload's). The
+ * transaction must not look records up through those indexes meanwhile (a trigram index also
+ * serves `=`; with `enable_bitmapscan` off it cannot): each lookup would read the whole list.
  */
 export const GATHER_PENDING_ENTRIES = sql`set local gin_pending_list_limit = '256MB'`;
 
