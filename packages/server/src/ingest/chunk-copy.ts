@@ -7,6 +7,7 @@ import {
   IngestRejected,
   MAX_PROBLEM_ROWS,
   type ProblemRow,
+  passedRows,
   problemRowsRejected,
   type RowChunk,
 } from "./ingest-input.ts";
@@ -97,17 +98,12 @@ function withoutRows(
   width: number,
   failed: ReadonlySet<number>,
 ): ResolvedChunk {
+  // COPY text holds the passed rows only already.
   if (chunk.copyText) {
     const rowNumbers = chunk.rowNumbers.filter((n) => !failed.has(n));
     return { rowNumbers, values: [], copyText: chunk.copyText };
   }
-  const kept: ResolvedChunk = { rowNumbers: [], values: [] };
-  chunk.rowNumbers.forEach((n, row) => {
-    if (failed.has(n)) return;
-    kept.rowNumbers.push(n);
-    for (let at = row * width; at < (row + 1) * width; at++) kept.values.push(chunk.values[at]);
-  });
-  return kept;
+  return passedRows(chunk, width, failed);
 }
 
 /** Replaces the chunk's reference texts by the keys of the records they name, in place. */

@@ -1,5 +1,5 @@
-import { flatCopyData } from "../db/copy-text.ts";
-import type { RowChunk } from "./ingest-input.ts";
+import { type CopyValue, flatCopyData } from "../db/copy-text.ts";
+import { passedRows, type RowChunk } from "./ingest-input.ts";
 
 const TAB = 9;
 const NEWLINE = 10;
@@ -11,17 +11,13 @@ const NEWLINE = 10;
  * instead of a value per cell, and only passes it on to COPY (see docs/decisions.md).
  */
 export function withCopyText(chunk: RowChunk, width: number): RowChunk {
-  const failed = new Set(chunk.failed.map((row) => row.rowNumber));
-  const values: RowChunk["values"] = [];
-  const numbers: number[] = [];
-  chunk.rowNumbers.forEach((n, row) => {
-    if (failed.has(n)) return;
-    numbers.push(n);
-    for (let at = row * width; at < (row + 1) * width; at++) values.push(chunk.values[at]);
-  });
+  const passed =
+    chunk.failed.length === 0
+      ? chunk
+      : passedRows(chunk, width, new Set(chunk.failed.map((row) => row.rowNumber)));
   // A text of its own, not a slice of Buffer's shared pool: its memory moves to the server thread.
   const copyText = new TextEncoder().encode(
-    flatCopyData(values as (string | number | boolean | null)[], width, numbers).text,
+    flatCopyData(passed.values as CopyValue[], width, passed.rowNumbers).text,
   );
   return { rowNumbers: chunk.rowNumbers, values: [], failed: chunk.failed, copyText };
 }

@@ -3,7 +3,7 @@ import type { Db } from "../db/connection.ts";
 import { identityAttributes } from "../model/model.ts";
 import {
   buildIndexes,
-  GATHER_PENDING_ENTRIES,
+  gatherPendingEntries,
   MIN_BULK_ROWS,
   mergePendingEntries,
 } from "../records/index-rebuild.ts";
@@ -83,13 +83,10 @@ async function diffInTransaction(
   const { context, type } = input;
   // The classifications join the rows with the type: let their hash tables fit in memory.
   await sql`set local work_mem = '64MB'`.execute(tx);
-  await GATHER_PENDING_ENTRIES.execute(tx);
-  // No statement of it may then look records up through a trigram index (a bitmap scan, the only
-  // kind a GIN index serves): the btrees serve each lookup the diff makes.
-  await sql`set local enable_bitmapscan = off`.execute(tx);
+  await gatherPendingEntries(tx);
   const existing = await comparableCount(tx, context, type, input.missingScope);
-  // Whether to write the history without its indexes is decided once, at the first chunk (or the
-  // Missing rows) that shows how many record versions the file will replace.
+  // Whether to write the history without its indexes is decided once: at the first chunk whose
+  // changes, scaled to the file, reach MIN_BULK_ROWS versions, or at the Missing rows.
   let historyDecided = !input.apply;
   const expectVersions = async (versions: number) => {
     if (historyDecided || versions < MIN_BULK_ROWS) return;

@@ -48,6 +48,21 @@ export interface RowChunk {
   copyText?: Uint8Array<ArrayBuffer>;
 }
 
+/** The rows of a flat chunk (`width` values per row) whose numbers are not in `failed`. */
+export function passedRows<V>(
+  chunk: { rowNumbers: number[]; values: V[] },
+  width: number,
+  failed: ReadonlySet<number>,
+): { rowNumbers: number[]; values: V[] } {
+  const kept = { rowNumbers: [] as number[], values: [] as V[] };
+  chunk.rowNumbers.forEach((n, row) => {
+    if (failed.has(n)) return;
+    kept.rowNumbers.push(n);
+    for (let at = row * width; at < (row + 1) * width; at++) kept.values.push(chunk.values[at]);
+  });
+  return kept;
+}
+
 /** The most rows a chunk holds: what one COPY writes. */
 const CHUNK_ROWS = 5_000;
 

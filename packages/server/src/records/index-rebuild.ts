@@ -72,10 +72,13 @@ export async function dropIndexesForWrite(
  * default): a fifth of a bulk update's time. mergePendingEntries merges them once the transaction
  * has committed; until then a trigram search reads the list too, and another session's insert
  * into the type may merge it in the foreground (about 1 s for a 1,000,000-row re-upload's). The
- * transaction must not look records up through those indexes meanwhile (a trigram index also
- * serves `=`; with `enable_bitmapscan` off it cannot): each lookup would read the whole list.
+ * transaction then looks nothing up through those indexes (a trigram index also serves `=`, by
+ * bitmap scans only, which this turns off with it): each lookup would read the whole list.
  */
-export const GATHER_PENDING_ENTRIES = sql`set local gin_pending_list_limit = '256MB'`;
+export async function gatherPendingEntries(tx: Db): Promise<void> {
+  await sql`select set_config('gin_pending_list_limit', '256MB', true),
+    set_config('enable_bitmapscan', 'off', true)`.execute(tx);
+}
 
 /** Merges the pending lists of the table's trigram (GIN) indexes into the indexes. */
 export async function mergePendingEntries(db: Db, schema: string, table: string): Promise<void> {
