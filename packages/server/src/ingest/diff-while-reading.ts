@@ -93,13 +93,18 @@ async function diffInTransaction(
     historyDecided = true;
     history.push(...(await lightenHistory(tx, input, versions)));
   };
-  const stage = await createStage(tx, input.attributes);
   // One chunk stage and one diff for every chunk: tables made per chunk would each keep their
   // locks until the commit.
-  const chunk = await createStageBeside(tx, stage, "chunk");
+  const chunk = await createStage(tx, input.attributes);
   const classified = chunkDiff(context, type, chunk);
   await classified.create(tx);
-  const rest = await createStageBeside(tx, stage, "rest");
+  const rest = await createStageBeside(tx, chunk, "rest");
+  // The whole file's keys, for its repeats and its Missing records: the rest of a row is written
+  // by then.
+  const keys = await createStage(
+    tx,
+    input.attributes.filter((a) => a.identity),
+  );
   const totals = { added: 0, changed: 0, missing: 0, events: 0, visibleChange: 0 };
   const writeDiff = async (of: Stage, kinds: KindCounts) => {
     const written = await writeEvents(tx, context, type, of, writeOptions(input), kinds);
@@ -129,26 +134,26 @@ async function diffInTransaction(
         await writeDiff(chunk, kinds);
         bulk = totals.added >= MIN_BULK_ROWS && totals.added >= existing;
       }
-      await appendStage(tx, chunk, stage);
+      await appendStage(tx, chunk, keys);
       await emptyStage(tx, chunk);
     },
   });
-  await checkKeys(tx, input, stage);
+  await checkKeys(tx, input, keys);
   if (bulk) {
     await classifyStage(tx, context, type, rest, { deleteMissing: false });
     await writeDiff(rest, await kindCounts(tx, rest));
   }
   if (input.deleteMissing) {
-    await classifyMissing(tx, context, type, stage, input.missingScope);
-    const kinds = await kindCounts(tx, stage);
+    await classifyMissing(tx, context, type, keys, input.missingScope);
+    const kinds = await kindCounts(tx, keys);
     checkMassMissing(input, { missing: kinds.missing, existing });
     await expectVersions(kinds.missing);
-    await writeDiff(stage, kinds);
+    await writeDiff(keys, kinds);
   }
   // Adjusted once, at the end: every write of the type updates this one row, and a web create
   // of the type would otherwise wait for the whole file.
   await adjustTypeCount(tx, context.name, type.name, totals.visibleChange);
-  for (const staged of [chunk, rest, stage]) await dropStage(tx, staged);
+  for (const staged of [chunk, rest, keys]) await dropStage(tx, staged);
   const { added, changed, missing, events } = totals;
   const diff = { rows, added, changed, missing, unchanged: rows - added - changed };
   return input.apply

@@ -121,9 +121,12 @@ export async function createStageBeside(db: Db, stage: Stage, suffix: string): P
   return beside;
 }
 
-/** Appends the rows of stage `from` to stage `to`. */
+/** Appends the rows of stage `from` to stage `to`, as far as `to` has their attributes. */
 export async function appendStage(db: Db, from: Stage, to: Stage): Promise<void> {
-  await sql`insert into ${stageTable(to)} select * from ${stageTable(from)}`.execute(db);
+  const columns = sql.join([sql.id("_row_no"), ...to.attributes.map((a) => sql.id(a.name))]);
+  await sql`insert into ${stageTable(to)} (${columns}) select ${columns} from ${stageTable(from)}`.execute(
+    db,
+  );
 }
 
 /** Empties a stage and its diff (createChunkDiff), for the next chunk. */
