@@ -9,6 +9,7 @@ import type { EntityQuery } from "@ledgerline/contract";
 import type { Kysely } from "kysely";
 import { buildListQuery } from "../packages/server/src/records/list-query.ts";
 import { login } from "./support/app.ts";
+import { type CpuWatch, watchCpu } from "./support/cpu.ts";
 import { envNumber, envSize } from "./support/env.ts";
 import { type LoadOptions, type LoadResult, load } from "./support/load.ts";
 import { BENCH_CONTEXT, BENCH_MODEL_YAML, BENCH_TYPE } from "./support/model.ts";
@@ -28,24 +29,39 @@ const QUERY: EntityQuery = {
 interface Round extends LoadResult {
   /** CPU ms of the whole process (server, and the load generator's thread) per request. */
   cpuPerRequest: number;
+  /** The part of it spent in the kernel (socket writes and reads). */
+  systemPerRequest: number;
+  /** CPU ms of PostgreSQL's backends per request. */
+  postgresPerRequest: number;
 }
 
-async function measured(options: LoadOptions, profile?: string): Promise<Round> {
+async function measured(
+  options: LoadOptions,
+  postgres: () => Promise<CpuWatch>,
+  profile?: string,
+): Promise<Round> {
   const session = profile ? new inspector.Session() : undefined;
   if (session) {
     session.connect();
     await session.post("Profiler.enable");
     await session.post("Profiler.start");
   }
+  const watch = await postgres();
   const before = process.cpuUsage();
   const result = await load(options);
   const cpu = process.cpuUsage(before);
+  const { postgresMs } = await watch.stop();
   if (session && profile) {
     const { profile: written } = await session.post("Profiler.stop");
     await fs.writeFile(profile, JSON.stringify(written));
     session.disconnect();
   }
-  return { ...result, cpuPerRequest: (cpu.user + cpu.system) / 1000 / result.requests };
+  return {
+    ...result,
+    cpuPerRequest: (cpu.user + cpu.system) / 1000 / result.requests,
+    systemPerRequest: cpu.system / 1000 / result.requests,
+    postgresPerRequest: postgresMs / result.requests,
+  };
 }
 
 const median = (values: readonly number[]) =>
@@ -61,7 +77,8 @@ export async function benchOverhead(): Promise<void> {
   const { ours, raw } = await withBenchApp(
     "overhead",
     { "bench.yaml": BENCH_MODEL_YAML },
-    async ({ app, bench }) => {
+    async ({ app, bench, database }) => {
+      const postgres = () => watchCpu(bench.raw, database.name);
       await seedItems(bench.database.db as unknown as Kysely<unknown>, rows);
       const context = app.prepared.model.contexts.find((c) => c.name === BENCH_CONTEXT);
       const type = context?.entityTypes.find((t) => t.name === BENCH_TYPE);
@@ -92,8 +109,8 @@ export async function benchOverhead(): Promise<void> {
         const rawRounds: Round[] = [];
         for (let i = 0; i < rounds; i++) {
           const profile = profileDir ? path.join(profileDir, `ours-${i}.cpuprofile`) : undefined;
-          oursRounds.push(await measured(oursLoad, profile));
-          rawRounds.push(await measured(rawLoad));
+          oursRounds.push(await measured(oursLoad, postgres, profile));
+          rawRounds.push(await measured(rawLoad, postgres));
           const [o, r] = [oursRounds[i], rawRounds[i]];
           console.log(
             `round ${i + 1}: ours ${o.rps.toFixed(0)} req/s p99 ${o.p99} ms; raw ${r.rps.toFixed(0)} req/s p99 ${r.p99} ms; ratio ${(o.rps / r.rps).toFixed(2)}, p99 ${(o.p99 / Math.max(r.p99, 1)).toFixed(2)} x`,
@@ -111,7 +128,15 @@ export async function benchOverhead(): Promise<void> {
   console.log(`\nFinished with ${loadNote()}.\n`);
   console.log(
     table([
-      ["page 1 at 50 connections", "req/s", "p50 ms", "p99 ms", "CPU ms / request"],
+      [
+        "page 1 at 50 connections",
+        "req/s",
+        "p50 ms",
+        "p99 ms",
+        "CPU ms / request",
+        "of it kernel",
+        "PostgreSQL CPU ms / request",
+      ],
       ...(
         [
           ["ours", ours],
@@ -123,6 +148,8 @@ export async function benchOverhead(): Promise<void> {
         figure(list, "p50"),
         figure(list, "p99"),
         figure(list, "cpuPerRequest"),
+        figure(list, "systemPerRequest"),
+        figure(list, "postgresPerRequest"),
       ]),
     ]),
   );
@@ -138,6 +165,10 @@ export async function benchOverhead(): Promise<void> {
     raw_p99_ms: figure(raw, "p99"),
     cpu_ms_per_request: round(figure(ours, "cpuPerRequest"), 3),
     raw_cpu_ms_per_request: round(figure(raw, "cpuPerRequest"), 3),
+    system_ms_per_request: round(figure(ours, "systemPerRequest"), 3),
+    raw_system_ms_per_request: round(figure(raw, "systemPerRequest"), 3),
+    postgres_ms_per_request: round(figure(ours, "postgresPerRequest"), 3),
+    raw_postgres_ms_per_request: round(figure(raw, "postgresPerRequest"), 3),
   });
   console.log(`Figures: ${file}`);
 }

@@ -83,6 +83,7 @@ async function run(argv: string[]): Promise<string> {
   const config = loadConfig();
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
+    statementCache: config.statementCache,
     pgliteDir: path.join(config.dataDir, "pglite"),
     log: (message) => console.error(message),
   });

@@ -15,6 +15,7 @@ const EnvSchema = z.object({
   HOST: z.string().default("127.0.0.1"),
   DATA_DIR: z.string().default("./data"),
   DATABASE_URL: z.string().url().optional(),
+  DATABASE_STATEMENT_CACHE: z.coerce.number().int().min(0).max(10_000).default(100),
   MODEL_DIR: z.string().default("./model"),
   CONNECTIONS_DIR: z.string().optional(),
   ADMIN_USERNAME: z.string().min(1).default("admin"),
@@ -83,6 +84,8 @@ export interface Config {
   dataDir: string;
   /** PostgreSQL connection string; undefined means the embedded PGlite database under dataDir. */
   databaseUrl: string | undefined;
+  /** Statements each PostgreSQL connection keeps prepared; 0 for none. */
+  statementCache: number;
   modelDir: string;
   connectionsDir: string;
   adminUsername: string;
@@ -178,6 +181,8 @@ export const CONFIG_HELP: Record<keyof z.infer<typeof EnvSchema>, string> = {
   HOST: "interface to listen on (default 127.0.0.1)",
   DATA_DIR: "embedded database files, upload temp files, default wiki repository (default ./data)",
   DATABASE_URL: "PostgreSQL connection string; when unset the embedded PGlite database is used",
+  DATABASE_STATEMENT_CACHE:
+    "statements each PostgreSQL connection keeps prepared once run three times (default 100; 0 for none, e.g. behind a pooler in transaction mode)",
   MODEL_DIR: "folder of the model YAML files, one per context (default ./model)",
   CONNECTIONS_DIR: "connection files of system environments (default $DATA_DIR/connections)",
   ADMIN_USERNAME: "super administrator created on first start (default admin)",
@@ -256,6 +261,7 @@ export function loadConfig(
     host: e.HOST,
     dataDir,
     databaseUrl: e.DATABASE_URL,
+    statementCache: e.DATABASE_STATEMENT_CACHE,
     modelDir: path.resolve(e.MODEL_DIR),
     connectionsDir: path.resolve(e.CONNECTIONS_DIR ?? path.join(dataDir, "connections")),
     adminUsername: e.ADMIN_USERNAME,

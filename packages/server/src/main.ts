@@ -23,6 +23,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
+    statementCache: config.statementCache,
     pgliteDir: path.join(config.dataDir, "pglite"),
     log: (message) => createLogger(config).info(message),
   });

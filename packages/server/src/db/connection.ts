@@ -10,6 +10,7 @@ import { CallbackQueryClient } from "./pg-callback-queries.ts";
 import { PgliteDialect } from "./pglite-dialect.ts";
 import { lockDataFolder } from "./pglite-folder-lock.ts";
 import { type PgliteThread, startPgliteThread } from "./pglite-thread.ts";
+import { DEFAULT_STATEMENT_CACHE, type StatementCacheLimits } from "./statement-cache.ts";
 import type { AppTables } from "./tables.ts";
 import { VALUE_PARSERS } from "./value-parsers.ts";
 
@@ -56,22 +57,30 @@ export interface DatabaseOptions {
   /** PGlite data folder; "memory://" for a throwaway in-memory database. */
   pgliteDir?: string;
   poolSize?: number;
+  /** Statements each PostgreSQL connection keeps prepared (StatementCache); 0 for none. */
+  statementCache?: number;
   /** Told what opening the database did beyond opening it (an upgrade of PGlite's data folder). */
   log?: (message: string) => void;
 }
 
 /** Opens PostgreSQL when a URL is given, else the embedded PGlite database. */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize ?? 10);
+  if (options.databaseUrl)
+    return openPostgres(options.databaseUrl, options.poolSize ?? 10, {
+      ...DEFAULT_STATEMENT_CACHE,
+      size: options.statementCache ?? DEFAULT_STATEMENT_CACHE.size,
+    });
   return openPglite(options.pgliteDir ?? "memory://", options.log);
 }
 
-function openPostgres(url: string, max: number): Database {
+function openPostgres(url: string, max: number, statementCache: StatementCacheLimits): Database {
+  // The pool hands its options to each client it makes (CallbackQueryClient reads statementCache).
   const pool = new pg.Pool({
     connectionString: url,
     max,
-    // Large reads (exports, history) keep no rows alive between queries.
+    // Large reads (exports, history) keep no rows alive between queries; repeated ones are prepared.
     Client: CallbackQueryClient,
+    ...({ statementCache } as pg.PoolConfig),
     types: {
       getTypeParser: ((oid: number, format?: "text" | "binary") =>
         VALUE_PARSERS[oid] ?? pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,

@@ -52,4 +52,61 @@ describe.skipIf(testDatabaseKind() !== "postgres")("pg queries through their cal
       .catch((e: Error) => e);
     expect((failed as Error).stack).toContain("pg-callback-queries");
   });
+
+  describe("its statement cache", () => {
+    let cached: CallbackQueryClient;
+    const prepared = async () =>
+      (
+        await cached.query(
+          "select statement from pg_prepared_statements where statement not like '%pg_prepared_statements%' order by prepare_time",
+        )
+      ).rows.map((r: { statement: string }) => r.statement);
+    beforeAll(async () => {
+      cached = new CallbackQueryClient({
+        connectionString: t.database.url,
+        statementCache: { threshold: 2, size: 2 },
+      });
+      await cached.connect();
+    });
+    afterAll(() => cached.end());
+
+    it("prepares a text run again and closes the least recently used beyond its size", async () => {
+      const run = (n: number) => cached.query(`select $1::int + ${n} as n`, [1]);
+      await run(1);
+      expect(await prepared()).toEqual([]);
+      expect((await run(1)).rows).toEqual([{ n: 2 }]);
+      expect(await prepared()).toEqual(["select $1::int + 1 as n"]);
+      await run(2);
+      await run(2);
+      await run(3);
+      await run(3);
+      expect(await prepared()).toEqual(["select $1::int + 2 as n", "select $1::int + 3 as n"]);
+      expect((await run(1)).rows).toEqual([{ n: 2 }]);
+    });
+
+    it("runs the statements of a transaction block unnamed", async () => {
+      await cached.query("begin", []);
+      for (let i = 0; i < 3; i++) await cached.query("select $1::int as in_transaction", [i]);
+      await cached.query("commit", []);
+      expect(await prepared()).not.toContain("select $1::int as in_transaction");
+      await cached.query("select $1::int as after", [1]);
+      await cached.query("select $1::int as after", [2]);
+      expect(await prepared()).toContain("select $1::int as after");
+    });
+
+    it("closes a prepared statement that fails, and prepares its text again", async () => {
+      await cached.query("create table cache_probe (a int)", []);
+      const read = () => cached.query("select * from cache_probe", []);
+      await read();
+      await read();
+      expect(await prepared()).toContain("select * from cache_probe");
+      // A changed table changes the result of `*`: PostgreSQL refuses the plan it kept.
+      await cached.query("alter table cache_probe add column b int", []);
+      const failed = await read().catch((e: { code?: string }) => e);
+      expect((failed as { code?: string }).code).toBe("0A000");
+      expect(await prepared()).not.toContain("select * from cache_probe");
+      await read();
+      expect((await read()).fields.map((f) => f.name)).toEqual(["a", "b"]);
+    });
+  });
 });

@@ -1,22 +1,38 @@
 import pg from "pg";
+import {
+  DEFAULT_STATEMENT_CACHE,
+  StatementCache,
+  type StatementCacheLimits,
+} from "./statement-cache.ts";
 
 type Query = (config: unknown, values?: unknown, callback?: unknown) => unknown;
 type Callback = (error: Error | null, result: pg.QueryResult) => void;
 
 const pgQuery = pg.Client.prototype.query as unknown as Query;
 
-/** pg's `Client.query`, its promise form run through its callback form (see CallbackQueryClient). */
-function callbackQuery(this: pg.Client, config: unknown, values?: unknown, callback?: unknown) {
+/**
+ * pg's `Client.query`, its promise form run through its callback form (see CallbackQueryClient);
+ * a text with values (what Kysely sends) runs as its client's statement cache says.
+ */
+function callbackQuery(
+  this: CallbackQueryClient,
+  config: unknown,
+  values?: unknown,
+  callback?: unknown,
+) {
   const submittable =
     config !== null &&
     typeof config === "object" &&
     typeof (config as { submit?: unknown }).submit === "function";
   if (callback !== undefined || typeof values === "function" || submittable || config == null)
     return pgQuery.call(this, config, values, callback);
+  const name = typeof config === "string" ? this.nameFor(config) : undefined;
   return new Promise<pg.QueryResult>((resolve, reject) => {
     const done: Callback = (error, result) => (error ? reject(error) : resolve(result));
-    pgQuery.call(this, config, values, done);
+    pgQuery.call(this, name ? { name, text: config } : config, values, done);
   }).catch((error: Error) => {
+    // A failed prepared statement is closed: it may hold a plan the schema no longer allows.
+    if (name) this.close(this.statements.forget(config as string));
     Error.captureStackTrace(error);
     throw error;
   });
@@ -33,6 +49,44 @@ function callbackQuery(this: pg.Client, config: unknown, values?: unknown, callb
  * given to the Query from the start promotes almost nothing (docs/decisions.md, "Large reads keep
  * no rows"). Submittables (COPY streams) and calls that bring their own callback are untouched;
  * errors are rejected with the caller's stack, as pg's promise form does.
+ *
+ * It also keeps the statements it repeats prepared (StatementCache): the list calls of the API run
+ * the same few texts again and again, and parsing and planning them was a third of PostgreSQL's
+ * work per call (docs/performance.md, per-call overhead).
  */
-export class CallbackQueryClient extends pg.Client {}
+export class CallbackQueryClient extends pg.Client {
+  readonly statements: StatementCache;
+  /**
+   * Inside a transaction block statements run unnamed: its statements are the large one-off
+   * writes (ingests, approvals) whose plans depend on what the transaction has just written.
+   */
+  #inTransaction = false;
+
+  constructor(config?: pg.ClientConfig & { statementCache?: StatementCacheLimits }) {
+    super(config);
+    this.statements = new StatementCache(config?.statementCache ?? DEFAULT_STATEMENT_CACHE);
+  }
+
+  /** The name to run `text` under, closing the one it displaces; undefined runs it unnamed. */
+  nameFor(text: string): string | undefined {
+    if (text === "begin" || text.startsWith("start transaction")) this.#inTransaction = true;
+    else if (text === "commit" || text === "rollback") this.#inTransaction = false;
+    if (this.#inTransaction) return undefined;
+    const { name, close } = this.statements.planFor(text);
+    this.close(close);
+    return name;
+  }
+
+  /** Closes a prepared statement: queued, so it runs before any statement sent after it. */
+  close(name: string | undefined): void {
+    if (name === undefined) return;
+    pgQuery.call(this, `deallocate ${name}`, undefined, () => undefined);
+    // pg remembers what it prepared on the connection; a closed name is never used again.
+    const { connection } = this as unknown as { connection?: Record<string, unknown> };
+    for (const known of ["parsedStatements", "submittedNamedStatements"]) {
+      const names = connection?.[known] as Record<string, string> | undefined;
+      if (names) delete names[name];
+    }
+  }
+}
 (CallbackQueryClient.prototype as unknown as { query: Query }).query = callbackQuery;

@@ -50,12 +50,12 @@ export function pageSql(
   const { size, pageNum, offset } = paging;
   const key = sql.ref("v.entity_key_id");
   const whole = sql<boolean>`true`;
-  const limit = size === 0 ? sql`` : sql`limit ${size} offset ${offset}`;
+  const limit = size === 0 ? sql`` : sql`limit ${rowCount(size)} offset ${rowCount(offset)}`;
   const byOffset = rows(whole, orderBySql(terms, key), limit);
   const seek = requested && checkedSeek(requested, terms, size);
   if (!seek) return { page: byOffset, reversed: false };
   if (seek.from === "last") {
-    const page = rows(whole, orderBySql(terms, key, true), sql`limit ${size}`);
+    const page = rows(whole, orderBySql(terms, key, true), sql`limit ${rowCount(size)}`);
     return { page, reversed: true, fromEnd: { pageNum, pageSize: size, byOffset } };
   }
   // Each part past the boundary is read in its index order and cut at the rows the page can need;
@@ -64,13 +64,24 @@ export function pageSql(
   const need = (seek.skipPages + 1) * size;
   const parts = partsPast(terms, seek.boundary, reversed).map((condition, i) => {
     const part = sql.raw(`${i} as seek_part,`);
-    return sql`(${rows(condition, orderBySql(terms, key, reversed), sql`limit ${need}`, part)})`;
+    const limit = sql`limit ${rowCount(need)}`;
+    return sql`(${rows(condition, orderBySql(terms, key, reversed), limit, part)})`;
   });
   const page = sql<Record<string, unknown>>`
     select * from (${sql.join(parts, sql` union all `)}) as parts
     order by seek_part, ${orderBySql(selectedTerms(terms), sql.ref("entity_key_id"), reversed)}
-    limit ${size} offset ${seek.skipPages * size}`;
+    limit ${rowCount(size)} offset ${rowCount(seek.skipPages * size)}`;
   return { page, reversed };
+}
+
+/**
+ * A page's row count as a literal, not a parameter: PostgreSQL plans a statement with a parameter
+ * limit for an unknown share of the rows, so a prepared page (StatementCache) would keep being
+ * planned anew; with the count in its text, its generic plan is the one a page gets anyway.
+ */
+function rowCount(n: number): RawBuilder<unknown> {
+  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`not a row count: ${n}`);
+  return sql.lit(n);
 }
 
 /** The text forms PostgreSQL gives each type (`::text`): what a boundary row may carry back. */
