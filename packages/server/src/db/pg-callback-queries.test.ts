@@ -85,9 +85,14 @@ describe.skipIf(testDatabaseKind() !== "postgres")("pg queries through their cal
     });
 
     it("runs the statements of a transaction block unnamed", async () => {
-      await cached.query("begin", []);
-      for (let i = 0; i < 3; i++) await cached.query("select $1::int as in_transaction", [i]);
-      await cached.query("commit", []);
+      for (const begin of ["begin", "begin isolation level repeatable read"]) {
+        await cached.query(begin, []);
+        for (let i = 0; i < 3; i++) await cached.query("select $1::int as in_transaction", [i]);
+        await cached.query("savepoint s", []);
+        await cached.query("rollback to savepoint s", []);
+        for (let i = 0; i < 3; i++) await cached.query("select $1::int as in_transaction", [i]);
+        await cached.query("commit", []);
+      }
       expect(await prepared()).not.toContain("select $1::int as in_transaction");
       await cached.query("select $1::int as after", [1]);
       await cached.query("select $1::int as after", [2]);

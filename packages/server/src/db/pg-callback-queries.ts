@@ -54,6 +54,10 @@ function callbackQuery(
  * the same few texts again and again, and parsing and planning them was a third of PostgreSQL's
  * work per call (docs/performance.md, per-call overhead).
  */
+const TRANSACTION_START = /^\s*(begin|start\s+transaction)\b/i;
+/** Ends a transaction block; `rollback to savepoint` does not. */
+const TRANSACTION_END = /^\s*(commit|end|abort|rollback)\b(?!\s+to\b)/i;
+
 export class CallbackQueryClient extends pg.Client {
   readonly statements: StatementCache;
   /**
@@ -69,8 +73,8 @@ export class CallbackQueryClient extends pg.Client {
 
   /** The name to run `text` under, closing the one it displaces; undefined runs it unnamed. */
   nameFor(text: string): string | undefined {
-    if (text === "begin" || text.startsWith("start transaction")) this.#inTransaction = true;
-    else if (text === "commit" || text === "rollback") this.#inTransaction = false;
+    if (TRANSACTION_START.test(text)) this.#inTransaction = true;
+    else if (TRANSACTION_END.test(text)) this.#inTransaction = false;
     if (this.#inTransaction) return undefined;
     const { name, close } = this.statements.planFor(text);
     this.close(close);
