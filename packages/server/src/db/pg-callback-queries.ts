@@ -26,7 +26,10 @@ function callbackQuery(
     typeof (config as { submit?: unknown }).submit === "function";
   if (callback !== undefined || typeof values === "function" || submittable || config == null)
     return pgQuery.call(this, config, values, callback);
-  const name = typeof config === "string" ? this.nameFor(config) : undefined;
+  const name =
+    typeof config === "string"
+      ? this.nameFor(config, Array.isArray(values) && values.length > 0)
+      : undefined;
   return new Promise<pg.QueryResult>((resolve, reject) => {
     const done: Callback = (error, result) => (error ? reject(error) : resolve(result));
     pgQuery.call(this, name ? { name, text: config } : config, values, done);
@@ -71,11 +74,15 @@ export class CallbackQueryClient extends pg.Client {
     this.statements = new StatementCache(config?.statementCache ?? DEFAULT_STATEMENT_CACHE);
   }
 
-  /** The name to run `text` under, closing the one it displaces; undefined runs it unnamed. */
-  nameFor(text: string): string | undefined {
+  /**
+   * The name to run `text` under, closing the one it displaces; undefined runs it unnamed. Only a
+   * text with values is named: pg sends one without values by the simple protocol, which also runs
+   * several statements in one text, and a name would move it to the extended one, which does not.
+   */
+  nameFor(text: string, withValues: boolean): string | undefined {
     if (TRANSACTION_START.test(text)) this.#inTransaction = true;
     else if (TRANSACTION_END.test(text)) this.#inTransaction = false;
-    if (this.#inTransaction) return undefined;
+    if (this.#inTransaction || !withValues) return undefined;
     const { name, close } = this.statements.planFor(text);
     this.close(close);
     return name;
