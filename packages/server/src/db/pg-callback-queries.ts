@@ -10,6 +10,10 @@ type Callback = (error: Error | null, result: pg.QueryResult) => void;
 
 const pgQuery = pg.Client.prototype.query as unknown as Query;
 
+const TRANSACTION_START = /^\s*(begin|start\s+transaction)\b/i;
+/** Ends a transaction block; `rollback to savepoint` does not. */
+const TRANSACTION_END = /^\s*(commit|end|abort|rollback)\b(?!\s+to\b)/i;
+
 /**
  * pg's `Client.query`, its promise form run through its callback form (see CallbackQueryClient);
  * a text with values (what Kysely sends) runs as its client's statement cache says.
@@ -57,10 +61,6 @@ function callbackQuery(
  * the same few texts again and again, and parsing and planning them was a third of PostgreSQL's
  * work per call (docs/performance.md, per-call overhead).
  */
-const TRANSACTION_START = /^\s*(begin|start\s+transaction)\b/i;
-/** Ends a transaction block; `rollback to savepoint` does not. */
-const TRANSACTION_END = /^\s*(commit|end|abort|rollback)\b(?!\s+to\b)/i;
-
 export class CallbackQueryClient extends pg.Client {
   readonly statements: StatementCache;
   /**
