@@ -78,6 +78,24 @@ function ingestCurrencies(
 }
 
 const indexes = () => tableIndexes(t.database.db, "ctx_reference.currency");
+
+/** How many earlier versions the history holds of the currencies whose code is like `pattern`. */
+async function versionsOf(pattern: string): Promise<number> {
+  const { rows } = await sql<{ n: number }>`
+    select count(*)::int as n from ctx_reference.currency__history where code like ${pattern}`.execute(
+    t.database.db,
+  );
+  return rows[0].n;
+}
+
+async function keepVersionsTrigger(): Promise<{ enabled: string }[]> {
+  const { rows } = await sql<{ enabled: string }>`
+    select tgenabled as enabled from pg_trigger
+    where tgrelid = 'ctx_reference.currency'::regclass and tgname = 'keep_versions'`.execute(
+    t.database.db,
+  );
+  return rows;
+}
 const historyOf = () => tableIndexes(t.database.db, "ctx_reference.currency__history");
 
 async function eventCount(): Promise<number> {
@@ -189,6 +207,13 @@ describe("the ingest engine on a large batch of new records", () => {
       pending: 0,
     });
     expect(await typeCount()).toEqual({ counted: BULK * 3 + seeded, actual: BULK * 3 + seeded });
+    // Proposals have no earlier version to keep: none was written, and the history trigger, off
+    // for this bulk write, is on again for the next change.
+    expect(await versionsOf("Z0%")).toBe(0);
+    expect(await keepVersionsTrigger()).toEqual([{ enabled: "O" }]);
+    await sql`update ctx_reference.currency set name = 'Changed', updated_at = clock_timestamp()
+      where code = 'Z020000'`.execute(t.database.db);
+    expect(await versionsOf("Z020000")).toBe(1);
   });
 });
 
@@ -411,4 +436,34 @@ describe("an applied ingest replacing at least 10,000 record versions", () => {
       expect(await historyRebuilt(large, BULK * 2)).toBe(true);
     },
   );
+});
+
+describe("approving a bulk of changes", () => {
+  it("approves them in one call, keeping each record's version before them", async () => {
+    const result = await ingestCurrencies(BULK, BULK, false, { name: "Proposed" });
+    expect(result).toMatchObject({ changed: BULK, pending: BULK });
+    const { rows } = await sql<{ id: number }>`
+      select event_id::int as id from app.events
+      where context = 'reference' and entity_type = 'currency' and status = 'pending'
+        and new_values ->> 'name' like 'Proposed %'`.execute(t.database.db);
+    const admin = await t.login("admin", ADMIN_PASSWORD);
+    const res = await t.post(
+      "/api/approve",
+      { context: "reference", entityType: "currency", entityEventIds: rows.map((r) => r.id) },
+      admin,
+    );
+    expect(res.json()).toMatchObject({ count: BULK, conflicts: [] });
+    // Each changed record's version before the approval, valid until it, as it was.
+    const { rows: kept } = await sql<{ versions: number; changed: number }>`
+      select (select count(*) from ctx_reference.currency__history h
+                join ctx_reference.currency c on c.entity_key_id = h.entity_key_id
+                where c.code like 'Z01%' and h.valid_to = c.updated_at and h.version = c.version - 1
+                  and h.name not like 'Proposed %')::int as versions,
+             (select count(*) from ctx_reference.currency c
+                where c.code like 'Z01%' and c.name like 'Proposed %')::int as changed`.execute(
+      t.database.db,
+    );
+    expect(kept).toEqual([{ versions: BULK, changed: BULK }]);
+    expect(await keepVersionsTrigger()).toEqual([{ enabled: "O" }]);
+  });
 });
