@@ -5,7 +5,7 @@ import type { ContextModel, EntityType } from "../model/model.ts";
 import { storedAttributes } from "../model/model.ts";
 import { SQL_TYPES } from "../model/sync/ddl.ts";
 import { historyNameOf } from "../model/sync/desired.ts";
-import { MIN_BULK_ROWS, writeWithIndexRebuild } from "../records/index-rebuild.ts";
+import { writeWithIndexRebuild } from "../records/index-rebuild.ts";
 import { adjustTypeCount } from "../records/type-counts.repository.ts";
 import {
   type Conflict,
@@ -43,31 +43,20 @@ export async function applyEvents(
 ): Promise<ApplyResult> {
   if (summary.selected === 0) return { applied: 0, conflicts: [] };
   const t = entityTable(context, type);
-  const history = { schema: context.schema, table: type.name, history: historyNameOf(type.name) };
   const common = sql`version = t.version + 1, updated_at = now(), updated_by = ${user}, last_event_id = e.event_id`;
   const ofOutcome = (outcome: Outcome) =>
     sql`from ${SELECTED} s join app.events e on e.event_id = s.event_id
       where s.outcome = ${outcome} and t.entity_key_id = s.entity_key_id and ${withinSelection(summary)}`;
 
   const writeValues = async () => {
-    // Proposals have no earlier version to keep.
     if (summary.create > 0)
-      await withVersionsKeptBySet(tx, history, summary.create, undefined, () =>
-        sql`update ${t} t set is_pending_new = false, is_deleted = false, ${assignments(type)}, ${common} ${ofOutcome("create")}`.execute(
-          tx,
-        ),
+      await sql`update ${t} t set is_pending_new = false, is_deleted = false, ${assignments(type)}, ${common} ${ofOutcome("create")}`.execute(
+        tx,
       );
     // Approving a change of a discontinued record (it reappeared in an upload) brings it back.
     if (summary.change > 0)
-      await withVersionsKeptBySet(
+      await sql`update ${t} t set is_deleted = false, ${assignments(type)}, ${common} ${ofOutcome("change")}`.execute(
         tx,
-        history,
-        summary.change,
-        sql`exists (select ${ofOutcome("change")})`,
-        () =>
-          sql`update ${t} t set is_deleted = false, ${assignments(type)}, ${common} ${ofOutcome("change")}`.execute(
-            tx,
-          ),
       );
   };
   // Removals first: they stay on their pages while the free space there lasts, which rewritten
@@ -78,7 +67,7 @@ export async function applyEvents(
   const { indexes } = await writeWithIndexRebuild(
     tx,
     context.schema,
-    { table: type.name, history: history.history },
+    { table: type.name, history: historyNameOf(type.name) },
     summary.create + summary.change,
     writeValues,
   );
@@ -96,51 +85,6 @@ export async function applyEvents(
   );
   const applied = summary.create + summary.change + summary.remove;
   return { applied, conflicts: summary.conflicts > 0 ? await selectedConflicts(tx) : [], indexes };
-}
-
-/** A type's table and its history table (keep_versions, migration 010). */
-interface Versioned {
-  schema: string;
-  table: string;
-  history: string;
-}
-
-/**
- * Runs a bulk write of approved events (at least MIN_BULK_ROWS rows) with the table's history
- * trigger off, the versions it would keep copied first by one set-based insert: the rows of the
- * table that `rewritten` selects (none for approved proposals, which have no earlier version).
- * The trigger gathers every old and new row of the statement and joins them to find the rows
- * whose `updated_at` changed, which for 1,000,000 changes costs seconds; every row an approval
- * writes gets a new `updated_at`, and no record is written twice by one decision, so the copy
- * keeps the same versions. Turning the trigger off is part of the transaction, which already holds
- * the table against other writers (selectPendingEvents; readers go on). Smaller writes keep the
- * trigger.
- */
-async function withVersionsKeptBySet(
-  tx: Db,
-  { schema, table, history }: Versioned,
-  rows: number,
-  rewritten: RawBuilder<boolean> | undefined,
-  write: () => Promise<unknown>,
-): Promise<void> {
-  if (rows < MIN_BULK_ROWS) {
-    await write();
-    return;
-  }
-  const t = sql.table(`${schema}.${table}`);
-  if (rewritten) {
-    const { rows: found } = await sql<{ names: string }>`
-      select string_agg(quote_ident(attname), ', ' order by attnum) as names from pg_attribute
-      where attrelid = ${`${schema}.${table}`}::regclass and attnum > 0 and not attisdropped`.execute(
-      tx,
-    );
-    const names = sql.raw(found[0].names);
-    await sql`insert into ${sql.table(`${schema}.${history}`)} (${names}, valid_to)
-      select ${names}, now() from ${t} t where not t.is_pending_new and ${rewritten}`.execute(tx);
-  }
-  await sql`alter table ${t} disable trigger keep_versions`.execute(tx);
-  await write();
-  await sql`alter table ${t} enable trigger keep_versions`.execute(tx);
 }
 
 /** `col = new value if the event names it, else unchanged`, for every stored attribute. */
