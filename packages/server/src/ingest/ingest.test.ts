@@ -207,8 +207,8 @@ describe("the ingest engine on a large batch of new records", () => {
       pending: 0,
     });
     expect(await typeCount()).toEqual({ counted: BULK * 3 + seeded, actual: BULK * 3 + seeded });
-    // Proposals have no earlier version to keep: none was written, and the history trigger, off
-    // for this bulk write, is on again for the next change.
+    // Proposals have no earlier version to keep: none was written, and the history trigger keeps
+    // the next change's.
     expect(await versionsOf("Z0%")).toBe(0);
     expect(await keepVersionsTrigger()).toEqual([{ enabled: "O" }]);
     await sql`update ctx_reference.currency set name = 'Changed', updated_at = clock_timestamp()
