@@ -25,6 +25,14 @@ describe("loadConfig", () => {
     );
   });
 
+  it("keeps 100 statements prepared per PostgreSQL connection unless told, 0 for none", () => {
+    expect(loadConfig({}, []).statementCache).toBe(100);
+    expect(loadConfig({ DATABASE_STATEMENT_CACHE: "0" }, []).statementCache).toBe(0);
+    expect(() => loadConfig({ DATABASE_STATEMENT_CACHE: "-1" }, [])).toThrow(
+      /DATABASE_STATEMENT_CACHE/,
+    );
+  });
+
   it("logs readable lines on a terminal and JSON otherwise, in production, or when told", () => {
     expect(loadConfig({}, [], true).logFormat).toBe("pretty");
     expect(loadConfig({}, [], false).logFormat).toBe("json");
