@@ -101,10 +101,7 @@ async function diffInTransaction(
   const rest = await createStageBeside(tx, chunk, "rest");
   // The whole file's keys, for its repeats and its Missing records: the rest of a row is written
   // by then.
-  const keys = await createStage(
-    tx,
-    input.attributes.filter((a) => a.identity),
-  );
+  const keys = await createStage(tx, identityAttributes(type));
   const totals = { added: 0, changed: 0, missing: 0, events: 0, visibleChange: 0 };
   const writeDiff = async (of: Stage, kinds: KindCounts) => {
     const written = await writeEvents(tx, context, type, of, writeOptions(input), kinds);
@@ -114,7 +111,7 @@ async function diffInTransaction(
     totals.changed += kinds.changed;
     totals.missing += kinds.missing;
   };
-  const identity = identityAttributes(type).map((a) => a.name);
+  const identity = keys.attributes.map((a) => a.name);
   // Once a key repeats, the file will be refused (checkKeys): the rest is only staged.
   let repeated = false;
   // Once the new records outnumber the type's, the rest of the file is likely a bulk load: it is
