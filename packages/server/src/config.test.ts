@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "./config.ts";
@@ -15,6 +16,18 @@ describe("loadConfig", () => {
     expect(c.adminPassword).toBeUndefined();
     expect([c.sessionIdleMinutes, c.sessionMaxHours]).toEqual([30, 12]);
     expect(c.allowDestructiveModelChanges).toBe(false);
+  });
+
+  it("keeps the values .env.example sets at the defaults, so copying it changes nothing", () => {
+    const example = readFileSync(new URL("../../../.env.example", import.meta.url), "utf8");
+    const set = Object.fromEntries(
+      example
+        .split("\n")
+        .filter((line) => /^[A-Z_]+=/.test(line))
+        .map((line) => line.split(/=(.*)/s).slice(0, 2)),
+    );
+    expect(Object.keys(set)).toContain("UPLOAD_MAX_MB");
+    expect(loadConfig(set, [], false)).toEqual(loadConfig({}, [], false));
   });
 
   it("turns the demo off by default on PostgreSQL and reads the flag", () => {
