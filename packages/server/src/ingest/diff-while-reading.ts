@@ -11,12 +11,14 @@ import { adjustTypeCount } from "../records/type-counts.repository.ts";
 import { uniqueAttributes } from "../rules/unique.repository.ts";
 import { copyInChunks } from "./chunk-copy.ts";
 import {
+  anyPending,
   chunkDiff,
   classifyMissing,
   classifyStage,
   comparableCount,
   type KindCounts,
   kindCounts,
+  supersedeContradicted,
   writeEvents,
 } from "./diff.repository.ts";
 import { lightenHistory } from "./history-indexes.ts";
@@ -102,7 +104,16 @@ async function diffInTransaction(
   // The whole file's keys, for its repeats and its Missing records: the rest of a row is written
   // by then.
   const keys = await createStage(tx, identityAttributes(type));
-  const totals = { added: 0, changed: 0, missing: 0, events: 0, visibleChange: 0 };
+  const totals = {
+    added: 0,
+    changed: 0,
+    missing: 0,
+    events: 0,
+    visibleChange: 0,
+    superseded: 0,
+  };
+  // Only pending changes can be contradicted: without any, the statement is left out per chunk.
+  const contradictable = await anyPending(tx, context, type);
   const writeDiff = async (of: Stage, kinds: KindCounts) => {
     const written = await writeEvents(tx, context, type, of, writeOptions(input), kinds);
     totals.events += written.events;
@@ -110,6 +121,8 @@ async function diffInTransaction(
     totals.added += kinds.added;
     totals.changed += kinds.changed;
     totals.missing += kinds.missing;
+    if (contradictable && of !== keys)
+      totals.superseded += await supersedeContradicted(tx, context, type, of, input.user);
   };
   const identity = keys.attributes.map((a) => a.name);
   // Once a key repeats, the file will be refused (checkKeys): the rest is only staged.
@@ -151,8 +164,8 @@ async function diffInTransaction(
   // of the type would otherwise wait for the whole file.
   await adjustTypeCount(tx, context.name, type.name, totals.visibleChange);
   for (const staged of [chunk, rest, keys]) await dropStage(tx, staged);
-  const { added, changed, missing, events } = totals;
-  const diff = { rows, added, changed, missing, unchanged: rows - added - changed };
+  const { added, changed, missing, events, superseded } = totals;
+  const diff = { rows, added, changed, missing, unchanged: rows - added - changed, superseded };
   return input.apply
     ? { ...diff, pending: 0, applied: events }
     : { ...diff, pending: events, applied: 0 };

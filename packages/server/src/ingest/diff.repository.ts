@@ -343,6 +343,47 @@ export async function writeEvents(
   return { events: fresh + rows[0].n, visibleChange };
 }
 
+/**
+ * Supersedes the pending changes the file contradicts on the records it lists unchanged: a pending
+ * Missing or Delete of a record the file still holds, or a change to an attribute the file carries
+ * at its approved value. The file is the newer word on them (DESIGN.md §7: an upload that touches
+ * a record with a pending event supersedes it); the rows the file changes supersede theirs in
+ * writeEvents, and a pending change to attributes the file does not carry stays. Answers how many.
+ */
+export async function supersedeContradicted(
+  db: Db,
+  context: ContextModel,
+  type: EntityType,
+  stage: Stage,
+  user: string,
+): Promise<number> {
+  const carried = compared(stage).map((a) => sql`${a.name}::text`);
+  const touchesCarried =
+    carried.length === 0
+      ? sql<boolean>`false`
+      : sql<boolean>`e.new_values ?| array[${sql.join(carried)}]`;
+  return affected(
+    sql`update app.events e set status = 'superseded', decided_by = ${user}, decided_at = now()
+      from ${stageTable(stage)} s join ${entityTable(context, type)} t on ${identityMatch(type, "s", "t")}
+      where e.context = ${context.name} and e.entity_type = ${type.name} and e.status = 'pending'
+        and e.entity_key_id = t.entity_key_id and not t.is_deleted and not t.is_pending_new
+        and not exists (select 1 from ${diffTable(stage)} d where d._key_id = t.entity_key_id)
+        and (e.action in ('Missing', 'Delete') or ${touchesCarried})`.execute(db),
+  );
+}
+
+/** Whether any change of the type waits for approval (supersedeContradicted has work only then). */
+export async function anyPending(
+  db: Db,
+  context: ContextModel,
+  type: EntityType,
+): Promise<boolean> {
+  const { rows } = await sql<{ found: boolean }>`
+    select exists (select 1 from app.events where context = ${context.name}
+      and entity_type = ${type.name} and status = 'pending') as found`.execute(db);
+  return rows[0].found;
+}
+
 /** How the ingest's events are recorded: approved by the uploader now, or left pending. */
 export const decision = ({ apply, user }: WriteOptions) =>
   apply ? sql`'approved', ${user}, now()` : sql`'pending', null, null`;

@@ -138,8 +138,8 @@ async function copyFirstLoad(
   if (input.apply) await adjustTypeCount(tx, context.name, type.name, rows);
   const counts = { rows, added: rows, changed: 0, missing: 0, unchanged: 0 };
   return input.apply
-    ? { ...counts, pending: 0, applied: rows }
-    : { ...counts, pending: rows, applied: 0 };
+    ? { ...counts, pending: 0, applied: rows, superseded: 0 }
+    : { ...counts, pending: rows, applied: 0, superseded: 0 };
 }
 
 /** The loaded rows whose value of a unique rule another loaded row has, named by `rowNumbers`. */

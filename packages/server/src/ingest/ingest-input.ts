@@ -176,6 +176,8 @@ export interface IngestResult extends Omit<DiffCounts, "existing"> {
   rows: number;
   pending: number;
   applied: number;
+  /** Pending changes of other sources (or earlier runs) that the file contradicts (supersedeContradicted). */
+  superseded: number;
 }
 
 /**

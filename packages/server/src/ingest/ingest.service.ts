@@ -6,7 +6,13 @@ import { identityAttributes } from "../model/model.ts";
 import { adjustTypeCount } from "../records/type-counts.repository.ts";
 import { uniqueAttributes } from "../rules/unique.repository.ts";
 import { copyInChunks, type ResolvedChunk } from "./chunk-copy.ts";
-import { ConcurrentChangeError, classifyStage, countDiff, writeEvents } from "./diff.repository.ts";
+import {
+  ConcurrentChangeError,
+  classifyStage,
+  countDiff,
+  supersedeContradicted,
+  writeEvents,
+} from "./diff.repository.ts";
 import { diffWhileReading } from "./diff-while-reading.ts";
 import { loadEmptyType } from "./first-load.ts";
 import { lightenHistory } from "./history-indexes.ts";
@@ -109,7 +115,7 @@ async function ingestByDiff(db: Db, input: IngestInput): Promise<IngestResult> {
       );
       checkMassMissing(input, counts);
       const { existing: _existing, ...result } = counts;
-      if (input.dryRun) return { ...result, rows, pending: 0, applied: 0 };
+      if (input.dryRun) return { ...result, rows, pending: 0, applied: 0, superseded: 0 };
       if (own && input.apply)
         later.push(...(await lightenHistory(tx, input, result.changed + result.missing)));
       const { events, visibleChange } =
@@ -117,9 +123,16 @@ async function ingestByDiff(db: Db, input: IngestInput): Promise<IngestResult> {
           ? { events: 0, visibleChange: 0 }
           : await writeEvents(tx, input.context, input.type, stage, options);
       await adjustTypeCount(tx, input.context.name, input.type.name, visibleChange);
+      const superseded = await supersedeContradicted(
+        tx,
+        input.context,
+        input.type,
+        stage,
+        input.user,
+      );
       const written = input.apply
-        ? { ...result, rows, pending: 0, applied: events }
-        : { ...result, rows, pending: events, applied: 0 };
+        ? { ...result, rows, pending: 0, applied: events, superseded }
+        : { ...result, rows, pending: events, applied: 0, superseded };
       await input.beforeCommit?.(tx, written);
       return written;
     });

@@ -77,6 +77,10 @@ function summary(fileName: string, r: IngestResult, dryRun: boolean): string {
   if (r.applied > 0) parts.push(`${r.applied} changes applied`);
   if (r.pending > 0) parts.push(`${r.pending} changes pending approval`);
   if (r.applied === 0 && r.pending === 0) parts.push("nothing to change");
+  if (r.superseded > 0)
+    parts.push(
+      `${r.superseded} earlier pending ${r.superseded === 1 ? "change" : "changes"} it contradicts superseded`,
+    );
   return parts.join("; ");
 }
 

@@ -19,6 +19,8 @@ let t: TestApp;
 let steward: string;
 let admin: string;
 let viewer: string;
+/** A second steward, for the later uploads: uploads are limited to 20 a minute per user. */
+let proposer: string;
 const example = (name: string) => fs.readFile(path.join(REPO_ROOT, "examples", name));
 const COUNTRY_HEADERS = ["ISO2", "Name", "Currency", "Population", "Joined EU", "EU member"];
 
@@ -28,6 +30,8 @@ beforeAll(async () => {
   await t.createUser({ username: "viewer", roles: [{ context: "reference", role: "viewer" }] });
   steward = await t.login("steward", TEST_USER_PASSWORD);
   viewer = await t.login("viewer", TEST_USER_PASSWORD);
+  await t.createUser({ username: "proposer", roles: [{ context: "reference", role: "steward" }] });
+  proposer = await t.login("proposer", TEST_USER_PASSWORD);
   admin = await t.login("admin", ADMIN_PASSWORD);
 });
 afterAll(() => t.close());
@@ -262,6 +266,177 @@ describe("POST /api/upload", () => {
       await listRecords(t, viewer, { entityType: "country", entityKeyID: gb.entityKeyID })
     ).data[0];
     expect(back.requested.isDeleted).toBe(false);
+  });
+  it("supersedes the pending changes a newer file contradicts, and keeps those to columns it lacks", async () => {
+    const { rows: approved } = await sql<{ name: string; code: string; population: number }>`
+      select c.name, cur.code, c.population from ctx_reference.country c
+      join ctx_reference.currency cur on cur.entity_key_id = c.currency
+      where c.iso2 = 'DE'`.execute(t.database.db);
+    const deAsApproved = ["DE", approved[0].name, approved[0].code];
+    const proposed = await upload(
+      t,
+      proposer,
+      await workbookOf("Countries", [
+        ["ISO2", "Name", "Currency", "Population"],
+        [...deAsApproved, Number(approved[0].population) + 1],
+      ]),
+      { layout: "countries" },
+    );
+    expect(proposed.body).toMatch(/1 changed, 0 missing, 0 unchanged; 1 changes pending approval$/);
+    const countries = await pendingCountries();
+    const de = countries.data.find((r) => r.keyAttrValues.iso2 === "DE");
+    if (!de?.pending) throw new Error("DE has no pending change");
+    expect(Object.keys(de.pending[0].attrValues)).toEqual(["population"]);
+
+    // A file without the Population column says nothing of the pending population.
+    const withoutPopulation = await upload(
+      t,
+      proposer,
+      await workbookOf("Countries", [["ISO2", "Name", "Currency"], deAsApproved]),
+      { layout: "countries" },
+    );
+    expect(withoutPopulation.body).toMatch(/1 unchanged; nothing to change$/);
+    const stillPending = await pendingCountries();
+    expect(stillPending.data.map((r) => r.pending?.[0].entityEventID)).toEqual(
+      countries.data.map((r) => r.pending?.[0].entityEventID),
+    );
+
+    // One that carries it at its approved (empty) value contradicts it.
+    const withPopulation = await upload(
+      t,
+      proposer,
+      await workbookOf("Countries", [
+        ["ISO2", "Name", "Currency", "Population"],
+        [...deAsApproved, Number(approved[0].population)],
+      ]),
+      { layout: "countries" },
+    );
+    expect(withPopulation.body).toBe(
+      "upload.xlsx: 1 rows read - 0 added, 0 changed, 0 missing, 1 unchanged; nothing to change; 1 earlier pending change it contradicts superseded",
+    );
+    const after = await pendingCountries();
+    expect(after.data.map((r) => r.keyAttrValues.iso2)).not.toContain("DE");
+    expect(after.data).toHaveLength(countries.data.length - 1);
+    const { rows: event } = await sql<{ status: string; decided_by: string }>`
+      select status, decided_by from app.events where event_id = ${de.pending[0].entityEventID}`.execute(
+      t.database.db,
+    );
+    expect(event[0]).toEqual({ status: "superseded", decided_by: "proposer" });
+  });
+
+  it("supersedes a pending Missing when a newer file lists the record again", async () => {
+    const { rows: all } = await sql<{
+      code: string;
+      name: string;
+      minor_units: number | null;
+      active: boolean | null;
+      waiting: boolean;
+    }>`select code, name, minor_units, active, exists (select 1 from app.events e
+         where e.entity_type = 'currency' and e.entity_key_id = cur.entity_key_id
+           and e.status = 'pending') as waiting
+       from ctx_reference.currency cur
+       where not is_deleted and not is_pending_new order by waiting, code`.execute(t.database.db);
+    // The one left out has no change waiting; those that have are kept as they are.
+    const [dropped, ...kept] = all;
+    expect(dropped.waiting).toBe(false);
+    const rowsOf = (list: typeof all) => [
+      ["Code", "Name", "Minor units", "Active"],
+      ...list.map((c) => [c.code, c.name, c.minor_units, c.active]),
+    ];
+    const pendingBefore = async () => {
+      const { rows } = await sql<{ event_id: number }>`
+        select event_id from app.events where context = 'reference' and entity_type = 'currency'
+          and status = 'pending' and action <> 'Add'`.execute(t.database.db);
+      return rows.map((r) => r.event_id);
+    };
+    // The earlier tests left changes pending on currencies this file keeps as they are.
+    const contradicted = (await pendingBefore()).length;
+    const without = await upload(t, proposer, await workbookOf("Currencies", rowsOf(kept)), {
+      layout: "currencies",
+    });
+    expect(without.body).toMatch(/0 changed, 1 missing, .*; 1 changes pending approval/);
+    if (contradicted > 0) expect(without.body).toContain(`; ${contradicted} earlier pending`);
+    const missing = await pendingBefore();
+    expect(missing).toHaveLength(1);
+
+    const again = await upload(t, proposer, await workbookOf("Currencies", rowsOf(all)), {
+      layout: "currencies",
+    });
+    expect(again.body).toMatch(
+      /0 missing, \d+ unchanged; nothing to change; 1 earlier pending change it contradicts superseded$/,
+    );
+    expect(await pendingBefore()).toEqual([]);
+    const record = await listRecords(t, viewer, {
+      entityType: "currency",
+      rowConstraints: [{ attribute: "code", operator: "=", values: [dropped.code] }],
+    });
+    expect(record.data).toHaveLength(1);
+  });
+
+  it("lets a web edit amend a pending upload change where web edits apply at once, and a deletion supersede it", async () => {
+    const { rows } = await sql<{ code: string; name: string; entity_key_id: number }>`
+      select code, name, entity_key_id from ctx_reference.currency cur
+      where not is_deleted and not is_pending_new and not exists (
+        select 1 from ctx_reference.country c where c.currency = cur.entity_key_id)
+      order by code limit 1`.execute(t.database.db);
+    const [free] = rows;
+    const proposed = await upload(
+      t,
+      proposer,
+      await workbookOf("Currencies", [
+        ["Code", "Name"],
+        [free.code, `${free.name} (renamed)`],
+      ]),
+      { layout: "currencies", deleteMissing: false },
+    );
+    expect(proposed.body).toMatch(/1 changed.*; 1 changes pending approval$/);
+    const pendingOf = async () =>
+      (
+        await sql<{ event_id: number; action: string; new_values: unknown; status: string }>`
+          select event_id, action, new_values, status from app.events
+          where entity_type = 'currency' and entity_key_id = ${free.entity_key_id}
+          order by event_id desc limit 1`.execute(t.database.db)
+      ).rows[0];
+    const change = await pendingOf();
+
+    const edit = await t.post(
+      "/api/save",
+      {
+        context: "reference",
+        entityType: "currency",
+        record: { code: free.code, minor_units: 1 },
+        action: "update",
+      },
+      admin,
+    );
+    expect(edit.json()).toEqual({
+      entityKeyID: free.entity_key_id,
+      entityEventID: change.event_id,
+      pending: true,
+      Msg: `Pending change to Currency '${free.code}' amended`,
+    });
+    expect(await pendingOf()).toEqual({
+      event_id: change.event_id,
+      action: "Amend",
+      new_values: { name: `${free.name} (renamed)`, minor_units: 1 },
+      status: "pending",
+    });
+
+    const deleted = await t.post(
+      "/api/delete",
+      { context: "reference", entityType: "currency", entityKeyIds: [free.entity_key_id] },
+      proposer,
+    );
+    expect(deleted.json()).toEqual({ Msg: "1 record deleted" });
+    const { rows: events } = await sql<{ action: string; status: string }>`
+      select action, status from app.events where entity_type = 'currency'
+        and entity_key_id = ${free.entity_key_id} and event_id >= ${change.event_id} order by event_id`.execute(
+      t.database.db,
+    );
+    expect(events).toEqual([
+      { action: "Amend", status: "superseded" },
+      { action: "Delete", status: "approved" },
+    ]);
   });
 });
 

@@ -53,22 +53,20 @@ export async function deleteRecords(
     const already = found.length - withdrawn.length - live.length;
     await assertNotReferenced(tx, context, type, live);
 
-    if (withdrawn.length > 0) {
+    // A withdrawal or a deletion, proposed or done, replaces what waited for the record: left
+    // pending, a change could never be approved against the discontinued record.
+    const replaced = [...withdrawn, ...live];
+    if (replaced.length > 0)
       await sql`
         update app.events set status = 'superseded', decided_by = ${user.username}, decided_at = now()
         where context = ${context.name} and entity_type = ${type.name}
-          and entity_key_id in (${sql.join(withdrawn)}) and status = 'pending'`.execute(tx);
+          and entity_key_id in (${sql.join(replaced)}) and status = 'pending'`.execute(tx);
+    if (withdrawn.length > 0) {
       await sql`update ${t} set is_deleted = true, updated_at = now(), updated_by = ${user.username}
         where entity_key_id in (${sql.join(withdrawn)})`.execute(tx);
     }
     const pending = type.approval.web;
     if (live.length > 0) {
-      if (pending) {
-        await sql`
-          update app.events set status = 'superseded', decided_by = ${user.username}, decided_at = now()
-          where context = ${context.name} and entity_type = ${type.name}
-            and entity_key_id in (${sql.join(live)}) and status = 'pending'`.execute(tx);
-      }
       const status = pending ? "pending" : "approved";
       const decidedBy = pending ? null : user.username;
       const { rows: events } = await sql<{ event_id: number; entity_key_id: number }>`

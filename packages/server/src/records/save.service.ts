@@ -291,9 +291,11 @@ async function updateRecord(
     Object.keys(changes).map((n) => [n, current.values[n] ?? null]),
   );
 
+  // Even where web edits apply at once: a change waiting for a second person (an upload's) takes
+  // the edit in, rather than being left to conflict with a record that moved on under it.
+  if (pendingEvent)
+    return amend(db, context, type, current, pendingEvent, changes, oldValues, user, key);
   if (type.approval.web) {
-    if (pendingEvent)
-      return amend(db, context, type, current, pendingEvent, changes, oldValues, user, key);
     const eventId = await insertEvent(db, {
       context: context.name,
       entityType: type.name,
