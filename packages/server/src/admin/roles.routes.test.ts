@@ -30,10 +30,13 @@ async function contextNamesOf(username: string): Promise<string[]> {
 }
 
 describe("POST /api/getroles", () => {
-  it("lists every role of every context to any signed-in user", async () => {
+  it("lists every role of every context to administrators only", async () => {
     await t.createUser({ username: "reader" });
     const cookie = await t.login("reader", TEST_USER_PASSWORD);
-    const res = await t.post("/api/getroles", {}, cookie);
+    const refused = await t.post("/api/getroles", {}, cookie);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toEqual({ message: "You are not allowed to do this" });
+    const res = await t.post("/api/getroles", {}, adminCookie);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual([
       {

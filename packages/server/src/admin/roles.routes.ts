@@ -11,13 +11,13 @@ import { currentUser } from "../http/guard.ts";
 import type { App, AppDeps } from "../http/types.ts";
 import { addRole, allRoles, removeRole, rolesOfContext, rolesOfUsername } from "./roles.service.ts";
 
-/** Roles of the model and their assignment to users (administrators, except the full list). */
+/** Roles of the model and their assignment to users (administrators). */
 export async function rolesRoutes(app: App, { database, model }: AppDeps): Promise<void> {
   app.post(
     "/api/getroles",
     {
       schema: {
-        description: "Every role of every context.",
+        description: "Every role of every context (administrators).",
         tags: ["roles"],
         body: EmptyRequest,
         response: { 200: RoleList },

@@ -153,6 +153,36 @@ describe.skipIf(!reachable)("Data Dictionary metadata sources", () => {
     expect(res.json()).toEqual(["src.conf"]);
   });
 
+  it("refuses a system environment of another technology, or whose connection file is a path", async () => {
+    const edition = await keyOf("edition", "name", "import");
+    const attempt = (values: Record<string, string>) =>
+      save("systemenvironment", {
+        name: "Elsewhere",
+        description: "Not allowed",
+        technology: "postgres",
+        connectionfile: "src.conf",
+        edition,
+        ...values,
+      });
+    const mysql = await attempt({ technology: "mysql" });
+    expect(mysql.statusCode).toBe(400);
+    expect(messageOf(mysql)).toMatch(/^technology: /);
+    for (const connectionfile of ["../../etc/passwd", "/etc/passwd", ".pgpass", "..", "a b.conf"]) {
+      const res = await attempt({ connectionfile });
+      expect(res.statusCode, connectionfile).toBe(400);
+      expect(messageOf(res)).toBe(
+        "connectionfile: a connection file is named by a file of the connections folder, without any path",
+      );
+    }
+    const stored = await listRecords(t, admin, {
+      context: DD,
+      entityType: "systemenvironment",
+      includeDeleted: true,
+      rowConstraints: [{ attribute: "name", operator: "=", values: ["Elsewhere"] }],
+    });
+    expect(stored.data).toEqual([]);
+  });
+
   it("reads a metadata source with its system environment (nested read)", async () => {
     const list = await listRecords(t, admin, {
       context: DD,

@@ -121,7 +121,7 @@ export const ROUTE_POLICY: Readonly<Record<string, RoutePolicy>> = {
   "POST /api/createuser": writes(admin()),
   "POST /api/updateuser": writes(admin()),
   "POST /api/removeuser": writes(admin()),
-  "POST /api/getroles": reads(signedIn()),
+  "POST /api/getroles": reads(admin()),
   "POST /api/getrolesbycontext": reads(admin()),
   "POST /api/getrolesbyusername": reads(admin()),
   "POST /api/addrole": writes(admin()),

@@ -180,6 +180,7 @@ describe("the first load of an empty type", () => {
       unchanged: 0,
       applied: ROWS,
       pending: 0,
+      superseded: 0,
     });
     expect(await stored()).toEqual(allApplied(ROWS));
     await expectBuiltAgain(before);
@@ -447,6 +448,7 @@ describe("the diff of a type that holds records, written while the file is read"
       unchanged: ROWS - 350 - 700,
       applied: 1_550,
       pending: 0,
+      superseded: 0,
     });
     expect(await stored()).toMatchObject({
       records: ROWS + 500,
@@ -607,6 +609,7 @@ describe("a large file into a type that holds few records", () => {
       unchanged: 3,
       applied: rows - 3,
       pending: 0,
+      superseded: 0,
     });
     expect(await stored()).toEqual(allApplied(rows));
     // The last 20,000 rows, more than the 15,000 records by then, were written with the indexes
