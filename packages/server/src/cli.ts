@@ -80,7 +80,8 @@ async function run(argv: string[]): Promise<string> {
   const command = positionals[0];
   if (!command || values.help) return USAGE;
 
-  const config = loadConfig();
+  // The command's own flags are not the server's.
+  const config = loadConfig(process.env, []);
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     statementCache: config.statementCache,

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "./config.ts";
+import { CONFIG_HELP, ConfigError, loadConfig, serverHelp, wantsHelp } from "./config.ts";
 
 describe("loadConfig", () => {
   it("applies the documented defaults", () => {
@@ -52,6 +52,19 @@ describe("loadConfig", () => {
     expect(loadConfig({ NODE_ENV: "production" }, [], true).logFormat).toBe("json");
     expect(loadConfig({ LOG_FORMAT: "pretty" }, [], false).logFormat).toBe("pretty");
     expect(loadConfig({ LOG_FORMAT: "json" }, [], true).logFormat).toBe("json");
+  });
+
+  it("answers --help with every variable, and refuses a flag it does not know", () => {
+    expect(wantsHelp(["--help"])).toBe(true);
+    expect(wantsHelp([])).toBe(false);
+    const help = serverHelp();
+    for (const name of Object.keys(CONFIG_HELP))
+      expect(help).toMatch(new RegExp(`^  ${name} `, "m"));
+    expect(help).toContain("--allow-destructive-model-changes");
+    expect(() => loadConfig({}, ["--allow-destructive-model-change"])).toThrow(
+      /Unknown option '--allow-destructive-model-change'[\s\S]*See --help/,
+    );
+    expect(() => wantsHelp(["serve"])).toThrow(ConfigError);
   });
 
   it("names every invalid variable", () => {

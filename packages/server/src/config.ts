@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import path from "node:path";
+import { parseArgs } from "node:util";
 import { NavItem } from "@ledgerline/contract";
 import { z } from "zod";
 
@@ -239,6 +240,39 @@ export const CONFIG_HELP: Record<keyof z.infer<typeof EnvSchema>, string> = {
 
 export class ConfigError extends Error {}
 
+/** The server's command-line flags; any other is refused (ConfigError) rather than ignored. */
+function serverFlags(argv: readonly string[]): { help: boolean; allowDestructive: boolean } {
+  try {
+    const { values } = parseArgs({
+      args: [...argv],
+      options: {
+        help: { type: "boolean", default: false },
+        "allow-destructive-model-changes": { type: "boolean", default: false },
+      },
+    });
+    return { help: values.help, allowDestructive: values["allow-destructive-model-changes"] };
+  } catch (error) {
+    throw new ConfigError(`${(error as Error).message}\nSee --help for the server's options.`);
+  }
+}
+
+/** Whether the command line asks for the help text (serverHelp) instead of a server. */
+export const wantsHelp = (argv: readonly string[] = process.argv.slice(2)): boolean =>
+  serverFlags(argv).help;
+
+/** What `--help` prints: the flags, then every variable with its description. */
+export function serverHelp(): string {
+  const width = Math.max(...Object.keys(CONFIG_HELP).map((name) => name.length));
+  return [
+    "Ledgerline server. Settings come from the environment (see .env.example); flags:",
+    "  --allow-destructive-model-changes  apply model changes that lose data (dropped attributes or types, changed data types)",
+    "  --help                             print this text",
+    "",
+    "Environment variables:",
+    ...Object.entries(CONFIG_HELP).map(([name, text]) => `  ${name.padEnd(width)}  ${text}`),
+  ].join("\n");
+}
+
 /** Parses the environment (and command-line flags) into a Config, or throws a ConfigError naming every bad variable. */
 export function loadConfig(
   env: Record<string, string | undefined> = process.env,
@@ -278,7 +312,7 @@ export function loadConfig(
     trustProxy: e.TRUST_PROXY,
     navHidden: e.NAV_HIDE,
     webDist: path.resolve(e.WEB_DIST),
-    allowDestructiveModelChanges: argv.includes("--allow-destructive-model-changes"),
+    allowDestructiveModelChanges: serverFlags(argv).allowDestructive,
     publicUrl,
     oidc: oidcConfig(e, publicUrl),
     smtp: smtpConfig(e),

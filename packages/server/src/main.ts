@@ -1,7 +1,7 @@
 import path from "node:path";
 import { DATA_DICTIONARY_CONTEXT } from "@ledgerline/contract";
 import { buildApp } from "./app.ts";
-import { ConfigError, loadConfig } from "./config.ts";
+import { ConfigError, loadConfig, serverHelp, wantsHelp } from "./config.ts";
 import { openDatabase } from "./db/connection.ts";
 import { FolderInUseError } from "./db/pglite-folder-lock.ts";
 import { startScheduler } from "./dictionary/scheduler.ts";
@@ -20,6 +20,10 @@ import {
 } from "./start-report.ts";
 
 async function main(): Promise<void> {
+  if (wantsHelp()) {
+    console.log(serverHelp());
+    return;
+  }
   const config = loadConfig();
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,

@@ -42,13 +42,16 @@ async function oldDataFolder(dir: string): Promise<void> {
 }
 
 function config(dir: string) {
-  return loadConfig({
-    DATA_DIR: path.dirname(dir),
-    MODEL_DIR,
-    ADMIN_PASSWORD: "an-old-admin-password",
-    DEMO: "1",
-    LOG_LEVEL: "silent",
-  });
+  return loadConfig(
+    {
+      DATA_DIR: path.dirname(dir),
+      MODEL_DIR,
+      ADMIN_PASSWORD: "an-old-admin-password",
+      DEMO: "1",
+      LOG_LEVEL: "silent",
+    },
+    [],
+  );
 }
 
 /** Row counts of every table of the app and of the demo's contexts, by name. */
