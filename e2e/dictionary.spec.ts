@@ -567,7 +567,7 @@ test.describe("generic partial viewer and test pages", () => {
     await viewer.getByTestId("viewer-create").click();
     const modal = page.getByTestId("viewer-form");
     await expect(modal.getByRole("heading", { name: "New System environment" })).toBeVisible();
-    const ok = modal.getByRole("button", { name: "Create" });
+    const ok = modal.getByRole("button", { name: "Add" });
     await expect(ok).toBeDisabled();
     const name = uniqueName("viewer");
     await modal.getByTestId("field-name").fill(name);

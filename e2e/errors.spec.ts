@@ -11,6 +11,11 @@ test.describe("error notification page", () => {
     await page.goto("/no/such/page");
     await expect(page).toHaveURL(/\/errornotification\/ERR_UNKNOWN_PATH$/);
     await expect(page.getByTestId("error-notification-message")).toHaveText("ERR_UNKNOWN_PATH");
+    // Paths are matched as the route table writes them.
+    for (const path of ["/devconsole", "/USERMANAGEMENT"]) {
+      await page.goto(path);
+      await expect(page).toHaveURL(/\/errornotification\/ERR_UNKNOWN_PATH$/);
+    }
     // The navigation bar stays usable.
     await expect(page.getByTestId("nav-user")).toHaveText("[User: admin]");
     await expect(page.getByTestId("route-error")).toHaveCount(0);

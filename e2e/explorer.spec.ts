@@ -327,6 +327,21 @@ test.describe("data explorer", () => {
     expect(Number(last)).toBeGreaterThan(200);
   });
 
+  test("an empty nullable date shows '(null)' until it is given a date", async ({ page }) => {
+    await openExplorer(page, "Country");
+    await chooseAction(page, "Add new Country");
+    const modal = page.getByTestId("add-record-modal");
+    const joined = modal.getByTestId("field-joined_eu");
+    const hint = joined.locator("xpath=..").getByText("(null)", { exact: true });
+    await expect(hint).toBeVisible();
+    await joined.fill("2004-05-01");
+    await expect(hint).toHaveCount(0);
+    await joined.fill("");
+    await joined.blur();
+    await expect(hint).toBeVisible();
+    await modal.screenshot({ path: "test-results/add-country-null-date.png" });
+  });
+
   test("adds a currency through the modal", async ({ page }) => {
     const code = uniqueCode();
     await openExplorer(page);

@@ -14,6 +14,18 @@ test.describe("navigation guard", () => {
       await expect(page.getByTestId("nav-logout")).toHaveCount(0);
     });
   }
+
+  test("signing in after a link opened signed out goes on to that link", async ({ page }) => {
+    // An e-mail's link to a change set, opened in a browser that has no session.
+    const link = "/pending?context=reference&type=country&changeSet=upload%3A1";
+    await page.goto(link);
+    await expect(page).toHaveURL(/\/login$/);
+    await page.getByLabel("Username").fill(admin.username);
+    await page.getByLabel("Password").fill(admin.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page).toHaveURL(link);
+    await expect(page.getByTestId("nav-user")).toHaveText(`[User: ${admin.username}]`);
+  });
 });
 
 test.describe("login page", () => {

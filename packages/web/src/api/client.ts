@@ -4,7 +4,8 @@ import { ApiError } from "./api-error.ts";
 
 /** How the client moves the user; wired to the router once at start (see app/app.tsx). */
 export interface ApiNavigation {
-  navigate: (path: string) => void;
+  /** `state` travels with the move, out of the address (the login page's `next`: returnPathOf). */
+  navigate: (path: string, state?: { next: string }) => void;
   back: () => void;
   /** Called after a 401 cleared the stored session (drops cached server state). */
   onSessionEnd: () => void;
@@ -114,7 +115,8 @@ function handleSessionStatus(status: number, text: string): void {
   if (status === 401) {
     useSessionStore.getState().clearSession();
     navigation.onSessionEnd();
-    navigation.navigate("/login");
+    // Signing in again returns to where the session ended.
+    navigation.navigate("/login", { next: `${window.location.pathname}${window.location.search}` });
   } else if (status === 403) {
     navigation.back();
   } else if (status === 303) {

@@ -6,7 +6,7 @@ import { queryClient } from "./query-client.ts";
 import { router } from "./router.tsx";
 
 configureApiClient({
-  navigate: (path) => void router.navigate(path),
+  navigate: (path, state) => void router.navigate(path, { state }),
   back: () => void router.navigate(-1),
   onSessionEnd: () => queryClient.removeQueries(),
 });

@@ -1,13 +1,19 @@
-import { Navigate, Outlet } from "react-router";
+import { Navigate, Outlet, useLocation } from "react-router";
 import { useProfile, useSelectedContext } from "../state/session-store.ts";
 
 /**
- * Navigation guard: every route below needs a signed-in profile. The screen is keyed on the
- * selected context, so changing the context remounts it and resets its selections.
+ * Navigation guard: every route below needs a signed-in profile; without one the user goes to
+ * /login, which returns to the page asked for once signed in (an e-mail's link, a bookmark). The
+ * screen is keyed on the selected context, so changing the context remounts it and resets its
+ * selections.
  */
 export function RequireSession() {
   const profile = useProfile();
   const context = useSelectedContext();
-  if (profile === null) return <Navigate to="/login" replace />;
+  const location = useLocation();
+  if (profile === null)
+    return (
+      <Navigate to="/login" replace state={{ next: `${location.pathname}${location.search}` }} />
+    );
   return <Outlet key={context ?? ""} />;
 }

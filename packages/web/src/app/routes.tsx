@@ -83,8 +83,20 @@ const sessionRoutes: RouteObject[] = [
   dictionaryRoutes,
 ];
 
+/** The routes as given, matching their paths only as written: '/devconsole' is an unknown path. */
+function caseSensitive(routes: RouteObject[]): RouteObject[] {
+  return routes.map(
+    (route) =>
+      ({
+        ...route,
+        caseSensitive: true,
+        ...(route.children ? { children: caseSensitive(route.children) } : {}),
+      }) as RouteObject,
+  );
+}
+
 /** The whole route table (SPEC.md section 2). */
-export const routes: RouteObject[] = [
+export const routes: RouteObject[] = caseSensitive([
   {
     path: "/",
     element: <Layout />,
@@ -106,4 +118,4 @@ export const routes: RouteObject[] = [
       },
     ],
   },
-];
+]);

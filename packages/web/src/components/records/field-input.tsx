@@ -1,6 +1,7 @@
 import type { AttributeInfo } from "@ledgerline/contract";
 import Form from "react-bootstrap/Form";
 import { AutoGrowTextarea } from "../auto-grow-textarea.tsx";
+import "./field-input.css";
 import { usePickList } from "./use-pick-list.ts";
 
 export interface FieldInputProps {
@@ -90,8 +91,8 @@ export function FieldInput(props: FieldInputProps) {
           onChange={(e) => onChange(e.target.value)}
         />
       );
-    case "Date":
-      return (
+    case "Date": {
+      const input = (
         <Form.Control
           {...common}
           type="date"
@@ -99,6 +100,19 @@ export function FieldInput(props: FieldInputProps) {
           onChange={(e) => onChange(e.target.value)}
         />
       );
+      if (!attr.nullable) return input;
+      // A date input draws no placeholder: an empty one shows '(null)' over its blank mask.
+      return (
+        <div className={`date-input${value === "" ? " date-input-empty" : ""}`}>
+          {input}
+          {value === "" && (
+            <span className="date-input-null" aria-hidden="true">
+              (null)
+            </span>
+          )}
+        </div>
+      );
+    }
     default:
       return (
         <AutoGrowTextarea {...common} value={value} onChange={(e) => onChange(e.target.value)} />

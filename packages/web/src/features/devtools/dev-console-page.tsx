@@ -105,7 +105,7 @@ function DevConsole() {
         onSelect={(key) => key && setActive(key as ConsoleTabId)}
       >
         <Row className="g-4">
-          <Col lg={3} xxl={2}>
+          <Col lg={3}>
             <Card className="shadow-sm">
               <Card.Body className="p-2">
                 <Nav
@@ -124,7 +124,7 @@ function DevConsole() {
               </Card.Body>
             </Card>
           </Col>
-          <Col lg={9} xxl={10}>
+          <Col lg={9}>
             <Card className="shadow-sm">
               <Card.Body className="p-4">
                 {/* Keyed on the context: a new context starts every tab afresh. */}

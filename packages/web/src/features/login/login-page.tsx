@@ -2,13 +2,13 @@ import { useEffect, useRef } from "react";
 import Alert from "react-bootstrap/Alert";
 import Card from "react-bootstrap/Card";
 import Spinner from "react-bootstrap/Spinner";
-import { useSearchParams } from "react-router";
+import { useLocation, useSearchParams } from "react-router";
 import { isApiError } from "../../api/index.ts";
 import { useAppConfig } from "../../app/use-app-config.ts";
 import { CompanySignIn } from "./company-sign-in.tsx";
 import { oidcFailureMessage } from "./oidc-messages.ts";
 import { PasswordForm } from "./password-form.tsx";
-import { useFinishCompanySignIn, useLogin } from "./use-login.ts";
+import { returnPathOf, useFinishCompanySignIn, useLogin } from "./use-login.ts";
 
 /**
  * The sign-in screen (/login), the only one reachable without a session. With company sign-in
@@ -19,8 +19,10 @@ import { useFinishCompanySignIn, useLogin } from "./use-login.ts";
 export function LoginPage() {
   const [params, setParams] = useSearchParams();
   const config = useAppConfig();
-  const login = useLogin();
-  const next = params.get("next");
+  const location = useLocation();
+  // ?next= comes back from a company sign-in; a guard's or a 401's move brings it as state.
+  const next = params.get("next") ?? returnPathOf(location.state);
+  const login = useLogin(next);
   const finish = useFinishCompanySignIn(next);
   const signedIn = params.get("signedin") === "1";
   const started = useRef(false);

@@ -26,10 +26,16 @@ function useSignedIn() {
   };
 }
 
-/** Signs in (POST /auth/login, form data), stores the profile and goes home. */
-export function useLogin() {
+/** Signs in (POST /auth/login, form data), stores the profile and goes on to `next` (else home). */
+export function useLogin(next: string | null) {
   const signedIn = useSignedIn();
-  return useMutation({ mutationFn: postLogin, onSuccess: (profile) => signedIn(profile) });
+  return useMutation({ mutationFn: postLogin, onSuccess: (profile) => signedIn(profile, next) });
+}
+
+/** The page a move to /login asked to return to (RequireSession, a 401), from its router state. */
+export function returnPathOf(state: unknown): string | null {
+  const next = (state as { next?: unknown } | null)?.next;
+  return typeof next === "string" ? next : null;
 }
 
 /**

@@ -220,7 +220,7 @@ function Viewer({
           attributes={attributes}
           record={dialog === "edit" ? selected : undefined}
           title={dialog === "edit" ? `Edit ${type.uiName}` : `New ${type.uiName}`}
-          okLabel={dialog === "edit" ? "Save" : "Create"}
+          okLabel={dialog === "edit" ? "Save" : "Add"}
           busy={save.isPending}
           error={save.error?.message}
           onSubmit={submit}
