@@ -28,6 +28,9 @@ describe("loadConfig", () => {
     );
     expect(Object.keys(set)).toContain("UPLOAD_MAX_MB");
     expect(loadConfig(set, [], false)).toEqual(loadConfig({}, [], false));
+    // And it names every variable, set or commented out.
+    for (const name of Object.keys(CONFIG_HELP))
+      expect(example).toMatch(new RegExp(`^(# )?${name}=`, "m"));
   });
 
   it("turns the demo off by default on PostgreSQL and reads the flag", () => {
@@ -65,6 +68,15 @@ describe("loadConfig", () => {
       /Unknown option '--allow-destructive-model-change'[\s\S]*See --help/,
     );
     expect(() => wantsHelp(["serve"])).toThrow(ConfigError);
+  });
+
+  it("takes a sender address alone or with a display name, and refuses anything else", () => {
+    const from = (SMTP_FROM: string) =>
+      loadConfig({ SMTP_HOST: "mail.example.com", SMTP_FROM }, []).smtp?.from;
+    expect(from("ledgerline@example.com")).toBe("ledgerline@example.com");
+    expect(from("Ledgerline <ledgerline@example.com>")).toBe("Ledgerline <ledgerline@example.com>");
+    for (const bad of ["ledgerline", "Ledgerline <ledgerline>", "a <b@example.com> c"])
+      expect(() => from(bad), bad).toThrow(/SMTP_FROM: an e-mail address, or a name/);
   });
 
   it("names every invalid variable", () => {

@@ -69,7 +69,18 @@ const EnvSchema = z.object({
   SMTP_TLS: z.enum(["starttls", "implicit", "none"]).default("starttls"),
   SMTP_USER: z.string().optional(),
   SMTP_PASSWORD: z.string().optional(),
-  SMTP_FROM: z.string().email().optional(),
+  // An address, or a display name with the address in angle brackets: "Ledgerline <ll@example.com>".
+  SMTP_FROM: z
+    .string()
+    .refine(
+      (value) =>
+        z
+          .string()
+          .email()
+          .safeParse(value.match(/^[^<>]*<([^<>]+)>$/)?.[1] ?? value).success,
+      "an e-mail address, or a name with the address in angle brackets (Ledgerline <ledgerline@example.com>)",
+    )
+    .optional(),
   NOTIFY_DIGEST_MINUTES: z.coerce.number().positive().default(15),
   NOTIFY_MAX_ATTEMPTS: z.coerce.number().int().positive().default(8),
   NOTIFY_POLL_MS: z.coerce.number().int().positive().default(2000),
@@ -229,7 +240,7 @@ export const CONFIG_HELP: Record<keyof z.infer<typeof EnvSchema>, string> = {
   SMTP_TLS: "starttls (default), implicit or none",
   SMTP_USER: "SMTP login, when the server wants one",
   SMTP_PASSWORD: "SMTP password",
-  SMTP_FROM: "sender address of the e-mails (required with SMTP_HOST)",
+  SMTP_FROM: "sender of the e-mails, an address or Name <address> (required with SMTP_HOST)",
   NOTIFY_DIGEST_MINUTES: "shortest time between two digests of a type's web changes (default 15)",
   NOTIFY_MAX_ATTEMPTS: "tries before an e-mail is marked failed (default 8)",
   NOTIFY_POLL_MS: "how often the sender looks for due e-mails, in ms (default 2000)",

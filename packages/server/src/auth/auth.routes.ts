@@ -25,7 +25,11 @@ export function setSessionCookie(
 export async function authRoutes(app: App, { config, database }: AppDeps): Promise<void> {
   const settings = { idleMinutes: config.sessionIdleMinutes, maxHours: config.sessionMaxHours };
   // OIDC_ONLY: only super administrators may still use a password.
-  const policy = config.oidc?.only ? { onlySuperadmins: `Sign in with ${config.oidc.label}` } : {};
+  const policy = config.oidc?.only
+    ? {
+        onlySuperadmins: `Passwords are for super administrators only here: sign in with ${config.oidc.label}`,
+      }
+    : {};
 
   app.post(
     "/auth/login",

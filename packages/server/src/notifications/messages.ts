@@ -24,6 +24,8 @@ function oneLine(value: string): string {
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+/** The verb after a counted subject: "1 change waits", "2 changes wait". */
+const verb = (n: number, singular: string, pluralForm: string) => (n === 1 ? singular : pluralForm);
 
 /** Counts worded for people, zeros left out: "3 added, 1 changed". */
 export function countsText(
@@ -80,9 +82,9 @@ export function changeSetWaitingMessage(m: ChangeSetWaiting): MessageContent {
     0,
   );
   return compose({
-    subject: `${m.application}: ${plural(total, "change")} from ${m.what} wait for your approval`,
+    subject: `${m.application}: ${plural(total, "change")} from ${m.what} ${verb(total, "waits", "wait")} for your approval`,
     lines: [
-      `${m.by} made ${m.what} in ${m.application}; ${plural(total, "change")} wait for approval:`,
+      `${m.by} made ${m.what} in ${m.application}; ${plural(total, "change")} ${verb(total, "waits", "wait")} for approval:`,
       ...m.types.map((t) => `${t.uiName}: ${countsText(t.counts, UPLOAD_WORDS)}`),
     ],
     link: { label: "Review the changes", url: m.link },
@@ -100,9 +102,9 @@ export interface WebDigest {
 export function webDigestMessage(m: WebDigest): MessageContent {
   const total = Object.values(m.counts).reduce((a, b) => a + b, 0);
   return compose({
-    subject: `${m.application}: ${plural(total, "web change")} to ${m.typeUiName} wait for your approval`,
+    subject: `${m.application}: ${plural(total, "web change")} to ${m.typeUiName} ${verb(total, "waits", "wait")} for your approval`,
     lines: [
-      `${plural(total, "change")} made in the web to ${m.typeUiName} (${m.application}) wait for approval: ${countsText(m.counts, WEB_WORDS)}.`,
+      `${plural(total, "change")} made in the web to ${m.typeUiName} (${m.application}) ${verb(total, "waits", "wait")} for approval: ${countsText(m.counts, WEB_WORDS)}.`,
     ],
     link: { label: "Review the changes", url: m.link },
   });
@@ -126,7 +128,7 @@ export function decisionMessage(m: Decision): MessageContent {
   ];
   if (m.conflicts > 0)
     lines.push(
-      `${plural(m.conflicts, "change")} ran into a conflict (the record changed since it was proposed) and stay pending.`,
+      `${plural(m.conflicts, "change")} ran into a conflict (the record changed since it was proposed) and ${verb(m.conflicts, "stays", "stay")} pending.`,
     );
   const what = m.conflicts > 0 && m.decided === 0 ? "ran into a conflict" : m.verb;
   return compose({

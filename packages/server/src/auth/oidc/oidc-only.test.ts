@@ -22,7 +22,9 @@ describe("with OIDC_ONLY=1", () => {
   it("refuses the right password of a normal user with 403 'Sign in with <label>' and opens no session", async () => {
     const res = await passwordLogin("worker", TEST_USER_PASSWORD);
     expect(res.statusCode).toBe(403);
-    expect(res.json()).toEqual({ message: "Sign in with Example SSO" });
+    expect(res.json()).toEqual({
+      message: "Passwords are for super administrators only here: sign in with Example SSO",
+    });
     expect(res.cookies.filter((c) => c.name === "ledgerline_session")).toHaveLength(0);
     const sessions = await o.t.database.db
       .selectFrom("app.sessions")
