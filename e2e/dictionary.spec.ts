@@ -9,7 +9,7 @@ import {
   uniqueName,
   writeConnectionFile,
 } from "./support/dictionary.ts";
-import { admin, DICTIONARY, REFERENCE } from "./support/users.ts";
+import { admin, DICTIONARY, dictionaryReader, REFERENCE } from "./support/users.ts";
 
 const REMOVE_TEXT =
   "Please confirm that you want to remove the selected item from the data repository. (removed items can still be viewed)";
@@ -242,6 +242,31 @@ test.describe("system environments", () => {
     await expect(page.getByRole("tooltip")).toHaveText("add a system environment first");
     await snap(page, "05-no-environment");
   });
+});
+
+test("a reader of the dictionary is offered no change the server would refuse", async ({
+  page,
+  browser,
+}) => {
+  await openList(page);
+  const fixture = await makeFixture(page, { source: true });
+  const reader = await browser.newPage();
+  await signIn(reader, dictionaryReader);
+  await reader.goto("/system-environment");
+  await expect(environmentRow(reader, fixture.environment)).toBeVisible();
+  await expect(reader.getByTestId("create-system-environment")).toBeDisabled();
+  await reader.getByTestId("create-system-environment-hint").hover();
+  await expect(reader.getByRole("tooltip")).toHaveText(
+    "your roles do not allow creating system environments",
+  );
+  await expect(reader.getByTestId("create-metadata-source")).toBeDisabled();
+  await expect(reader.getByTestId("edit-system-environment")).toHaveCount(0);
+  const row = sourceRow(reader, fixture.source ?? "");
+  await expect(row.getByTestId("scheduled")).toBeDisabled();
+  await expect(row.getByTestId("edit-metadata-source")).toHaveCount(0);
+  await expect(row.getByTestId("import-source")).toHaveCount(0);
+  await expect(row.getByTestId("ping-source")).toBeEnabled();
+  await reader.close();
 });
 
 test.describe("metadata sources", () => {

@@ -47,4 +47,13 @@ export const plain: TestUser = {
   ],
 };
 
-export const cliUsers: TestUser[] = [solo, norole, plain];
+/** Reads the data dictionary and changes nothing in it. */
+export const dictionaryReader: TestUser = {
+  username: "ddreader",
+  password: "ddreader-password-1",
+  name: "Dictionary Reader",
+  email: "ddreader@example.com",
+  roles: [{ context: DICTIONARY.name, role: "dictionary_viewer" }],
+};
+
+export const cliUsers: TestUser[] = [solo, norole, plain, dictionaryReader];

@@ -4,6 +4,8 @@ import { DATA_DICTIONARY_CONTEXT } from "@ledgerline/contract";
 export const DICTIONARY = DATA_DICTIONARY_CONTEXT;
 export const SYSTEM_ENVIRONMENT = "systemenvironment";
 export const METADATA_SOURCE = "metadatasource";
+/** An import writes data objects (and their elements): it needs the right to edit them. */
+export const DATA_OBJECT = "dataobject";
 export const LIST_PATH = "/system-environment";
 
 /** SPEC.md section 9: the only technology a system environment can have. */
@@ -16,6 +18,7 @@ export const TEXTS = {
   sourceTaken: "a metadata source with this set of identifying attributes already exists",
   invalidCron: (message: string) => `not a valid cron string (${message})`,
   addEnvironmentFirst: "add a system environment first",
+  notAllowed: (what: string) => `your roles do not allow creating ${what}`,
   environmentHasSources:
     "Cannot delete this system environment as it has dependant metadata sources",
   confirmDeleteEnvironment: "Please confirm that you want to delete this system environment",

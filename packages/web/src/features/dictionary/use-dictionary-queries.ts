@@ -1,6 +1,7 @@
-import type { EntityList, EntityQuery, EntityRecord } from "@ledgerline/contract";
+import type { EntityList, EntityQuery, EntityRecord, EntityTypeInfo } from "@ledgerline/contract";
 import { useQueries, useQuery } from "@tanstack/react-query";
 import { apiPost } from "../../api/index.ts";
+import { useEntityTypes } from "../../components/entity-types/use-entity-types.ts";
 import { recordKeys } from "../../components/records/record-keys.ts";
 import {
   type CronCheck,
@@ -9,6 +10,15 @@ import {
   fetchConnectionFiles,
 } from "./dictionary-api.ts";
 import { DICTIONARY, METADATA_SOURCE, SYSTEM_ENVIRONMENT } from "./dictionary-texts.ts";
+
+/**
+ * What the user's roles allow on a Data Dictionary type (cancreate, canedit, ...), for hiding what
+ * the server would refuse; undefined while the types load or for a type the user may not read.
+ */
+export function useDictionaryRights(): (typeName: string) => EntityTypeInfo | undefined {
+  const types = useEntityTypes(DICTIONARY);
+  return (typeName) => types.data?.find((t) => t.name === typeName);
+}
 
 /** Curated documentation a save must carry over rather than blank (see use-fixed-extras.ts). */
 const CURATED = ["intro", "editiondetail"];

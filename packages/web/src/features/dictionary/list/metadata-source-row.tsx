@@ -16,6 +16,10 @@ import { LastImportCell } from "./last-import-cell.tsx";
 export interface MetadataSourceRowProps {
   source: EntityRecord;
   cron?: CronCheck;
+  /** The user may edit the source (its form, its Scheduled box). */
+  canEdit: boolean;
+  /** The user may import it (edit the data objects it writes). */
+  canImport: boolean;
   showToast: (title: string, body: string, variant?: ToastVariant) => void;
 }
 
@@ -23,7 +27,13 @@ export interface MetadataSourceRowProps {
  * One metadata source. The Scheduled checkbox saves the new indicator at once; ping and import
  * are disabled while their own call runs and report in a 'Success' or 'Error' toast.
  */
-export function MetadataSourceRow({ source, cron, showToast }: MetadataSourceRowProps) {
+export function MetadataSourceRow({
+  source,
+  cron,
+  canEdit,
+  canImport,
+  showToast,
+}: MetadataSourceRowProps) {
   const keyId = source.entityKeyID;
   const name = storedText(source, "name");
   const { extrasFor } = useFixedExtras();
@@ -71,7 +81,7 @@ export function MetadataSourceRow({ source, cron, showToast }: MetadataSourceRow
           id={`scheduled-${keyId}`}
           aria-label={`Scheduled: ${name}`}
           checked={scheduled}
-          disabled={save.isPending || !extrasFor}
+          disabled={save.isPending || !extrasFor || !canEdit}
           onChange={(event) => toggleSchedule(event.target.checked)}
           data-testid="scheduled"
         />
@@ -79,15 +89,17 @@ export function MetadataSourceRow({ source, cron, showToast }: MetadataSourceRow
       <LastImportCell text={storedText(source, "lastimport")} />
       <td className="dictionary-actions">
         <div className="btn-group btn-group-sm">
-          <Link
-            to={`/metadata-source/edit/${keyId}`}
-            className="btn btn-outline-secondary"
-            title="edit"
-            data-testid="edit-metadata-source"
-          >
-            <i className="bi bi-pencil" aria-hidden="true" />
-            <span className="visually-hidden">edit {name}</span>
-          </Link>
+          {canEdit && (
+            <Link
+              to={`/metadata-source/edit/${keyId}`}
+              className="btn btn-outline-secondary"
+              title="edit"
+              data-testid="edit-metadata-source"
+            >
+              <i className="bi bi-pencil" aria-hidden="true" />
+              <span className="visually-hidden">edit {name}</span>
+            </Link>
+          )}
           <SourceCallButton
             call={ping}
             keyId={keyId}
@@ -97,15 +109,17 @@ export function MetadataSourceRow({ source, cron, showToast }: MetadataSourceRow
             testId="ping-source"
             showToast={showToast}
           />
-          <SourceCallButton
-            call={runImport}
-            keyId={keyId}
-            icon="bi-box-arrow-in-down"
-            title="import: read the source's catalog into the data dictionary"
-            label={`import ${name}`}
-            testId="import-source"
-            showToast={showToast}
-          />
+          {canImport && (
+            <SourceCallButton
+              call={runImport}
+              keyId={keyId}
+              icon="bi-box-arrow-in-down"
+              title="import: read the source's catalog into the data dictionary"
+              label={`import ${name}`}
+              testId="import-source"
+              showToast={showToast}
+            />
+          )}
         </div>
       </td>
     </tr>

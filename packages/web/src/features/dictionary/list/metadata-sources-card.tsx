@@ -1,9 +1,10 @@
 import Table from "react-bootstrap/Table";
 import type { ToastVariant } from "../../../components/toasts.tsx";
-import { TEXTS } from "../dictionary-texts.ts";
+import { DATA_OBJECT, METADATA_SOURCE, TEXTS } from "../dictionary-texts.ts";
 import { storedText } from "../record-values.ts";
 import {
   useCronChecks,
+  useDictionaryRights,
   useMetadataSources,
   useSystemEnvironments,
 } from "../use-dictionary-queries.ts";
@@ -25,6 +26,13 @@ export function MetadataSourcesCard({ showToast }: MetadataSourcesCardProps) {
   const list = sources.data?.data ?? [];
   const cronChecks = useCronChecks(list.map((s) => storedText(s, "importfrequency")));
   const noEnvironment = environments.isSuccess && environments.data.data.length === 0;
+  const rightsOf = useDictionaryRights();
+  const sourceRights = rightsOf(METADATA_SOURCE);
+  const createHint = noEnvironment
+    ? TEXTS.addEnvironmentFirst
+    : sourceRights?.cancreate === false
+      ? TEXTS.notAllowed("metadata sources")
+      : undefined;
 
   return (
     <ListCard
@@ -34,7 +42,7 @@ export function MetadataSourcesCard({ showToast }: MetadataSourcesCardProps) {
       action={
         <CreateLink
           to="/metadata-source/create"
-          disabledHint={noEnvironment ? TEXTS.addEnvironmentFirst : undefined}
+          disabledHint={createHint}
           testId="create-metadata-source"
         />
       }
@@ -72,6 +80,8 @@ export function MetadataSourcesCard({ showToast }: MetadataSourcesCardProps) {
               key={source.entityKeyID}
               source={source}
               cron={cronChecks.get(storedText(source, "importfrequency"))}
+              canEdit={sourceRights?.canedit !== false}
+              canImport={rightsOf(DATA_OBJECT)?.canedit !== false}
               showToast={showToast}
             />
           ))}

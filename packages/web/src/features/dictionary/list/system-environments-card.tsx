@@ -1,22 +1,34 @@
 import Table from "react-bootstrap/Table";
 import { Link } from "react-router";
-import { LIST_PATH } from "../dictionary-texts.ts";
+import { LIST_PATH, SYSTEM_ENVIRONMENT, TEXTS } from "../dictionary-texts.ts";
 import { storedText } from "../record-values.ts";
-import { useSystemEnvironments } from "../use-dictionary-queries.ts";
+import { useDictionaryRights, useSystemEnvironments } from "../use-dictionary-queries.ts";
 import { CreateLink } from "./create-link.tsx";
 import { ListCard } from "./list-card.tsx";
 
-/** Table 'System Environments': name, description, technology, connection file, edit link. */
+/**
+ * Table 'System Environments': name, description, technology, connection file, edit link; create
+ * and edit only as the user's roles allow.
+ */
 export function SystemEnvironmentsCard() {
   const environments = useSystemEnvironments();
   const list = environments.data?.data ?? [];
+  const rights = useDictionaryRights()(SYSTEM_ENVIRONMENT);
 
   return (
     <ListCard
       title="System Environments"
       icon="bi-hdd-network"
       count={environments.data ? list.length : undefined}
-      action={<CreateLink to={`${LIST_PATH}/create`} testId="create-system-environment" />}
+      action={
+        <CreateLink
+          to={`${LIST_PATH}/create`}
+          disabledHint={
+            rights?.cancreate === false ? TEXTS.notAllowed("system environments") : undefined
+          }
+          testId="create-system-environment"
+        />
+      }
       loading={environments.isPending}
       error={environments.error}
       emptyText="No system environments yet. Create one to connect a database."
@@ -53,15 +65,17 @@ export function SystemEnvironmentsCard() {
               </td>
               <td className="dictionary-mono">{storedText(env, "connectionfile")}</td>
               <td className="dictionary-actions text-end">
-                <Link
-                  to={`${LIST_PATH}/edit/${env.entityKeyID}`}
-                  className="btn btn-sm btn-outline-secondary"
-                  aria-label={`edit ${storedText(env, "name")}`}
-                  data-testid="edit-system-environment"
-                >
-                  <i className="bi bi-pencil me-1" aria-hidden="true" />
-                  edit
-                </Link>
+                {rights?.canedit !== false && (
+                  <Link
+                    to={`${LIST_PATH}/edit/${env.entityKeyID}`}
+                    className="btn btn-sm btn-outline-secondary"
+                    aria-label={`edit ${storedText(env, "name")}`}
+                    data-testid="edit-system-environment"
+                  >
+                    <i className="bi bi-pencil me-1" aria-hidden="true" />
+                    edit
+                  </Link>
+                )}
               </td>
             </tr>
           ))}
