@@ -239,6 +239,15 @@ test.describe("data explorer", () => {
     await sizes.selectOption("100");
     await expect(position(page)).toHaveText(`1 - 100 of ${total} results`);
     await expect(rows(page)).toHaveCount(100);
+
+    // Back to an earlier page size starts at page 1 again, not at the page it was left on.
+    await sizes.selectOption("5");
+    await pages.getByRole("button", { name: "2" }).click();
+    await expect(position(page)).toHaveText(`6 - 10 of ${total} results`);
+    await sizes.selectOption("10");
+    await expect(position(page)).toHaveText(`1 - 10 of ${total} results`);
+    await sizes.selectOption("5");
+    await expect(position(page)).toHaveText(`1 - 5 of ${total} results`);
   });
 
   test("pages a sorted list from the rows shown, as the page numbers list it", async ({ page }) => {

@@ -28,14 +28,17 @@ export function useListControls(attributes: readonly AttributeInfo[], listKey = 
   const [pageSize, setPageSize] = useState<number>(DEFAULT_PAGE_SIZE);
   const [sorting, setSorting] = useState<SortingState>([]);
   const [filterTabs, setFilterTabs] = useState<FilterTab[]>(() => [newTab()]);
-  const [paging, setPaging] = useState<{ page: number; key: string; seek?: PageSeek }>({
-    page: 1,
-    key: "",
-  });
 
   const groupsJson = JSON.stringify(toConstraintGroups(filterTabs, attributes));
   const appliedJson = useDebouncedValue(groupsJson, FILTER_DELAY_MS);
   const pagingKey = [appliedJson, pageSize, JSON.stringify(sorting), listKey].join("|");
+  const [paging, setPaging] = useState<{ page: number; key: string; seek?: PageSeek }>({
+    page: 1,
+    key: pagingKey,
+  });
+  // A new list (filter, sort, page size) starts at page 1, and going back to an earlier list does
+  // not bring its page back: the page is forgotten as the list changes (React's adjust-on-render).
+  if (paging.key !== pagingKey) setPaging({ page: 1, key: pagingKey });
   const current = paging.key === pagingKey;
   const page = current ? paging.page : 1;
   const setPage = useCallback(
