@@ -193,10 +193,17 @@ test("lists countries as of a moment before an edit, read-only, exports it, and 
   await expect(rowOf(page, code.c)).toHaveCount(0);
   await shot(page, "history-01-as-of");
 
-  // Read-only: nothing to change, and a double-click opens no editor.
-  expect(await actionNames(page)).toEqual(["Generate xlsx", "Compare"]);
+  // Read-only: nothing to change, and a double-click opens no editor, only the history.
+  expect(await actionNames(page)).toEqual(["Generate xlsx", "Compare", "History"]);
   await rowOf(page, code.a).dblclick();
   await expect(page.getByTestId("record-editor-modal")).toHaveCount(0);
+  await expect(page.getByTestId("record-history-modal")).toBeVisible();
+  await page
+    .getByTestId("record-history-modal")
+    .locator(".modal-footer")
+    .getByRole("button")
+    .click();
+  await expect(page.getByTestId("record-history-modal")).toHaveCount(0);
 
   // 'Generate xlsx' exports what is shown: the values of then.
   const { name, workbook } = await downloadWorkbook(page, testInfo, async () => {
@@ -227,7 +234,33 @@ test("lists countries as of a moment before an edit, read-only, exports it, and 
     "Add new Country",
     "Generate xlsx",
     "Compare",
+    "History",
   ]);
+});
+
+test("a reader who may not edit reads a record's history from the explorer", async ({ page }) => {
+  await signIn(page, approver);
+  await page.goto("/explorer?type=country");
+  await expect(page.getByTestId("explorer-title")).toHaveText("Country");
+  await showOnlyOurs(page);
+  expect(await actionNames(page)).toEqual(["Generate xlsx", "Compare", "History"]);
+  await page.getByTestId("actions-toggle").click();
+  await expect(page.getByRole("button", { name: "History", exact: true })).toBeDisabled();
+  await page.keyboard.press("Escape");
+
+  await rowOf(page, code.a).click();
+  await page.getByTestId("actions-toggle").click();
+  await page.getByRole("button", { name: "History", exact: true }).click();
+  const modal = page.getByTestId("record-history-modal");
+  await expect(modal.getByRole("heading")).toContainText("History of Country");
+  // A's edit, newest first, then its creation.
+  await expect(modal.getByTestId("history-event").first()).toContainText("2500");
+  await expect(modal.getByTestId("history-event")).not.toHaveCount(0);
+  await modal.locator(".modal-footer").getByRole("button", { name: "Close" }).click();
+
+  await rowOf(page, code.c).dblclick();
+  await expect(page.getByTestId("record-editor-modal")).toHaveCount(0);
+  await expect(page.getByTestId("record-history-modal")).toBeVisible();
 });
 
 test("a link with asOf restores the view of then; a future moment is refused", async ({ page }) => {

@@ -13,6 +13,7 @@ import { useFailureToast } from "../history/use-failure-toast.ts";
 import { explorerEmptyText } from "./explorer-empty.ts";
 import { AddRecordModal } from "./record-modals/add-record-modal.tsx";
 import { RecordEditorModal } from "./record-modals/record-editor-modal.tsx";
+import { RecordHistoryModal } from "./record-modals/record-history-modal.tsx";
 import { RecordsTable } from "./table/records-table.tsx";
 import type { ExplorerAction } from "./toolbar/actions-menu.tsx";
 import { ExplorerToolbar } from "./toolbar/explorer-toolbar.tsx";
@@ -31,7 +32,7 @@ interface ExplorerViewProps {
   showToast: (title: string, body: string, variant?: ToastVariant) => void;
 }
 
-type Dialog = "add" | "edit" | "delete" | null;
+type Dialog = "add" | "edit" | "delete" | "history" | null;
 
 /**
  * The table of one entity type with its toolbar, filter panel and record modals; as of a past
@@ -147,7 +148,8 @@ export function ExplorerView(props: ExplorerViewProps) {
         onSelect={setSelectedId}
         onOpen={(record) => {
           setSelectedId(record.entityKeyID);
-          if (type.canedit && !asOf && !record.requested.isDeleted) setDialog("edit");
+          // The editor, which has the history as a tab; for those who may not edit, the history.
+          setDialog(type.canedit && !asOf && !record.requested.isDeleted ? "edit" : "history");
         }}
       />
       {dialog === "add" && (
@@ -165,6 +167,14 @@ export function ExplorerView(props: ExplorerViewProps) {
           keyId={selectedId}
           onClose={() => setDialog(null)}
           onSaved={onSaved}
+        />
+      )}
+      {dialog === "history" && selected && (
+        <RecordHistoryModal
+          context={context}
+          type={type}
+          record={selected}
+          onClose={() => setDialog(null)}
         />
       )}
       <ConfirmModal

@@ -1,7 +1,7 @@
 import type { EntityRecord, EntityTypeInfo } from "@ledgerline/contract";
 import Dropdown from "react-bootstrap/Dropdown";
 
-export type ExplorerAction = "edit" | "delete" | "add" | "xlsx" | "compare";
+export type ExplorerAction = "edit" | "delete" | "add" | "history" | "xlsx" | "compare";
 
 interface ActionsMenuProps {
   type: EntityTypeInfo;
@@ -14,7 +14,7 @@ interface ActionsMenuProps {
 
 /**
  * Edit, Delete, 'Add new <type>' as far as the user's rights allow (none for a past moment),
- * 'Generate xlsx' and 'Compare'.
+ * 'Generate xlsx', 'Compare' and the selected record's History (for every reader).
  */
 export function ActionsMenu({ type, selected, readOnly, exporting, onAction }: ActionsMenuProps) {
   const live = selected !== undefined && !selected.requested.isDeleted;
@@ -54,6 +54,14 @@ export function ActionsMenu({ type, selected, readOnly, exporting, onAction }: A
         <Dropdown.Item as="button" onClick={() => onAction("compare")}>
           <i className="bi bi-arrow-left-right me-2" aria-hidden="true" />
           Compare
+        </Dropdown.Item>
+        <Dropdown.Item
+          as="button"
+          disabled={selected === undefined}
+          onClick={() => onAction("history")}
+        >
+          <i className="bi bi-clock-history me-2" aria-hidden="true" />
+          History
         </Dropdown.Item>
       </Dropdown.Menu>
     </Dropdown>
