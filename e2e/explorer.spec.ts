@@ -351,6 +351,16 @@ test.describe("data explorer", () => {
     await modal.screenshot({ path: "test-results/add-country-null-date.png" });
   });
 
+  test("a link naming the application and the type opens them (a decision e-mail's)", async ({
+    page,
+  }) => {
+    await signIn(page, admin);
+    await page.goto("/explorer?context=reference&type=country");
+    await expect(page.getByTestId("explorer-title")).toHaveText("Country");
+    await expect(page.getByTestId("context-select")).toHaveValue("reference");
+    await expect(page).toHaveURL(/\/explorer\?type=country$/);
+  });
+
   test("adds a currency through the modal", async ({ page }) => {
     const code = uniqueCode();
     await openExplorer(page);

@@ -40,10 +40,13 @@ describe("message texts", () => {
       decidedBy: "bob",
       decided: 2,
       conflicts: 1,
-      link,
+      links: { explorer: "http://ledgerline.example/explorer?type=country", pending: link },
     });
     expect(decision.text).toContain(
       "1 change ran into a conflict (the record changed since it was proposed) and stays pending.",
+    );
+    expect(decision.text).toContain(
+      "Open Country in the explorer: http://ledgerline.example/explorer?type=country",
     );
   });
 });

@@ -118,7 +118,8 @@ export interface Decision {
   decidedBy: string;
   decided: number;
   conflicts: number;
-  link: string;
+  /** Where the decided changes are seen (the type in the explorer), and where conflicts wait. */
+  links: { explorer: string; pending: string };
 }
 
 /** To a proposer: their changes were decided on. */
@@ -130,11 +131,14 @@ export function decisionMessage(m: Decision): MessageContent {
     lines.push(
       `${plural(m.conflicts, "change")} ran into a conflict (the record changed since it was proposed) and ${verb(m.conflicts, "stays", "stay")} pending.`,
     );
-  const what = m.conflicts > 0 && m.decided === 0 ? "ran into a conflict" : m.verb;
+  const onlyConflicts = m.conflicts > 0 && m.decided === 0;
   return compose({
-    subject: `${m.application}: your changes to ${m.typeUiName} ${what}`,
+    subject: `${m.application}: your changes to ${m.typeUiName} ${onlyConflicts ? "ran into a conflict" : m.verb}`,
     lines,
-    link: { label: "Open the pending changes", url: m.link },
+    // Decided changes have left the pending screen: the type shows what became of them.
+    link: onlyConflicts
+      ? { label: "Open the pending changes", url: m.links.pending }
+      : { label: `Open ${m.typeUiName} in the explorer`, url: m.links.explorer },
   });
 }
 

@@ -239,6 +239,10 @@ describe("decisions", () => {
     expect(smtp.to("steward@example.com")[0]?.text).toContain(
       "approver approved 2 of your changes to Country (Reference Data).",
     );
+    // The decided changes are no longer pending: the link opens the type in the explorer.
+    expect(smtp.to("steward@example.com")[0]?.text).toContain(
+      "Open Country in the explorer: https://ledgerline.example.test/explorer?context=reference&type=country",
+    );
   });
 });
 

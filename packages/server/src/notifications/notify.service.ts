@@ -52,6 +52,11 @@ export function pendingLink(
   return `${notifier.publicUrl}/pending?${params}`;
 }
 
+/** The address of a type in the explorer (its application selected on the way). */
+function explorerLink(notifier: Notifier, context: string, type: string): string {
+  return `${notifier.publicUrl}/explorer?${new URLSearchParams({ context, type })}`;
+}
+
 /**
  * In the transaction that wrote them: tells each approver of the types (except the proposer) that
  * the changes of an upload or a metadata import wait, in one message for the whole change set.
@@ -207,7 +212,10 @@ export async function notifyDecision(
       verb: decision.verb,
       decidedBy: decision.decidedBy,
       ...tally,
-      link: pendingLink(notifier, decision.context.name, decision.type.name),
+      links: {
+        explorer: explorerLink(notifier, decision.context.name, decision.type.name),
+        pending: pendingLink(notifier, decision.context.name, decision.type.name),
+      },
     });
     await enqueueToUser(tx, "decision", author, message);
   }

@@ -113,10 +113,12 @@ async function readJson<T>(response: Response): Promise<T> {
 
 function handleSessionStatus(status: number, text: string): void {
   if (status === 401) {
-    useSessionStore.getState().clearSession();
+    const { signingOut, clearSession } = useSessionStore.getState();
+    clearSession();
     navigation.onSessionEnd();
-    // Signing in again returns to where the session ended.
-    navigation.navigate("/login", { next: `${window.location.pathname}${window.location.search}` });
+    // Signing in again returns to where the session ended, unless the user signed out.
+    const here = `${window.location.pathname}${window.location.search}`;
+    navigation.navigate("/login", signingOut ? undefined : { next: here });
   } else if (status === 403) {
     navigation.back();
   } else if (status === 303) {

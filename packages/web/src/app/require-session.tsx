@@ -1,5 +1,5 @@
 import { Navigate, Outlet, useLocation } from "react-router";
-import { useProfile, useSelectedContext } from "../state/session-store.ts";
+import { useProfile, useSelectedContext, useSessionStore } from "../state/session-store.ts";
 
 /**
  * Navigation guard: every route below needs a signed-in profile; without one the user goes to
@@ -11,9 +11,10 @@ export function RequireSession() {
   const profile = useProfile();
   const context = useSelectedContext();
   const location = useLocation();
-  if (profile === null)
-    return (
-      <Navigate to="/login" replace state={{ next: `${location.pathname}${location.search}` }} />
-    );
+  const signingOut = useSessionStore((s) => s.signingOut);
+  if (profile === null) {
+    const next = signingOut ? undefined : { next: `${location.pathname}${location.search}` };
+    return <Navigate to="/login" replace state={next} />;
+  }
   return <Outlet key={context ?? ""} />;
 }

@@ -9,9 +9,15 @@ export interface SessionState {
   /** Name of the selected context, or null when none is chosen. */
   context: string | null;
   contextOptions: Context[];
+  /**
+   * The user asked to sign out (set until the next sign-in): the move to /login that follows is
+   * not a session that ended under a page, to be returned to after signing in again.
+   */
+  signingOut: boolean;
   setProfile: (profile: Profile) => void;
   /** Forgets profile, selection and options (logout, any 401). */
   clearSession: () => void;
+  beginSignOut: () => void;
   selectContext: (name: string | null) => void;
   /** Takes a freshly loaded list: drops a selection not in it, picks the only one if single. */
   applyContextList: (list: Context[]) => void;
@@ -25,12 +31,16 @@ export const useSessionStore = create<SessionState>()(
   persist(
     (set) => ({
       ...emptySession,
+      signingOut: false,
       // Another user's selection and options must not carry over to this one.
       setProfile: (profile) =>
         set((state) =>
-          state.profile?.username === profile.username ? { profile } : { ...emptySession, profile },
+          state.profile?.username === profile.username
+            ? { profile, signingOut: false }
+            : { ...emptySession, profile, signingOut: false },
         ),
       clearSession: () => set(emptySession),
+      beginSignOut: () => set({ signingOut: true }),
       selectContext: (context) => set({ context }),
       applyContextList: (list) =>
         set((state) => {

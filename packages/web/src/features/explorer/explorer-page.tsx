@@ -1,5 +1,6 @@
 import Spinner from "react-bootstrap/Spinner";
 import { useSearchParams } from "react-router";
+import { useContextFromLink } from "../../app/use-context-from-link.ts";
 import { useEntityTypes } from "../../components/entity-types/use-entity-types.ts";
 import { ToastStack, useToasts } from "../../components/toasts.tsx";
 import { TypeSideNav } from "../../components/type-side-nav/type-side-nav.tsx";
@@ -21,7 +22,16 @@ export function ExplorerPage() {
   const [params, setParams] = useSearchParams();
   const { toasts, showToast, dismiss } = useToasts();
   const history = useHistoryParams();
+  // A link (a decision e-mail) may name the application: `?context=<name>`.
+  const following = useContextFromLink();
 
+  if (following) {
+    return (
+      <div className="text-center py-5">
+        <Spinner role="status" aria-label="Opening the application" />
+      </div>
+    );
+  }
   if (context === null) {
     return <SelectApplicationPrompt testId="explorer-select-prompt" />;
   }

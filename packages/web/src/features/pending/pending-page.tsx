@@ -7,10 +7,10 @@ import { ToastStack, useToasts } from "../../components/toasts.tsx";
 import { TypeSideNav } from "../../components/type-side-nav/type-side-nav.tsx";
 import { useContextOptions, useSelectedContext } from "../../state/session-store.ts";
 import "./pending.css";
+import { useContextFromLink } from "../../app/use-context-from-link.ts";
 import { SelectApplicationPrompt } from "../../components/select-application-prompt.tsx";
 import { PendingOverview } from "./pending-overview.tsx";
 import { PendingView } from "./pending-view.tsx";
-import { useContextFromLink } from "./use-context-from-link.ts";
 
 /**
  * Pending changes (/pending): the readable types with their number of pending changes; choosing

@@ -1,10 +1,11 @@
 import { useEffect } from "react";
 import { useSearchParams } from "react-router";
-import { useContexts } from "../../app/use-contexts.ts";
-import { useSelectedContext, useSessionStore } from "../../state/session-store.ts";
+import { useSelectedContext, useSessionStore } from "../state/session-store.ts";
+import { useContexts } from "./use-contexts.ts";
 
 /**
- * Follows `?context=<name>` of a link (the Home page, an e-mail): once the user's applications are
+ * Follows `?context=<name>` of a link (the Home page, an e-mail; the pending screen and the
+ * explorer take it): once the user's applications are
  * known, selects the named one if the user has it, then drops the parameter and keeps the others
  * (`type`, `changeSet`). Dropping it matters: left in the address it would undo every later change
  * of application in the navigation bar. True while such a parameter waits to be applied.
