@@ -1,5 +1,6 @@
 import Spinner from "react-bootstrap/Spinner";
 import { useSearchParams } from "react-router";
+import { OpeningApplication } from "../../app/opening-application.tsx";
 import { useContextFromLink } from "../../app/use-context-from-link.ts";
 import { useEntityTypes } from "../../components/entity-types/use-entity-types.ts";
 import { ToastStack, useToasts } from "../../components/toasts.tsx";
@@ -25,13 +26,7 @@ export function ExplorerPage() {
   // A link (a decision e-mail) may name the application: `?context=<name>`.
   const following = useContextFromLink();
 
-  if (following) {
-    return (
-      <div className="text-center py-5">
-        <Spinner role="status" aria-label="Opening the application" />
-      </div>
-    );
-  }
+  if (following) return <OpeningApplication />;
   if (context === null) {
     return <SelectApplicationPrompt testId="explorer-select-prompt" />;
   }

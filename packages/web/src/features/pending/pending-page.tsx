@@ -7,6 +7,7 @@ import { ToastStack, useToasts } from "../../components/toasts.tsx";
 import { TypeSideNav } from "../../components/type-side-nav/type-side-nav.tsx";
 import { useContextOptions, useSelectedContext } from "../../state/session-store.ts";
 import "./pending.css";
+import { OpeningApplication } from "../../app/opening-application.tsx";
 import { useContextFromLink } from "../../app/use-context-from-link.ts";
 import { SelectApplicationPrompt } from "../../components/select-application-prompt.tsx";
 import { PendingOverview } from "./pending-overview.tsx";
@@ -26,13 +27,7 @@ export function PendingPage() {
   const { toasts, showToast, dismiss } = useToasts();
   const following = useContextFromLink();
 
-  if (following) {
-    return (
-      <div className="text-center py-5">
-        <Spinner role="status" aria-label="Opening the application" />
-      </div>
-    );
-  }
+  if (following) return <OpeningApplication />;
   if (context === null) {
     return <SelectApplicationPrompt testId="pending-select-prompt" />;
   }
