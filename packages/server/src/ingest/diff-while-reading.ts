@@ -121,6 +121,7 @@ async function diffInTransaction(
     totals.added += kinds.added;
     totals.changed += kinds.changed;
     totals.missing += kinds.missing;
+    // The keys' diff holds the Missing rows alone: every file row would look unchanged against it.
     if (contradictable && of !== keys)
       totals.superseded += await supersedeContradicted(tx, context, type, of, input.user);
   };
