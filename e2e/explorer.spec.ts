@@ -111,6 +111,10 @@ test.describe("data explorer", () => {
 
   test("filters with two search tabs that are ORed, and disabling a tab", async ({ page }) => {
     await openExplorer(page);
+    const sent: EntityQuery[] = [];
+    page.on("request", (r) => {
+      if (r.url().endsWith("/api/entity")) sent.push(r.postDataJSON() as EntityQuery);
+    });
     await page.getByTestId("filter-toggle").click();
     await expect(page.getByTestId("no-filters")).toHaveText("(No Active Filters)");
 
@@ -118,6 +122,10 @@ test.describe("data explorer", () => {
     await expect(first.getByLabel("Code operator")).toHaveValue("StartsWith");
     await first.getByLabel("Code value").fill("EU");
     await expect(position(page)).toHaveText("1 - 1 of 1 results");
+    // One search tab is the rowConstraints of SPEC's call; several are sent as ORed groups.
+    const eu = { attribute: "code", operator: "StartsWith", values: ["EU"] };
+    expect(sent.at(-1)).toMatchObject({ rowConstraints: [eu] });
+    expect(sent.at(-1)).not.toHaveProperty("constraintGroups");
 
     await page.getByRole("button", { name: "Add search tab" }).click();
     await expect(page.getByTestId("no-filters")).toBeVisible();
@@ -126,6 +134,10 @@ test.describe("data explorer", () => {
     await second.getByLabel("Code value").fill("usd");
     await expect(position(page)).toHaveText("1 - 2 of 2 results");
     expect((await codesShown(page)).sort()).toEqual(["EUR", "USD"]);
+    expect(sent.at(-1)).toMatchObject({
+      constraintGroups: [[eu], [{ attribute: "code", operator: "=", values: ["usd"] }]],
+    });
+    expect(sent.at(-1)).not.toHaveProperty("rowConstraints");
 
     await second.getByRole("button", { name: "Duplicate Code filter" }).click();
     await expect(filterPanel(page).getByTestId("filter-row")).toHaveCount(2);

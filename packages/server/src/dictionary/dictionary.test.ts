@@ -206,6 +206,39 @@ describe.skipIf(!reachable)("Data Dictionary metadata sources", () => {
     });
   });
 
+  it("names a metadata source in its messages by the labels of its key, not by ids", async () => {
+    const key = {
+      application: await keyOf("application", "name", "Demo"),
+      applicationaspect: await keyOf("applicationaspect", "name", "Operational"),
+      systemenvironment: envKey,
+    };
+    const again = await t.post(
+      "/api/save",
+      {
+        context: DD,
+        entityType: "metadatasource",
+        action: "create",
+        record: { ...key, name: "Twin", description: "A twin", importfrequency: "0 3 * * *" },
+      },
+      admin,
+    );
+    expect(again.statusCode, again.body).toBe(409);
+    expect(messageOf(again)).toBe(
+      "A Metadata source record with key 'Demo / Operational / Sales DB' already exists",
+    );
+    const update = (description: string) =>
+      t.post(
+        "/api/save",
+        { context: DD, entityType: "metadatasource", record: { ...key, description } },
+        admin,
+      );
+    const edit = await update("The sales tables");
+    expect(edit.statusCode, edit.body).toBe(200);
+    expect(edit.json().Msg).toBe("Metadata source 'Demo / Operational / Sales DB' saved");
+    const back = await update("Sales tables");
+    expect(back.statusCode, back.body).toBe(200);
+  });
+
   it("pings the source", async () => {
     const res = await dd("/data-dictionary/ping-metadata-source", { EntityKeyID: sourceKey });
     expect(res.statusCode, res.body).toBe(200);

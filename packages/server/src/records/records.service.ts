@@ -21,7 +21,7 @@ import { GENERATORS } from "./generators.ts";
 import { asCaller, buildListQuery, type ListQuery, type ListQueryOptions } from "./list-query.ts";
 import { listQueryOf } from "./list-query-cache.ts";
 import { boundaryOf } from "./page-seek.ts";
-import { pendingReferenceLabels, type ReferenceLabels } from "./pending-labels.ts";
+import { type ReferenceLabels, referenceLabels } from "./reference-labels.ts";
 import { typeCount } from "./type-counts.repository.ts";
 
 function typeInfo(context: ContextModel, type: EntityType, rights: ContextRights): EntityTypeInfo {
@@ -138,7 +138,12 @@ export async function runListQuery(
         rows.map((r) => Number(r.entity_key_id)),
       )
     : [];
-  const labels = await pendingReferenceLabels(db, context, type, pending);
+  const labels = await referenceLabels(
+    db,
+    context,
+    type.attributes,
+    pending.map((e) => e.new_values as Record<string, unknown> | null),
+  );
   const pages = await withGenerated(db, context, type, query, rows);
   const data = pages.map((page) =>
     toRecord(context, type, query, page, { events: pending, labels }, q.includeLabels === true),

@@ -15,6 +15,7 @@ import { findEntityType, identityAttributes, storedAttributes } from "../model/m
 import { markWebDigestDue, type Notifier } from "../notifications/notify.service.ts";
 import { recordRuleProblems } from "../rules/record-check.ts";
 import * as records from "./records.repository.ts";
+import { referenceLabels } from "./reference-labels.ts";
 import { adjustTypeCount } from "./type-counts.repository.ts";
 import { convertValue, sameValue } from "./values.ts";
 
@@ -47,7 +48,8 @@ export async function saveRecord(
       return saved;
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw duplicateError(type, request.record);
+    if (isUniqueViolation(error))
+      throw await duplicateError(db, rights.context, type, request.record);
     throw error;
   }
 }
@@ -65,15 +67,31 @@ async function isExisting(
   return (await records.keyOfIdentity(db, context, type, converted)) !== undefined;
 }
 
-function keyText(type: EntityType, values: Record<string, ScalarValue>): string {
-  return identityAttributes(type)
-    .map((a) => String(values[a.name]))
+/** A record's key as messages name it: its identity values, references by their labels. */
+async function keyText(
+  db: Db,
+  context: ContextModel,
+  type: EntityType,
+  values: Record<string, unknown>,
+): Promise<string> {
+  const identity = identityAttributes(type);
+  const labels = await referenceLabels(db, context, identity, [values]);
+  return identity
+    .map((a) => {
+      const value = values[a.name];
+      return (typeof value === "number" && labels.get(a.name)?.get(value)) || String(value);
+    })
     .join(" / ");
 }
 
-function duplicateError(type: EntityType, record: Record<string, ScalarValue>): ConflictError {
+async function duplicateError(
+  db: Db,
+  context: ContextModel,
+  type: EntityType,
+  record: Record<string, ScalarValue>,
+): Promise<ConflictError> {
   return new ConflictError(
-    `A ${type.uiName} record with key '${keyText(type, record)}' already exists`,
+    `A ${type.uiName} record with key '${await keyText(db, context, type, record)}' already exists`,
   );
 }
 
@@ -181,7 +199,7 @@ async function createRecord(
       : await records.lockRecord(db, context, type, existingKey);
   // A rejected proposal keeps its row (history) but must not keep its key taken.
   if (existing && !(existing.isPendingNew && existing.isDeleted))
-    throw duplicateError(type, values);
+    throw await duplicateError(db, context, type, values);
 
   const pending = type.approval.web;
   const keyId = existing
@@ -215,7 +233,7 @@ async function createRecord(
     await records.setLastEvent(db, context, type, keyId, eventId);
   }
   if (!pending) await adjustTypeCount(db, context.name, type.name, 1);
-  const key = keyText(type, values);
+  const key = await keyText(db, context, type, values);
   return {
     entityKeyID: keyId,
     entityEventID: eventId,
@@ -243,14 +261,16 @@ async function updateRecord(
   const current =
     keyId === undefined ? undefined : await records.lockRecord(db, context, type, keyId);
   if (!current || keyId === undefined)
-    throw new NotFoundError(`No ${type.uiName} record '${keyText(type, record)}'`);
+    throw new NotFoundError(
+      `No ${type.uiName} record '${await keyText(db, context, type, record)}'`,
+    );
   if (current.isDeleted)
     throw new ConflictError(
-      `${type.uiName} '${keyText(type, current.values)}' is discontinued and cannot be edited`,
+      `${type.uiName} '${await keyText(db, context, type, current.values)}' is discontinued and cannot be edited`,
     );
   if (expectedVersion !== undefined && expectedVersion !== current.version) {
     throw new ConflictError(
-      `${type.uiName} '${keyText(type, current.values)}' was changed by someone else; reload it and try again`,
+      `${type.uiName} '${await keyText(db, context, type, current.values)}' was changed by someone else; reload it and try again`,
     );
   }
 
@@ -278,7 +298,7 @@ async function updateRecord(
   problems.push(...(await recordRuleProblems(db, context, type, proposed, changed, keyId, failed)));
   if (problems.length > 0) throw new BadRequestError(problems.join("; "));
   await checkReferences(db, context, type, changes);
-  const key = keyText(type, current.values);
+  const key = await keyText(db, context, type, current.values);
   if (Object.keys(changes).length === 0) {
     return {
       entityKeyID: keyId,

@@ -17,7 +17,7 @@ import { useDebouncedValue } from "../use-debounced-value.ts";
 export const FILTER_DELAY_MS = 1000;
 
 /** The parts of an EntityQuery that sorting and the filter panel decide. */
-export type ListParams = Pick<EntityQuery, "rowOrders" | "constraintGroups">;
+export type ListParams = Pick<EntityQuery, "rowOrders" | "rowConstraints" | "constraintGroups">;
 
 /**
  * Paging, server-side sorting and the filter panel of one list of records. Any change of what is
@@ -52,7 +52,9 @@ export function useListControls(attributes: readonly AttributeInfo[], listKey = 
       ...(sorting.length > 0
         ? { rowOrders: sorting.map((s) => ({ attribute: s.id, asc: !s.desc })) }
         : {}),
-      ...(groups.length > 0 ? { constraintGroups: groups } : {}),
+      // One search tab is SPEC's rowConstraints; only several tabs need the OR of groups.
+      ...(groups.length === 1 ? { rowConstraints: groups[0] } : {}),
+      ...(groups.length > 1 ? { constraintGroups: groups } : {}),
     };
   }, [sorting, appliedJson]);
 

@@ -18,6 +18,9 @@ describe("explorerEmptyText", () => {
   });
 
   it("names the filters too when they took part in the search", () => {
+    expect(explorerEmptyText({ breaksRule: true, rowConstraints: [iso] })).toBe(
+      "No records match the filters and break a rule",
+    );
     expect(explorerEmptyText({ breaksRule: true, constraintGroups: [[iso]] })).toBe(
       "No records match the filters and break a rule",
     );

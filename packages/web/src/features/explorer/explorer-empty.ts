@@ -6,9 +6,11 @@ import type { EntityQuery } from "@ledgerline/contract";
  * one (the filters may be what left nothing). Otherwise the table's default.
  */
 export function explorerEmptyText(
-  query: Pick<EntityQuery, "breaksRule" | "constraintGroups">,
+  query: Pick<EntityQuery, "breaksRule" | "rowConstraints" | "constraintGroups">,
 ): string | undefined {
   if (!query.breaksRule) return undefined;
-  const filtered = (query.constraintGroups ?? []).some((group) => group.length > 0);
+  const filtered =
+    (query.rowConstraints?.length ?? 0) > 0 ||
+    (query.constraintGroups ?? []).some((group) => group.length > 0);
   return filtered ? "No records match the filters and break a rule" : "No records break a rule";
 }

@@ -1,3 +1,4 @@
+import { useState } from "react";
 import InputGroup from "react-bootstrap/InputGroup";
 import { MomentInput } from "./moment-input.tsx";
 
@@ -7,8 +8,18 @@ interface AsOfControlProps {
   onChange: (moment: string | null) => void;
 }
 
-/** 'As of': the moment whose records the list shows; empty means now. */
+/**
+ * 'As of': the moment whose records the list shows. The live list shows the current moment (when
+ * it became live), so a past moment is picked by changing it; emptying the box returns to now.
+ */
 export function AsOfControl({ asOf, onChange }: AsOfControlProps) {
+  const live = asOf === null;
+  const [now, setNow] = useState(() => new Date().toISOString());
+  const [wasLive, setWasLive] = useState(live);
+  if (live !== wasLive) {
+    setWasLive(live);
+    if (live) setNow(new Date().toISOString());
+  }
   return (
     <InputGroup size="sm" className="w-auto flex-nowrap">
       <InputGroup.Text as="label" htmlFor="explorer-as-of">
@@ -17,9 +28,9 @@ export function AsOfControl({ asOf, onChange }: AsOfControlProps) {
       </InputGroup.Text>
       <MomentInput
         id="explorer-as-of"
-        moment={asOf}
+        moment={asOf ?? now}
         onChange={onChange}
-        title="The records as they stood at this moment (empty: now)"
+        title="The records as they stood at this moment (the current moment: now)"
         testId="as-of-input"
       />
     </InputGroup>

@@ -68,7 +68,12 @@ export function usePendingView(context: string, type: EntityTypeInfo) {
 
   /** The upload the list shows whole (no other filter narrows it): 'all' decides on it by id. */
   const wholeUpload =
-    changeSet?.kind === "upload" && !changeType && !listParams.constraintGroups ? changeSet : null;
+    changeSet?.kind === "upload" &&
+    !changeType &&
+    !listParams.rowConstraints &&
+    !listParams.constraintGroups
+      ? changeSet
+      : null;
 
   return {
     ...controls,

@@ -1,7 +1,6 @@
 import { sql } from "kysely";
-import type { EventRow } from "../changes/events.repository.ts";
 import type { Db } from "../db/connection.ts";
-import type { ContextModel, EntityType } from "../model/model.ts";
+import type { Attribute, ContextModel, EntityType } from "../model/model.ts";
 import { findEntityType } from "../model/model.ts";
 import { viewNameOf } from "../model/sync/desired.ts";
 import { labelSql } from "./label-sql.ts";
@@ -10,21 +9,22 @@ import { labelSql } from "./label-sql.ts";
 export type ReferenceLabels = Map<string, Map<number, string>>;
 
 /**
- * The labels of the records that pending events propose as reference values, one query per
- * reference attribute whatever the page size, so a pending list names them as the explorer does.
+ * The labels of the records that sets of values (pending events' proposals, a saved record's key)
+ * name in the given attributes, one query per reference attribute whatever the number of sets,
+ * so a pending list or a message names them as the explorer does.
  */
-export async function pendingReferenceLabels(
+export async function referenceLabels(
   db: Db,
   context: ContextModel,
-  type: EntityType,
-  events: readonly EventRow[],
+  attributes: readonly Attribute[],
+  valueSets: readonly (Record<string, unknown> | null)[],
 ): Promise<ReferenceLabels> {
   const labels: ReferenceLabels = new Map();
-  for (const attr of type.attributes) {
+  for (const attr of attributes) {
     if (attr.dataType !== "Reference") continue;
     const ids = new Set<number>();
-    for (const e of events) {
-      const value = (e.new_values as Record<string, unknown> | null)?.[attr.name];
+    for (const values of valueSets) {
+      const value = values?.[attr.name];
       if (typeof value === "number") ids.add(value);
     }
     if (ids.size === 0) continue;
