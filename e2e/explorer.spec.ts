@@ -371,6 +371,12 @@ test.describe("data explorer", () => {
     await expect(page.getByTestId("explorer-title")).toHaveText("Country");
     await expect(page.getByTestId("context-select")).toHaveValue("reference");
     await expect(page).toHaveURL(/\/explorer\?type=country$/);
+
+    // Another application: the address no longer names the previous one's type.
+    await page.getByTestId("context-select").selectOption({ label: "Data Dictionary" });
+    await expect(page).toHaveURL(/\/explorer$/);
+    await expect(page.getByTestId("type-sidenav-title")).toHaveText("Data Dictionary data types");
+    await expect(page.getByTestId("explorer-title")).not.toHaveText("Country");
   });
 
   test("adds a currency through the modal", async ({ page }) => {

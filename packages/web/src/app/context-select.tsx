@@ -1,4 +1,5 @@
 import Form from "react-bootstrap/Form";
+import { useSearchParams } from "react-router";
 import { useContextOptions, useSelectedContext, useSessionStore } from "../state/session-store.ts";
 
 /** The 'Application' label and the small context selector of the navigation bar. */
@@ -6,6 +7,12 @@ export function ContextSelect() {
   const options = useContextOptions();
   const context = useSelectedContext();
   const selectContext = useSessionStore((s) => s.selectContext);
+  const [params, setParams] = useSearchParams();
+  // The address's type, change set or moment belonged to the application left behind.
+  const switchTo = (name: string | null) => {
+    selectContext(name);
+    if (params.size > 0) setParams(new URLSearchParams(), { replace: true });
+  };
   // A selection missing from the options (list failed to load) shows as the placeholder.
   const value = options.some((o) => o.name === context) ? (context ?? "") : "";
 
@@ -21,7 +28,7 @@ export function ContextSelect() {
         className="w-auto"
         value={value}
         disabled={options.length <= 1}
-        onChange={(event) => selectContext(event.target.value || null)}
+        onChange={(event) => switchTo(event.target.value || null)}
       >
         {value === "" && (
           <option value="" disabled>
