@@ -149,6 +149,8 @@ export const EntityQuery = z.object({
   context: z.string().min(1),
   entityType: z.string().min(1),
   includeDeleted: z.boolean().optional(),
+  /** Only discontinued records (the developer console's 'show discontinued' without 'show active'). */
+  onlyDeleted: z.boolean().optional(),
   /** 0 means every row. */
   pageSize: z.number().int().min(0).max(100_000).optional(),
   /** Counts from 1. */

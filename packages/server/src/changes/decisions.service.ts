@@ -9,6 +9,7 @@ import { PENDING_ACTIONS } from "@ledgerline/contract";
 import { sql } from "kysely";
 import { requireTypePermission, rightsIn } from "../admin/permissions.ts";
 import type { CurrentUser } from "../auth/auth.service.ts";
+import { counted } from "../counted.ts";
 import type { Db } from "../db/connection.ts";
 import { BadRequestError, ForbiddenError, NotFoundError } from "../errors.ts";
 import type { ContextModel, CustomAction, EntityType, Model } from "../model/model.ts";
@@ -38,8 +39,6 @@ const applied = (selected: SelectedSummary) =>
   sql<boolean>`${withinSelection(selected)}
     and e.event_id in (select s.event_id from ${SELECTED} s where ${outcomeIn("s", APPLIED)})`;
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
-
 function selectionOf(request: DecisionRequest): EventSelection {
   return request.uploadId !== undefined
     ? { uploadId: request.uploadId }
@@ -49,14 +48,14 @@ function selectionOf(request: DecisionRequest): EventSelection {
 function assertNotOwn(type: EntityType, selected: SelectedSummary): void {
   if (type.selfApproval || selected.own === 0) return;
   throw new ForbiddenError(
-    `You cannot approve your own changes (${plural(selected.own, "change")}); another person must approve them`,
+    `You cannot approve your own changes (${counted(selected.own, "change")}); another person must approve them`,
   );
 }
 
 function response(verb: string, requested: number, result: ApplyResult): DecisionResponse {
-  const parts = [`${plural(result.applied, "change")} ${verb}`];
+  const parts = [`${counted(result.applied, "change")} ${verb}`];
   if (result.conflicts.length > 0)
-    parts.push(`${plural(result.conflicts.length, "conflict")} not applied`);
+    parts.push(`${counted(result.conflicts.length, "conflict")} not applied`);
   const skipped = requested - result.applied - result.conflicts.length;
   if (skipped > 0) parts.push(`${skipped} no longer pending`);
   return { Msg: parts.join("; "), count: result.applied, conflicts: result.conflicts };

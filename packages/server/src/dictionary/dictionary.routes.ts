@@ -1,4 +1,10 @@
-import { CronRequest, CronResponse, MetadataSourceRequest, MsgBody } from "@ledgerline/contract";
+import {
+  CronRequest,
+  CronResponse,
+  ErrorBody,
+  MetadataSourceRequest,
+  MsgBody,
+} from "@ledgerline/contract";
 import { z } from "zod";
 import { requireTypePermission, rightsIn } from "../admin/permissions.ts";
 import type { CurrentUser } from "../auth/auth.service.ts";
@@ -44,7 +50,7 @@ export async function dictionaryRoutes(
       schema: {
         description: "The names of the server's connection files (never their content).",
         tags: ["dictionary"],
-        response: { 200: z.array(z.string()), 403: text, 404: text },
+        response: { 200: z.array(z.string()), 403: ErrorBody, 404: ErrorBody },
       },
     },
     async (request) => {

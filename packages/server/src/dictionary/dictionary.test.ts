@@ -151,6 +151,14 @@ describe.skipIf(!reachable)("Data Dictionary metadata sources", () => {
     });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual(["src.conf"]);
+    // Its refusals are JSON, as every call's but the few whose answer SPEC makes text.
+    const signedOut = await t.app.inject({
+      method: "GET",
+      url: "/data-dictionary/connection-files",
+    });
+    expect(signedOut.statusCode).toBe(401);
+    expect(signedOut.headers["content-type"]).toMatch(/^application\/json/);
+    expect(signedOut.json()).toHaveProperty("message");
   });
 
   it("refuses a system environment of another technology, or whose connection file is a path", async () => {

@@ -102,7 +102,7 @@ export const ROUTE_POLICY: Readonly<Record<string, RoutePolicy>> = {
   "POST /api/upload": writes(limited(text(signedIn("createOrEdit", "multipart")), 20)),
   "POST /api/upload-problems": reads(limited(signedIn(), 30)),
 
-  "GET /data-dictionary/connection-files": reads(text(signedIn("read", "none"))),
+  "GET /data-dictionary/connection-files": reads(signedIn("read", "none")),
   "POST /data-dictionary/validate-cron-string": reads(text(signedIn())),
   "POST /data-dictionary/ping-metadata-source": reads(limited(text(signedIn("read")), 30)),
   "POST /data-dictionary/import-metadata-from-source": writes(limited(text(signedIn("edit")), 10)),

@@ -176,11 +176,12 @@ async function checkUniqueLoaded(
 /** The refusal of a load whose natural keys repeat, naming the rows by `rowNumbers`. */
 async function repeatedKeysError(
   tx: Db,
-  { context, type }: IngestInput,
+  input: IngestInput,
   rowNumbers: readonly number[],
 ): Promise<Error> {
-  const repeated = await repeatedKeys(tx, context, type, MAX_PROBLEMS);
+  const repeated = await repeatedKeys(tx, input.context, input.type, MAX_PROBLEMS);
   return repeatedKeysRejected(
+    input,
     repeated.map(({ key, positions }) => ({ key, rows: positions.map((p) => rowNumbers[p - 1]) })),
   );
 }

@@ -20,7 +20,7 @@ import { duplicateKeys, indexStageKeys, type Stage, stageTable } from "./stage.r
 export async function checkKeys(db: Db, input: IngestInput, stage: Stage): Promise<void> {
   const identity = identityAttributes(input.type).map((a) => a.name);
   if (await indexStageKeys(db, stage, identity)) return;
-  throw repeatedKeysRejected(await duplicateKeys(db, stage, identity, MAX_PROBLEMS));
+  throw repeatedKeysRejected(input, await duplicateKeys(db, stage, identity, MAX_PROBLEMS));
 }
 
 /** A row found by SQL to break a unique rule, for the problem list. */

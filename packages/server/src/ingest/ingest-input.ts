@@ -1,5 +1,6 @@
 import type { CopyRows, Database, Db } from "../db/connection.ts";
 import type { Attribute, ContextModel, EntityType } from "../model/model.ts";
+import { identityAttributes } from "../model/model.ts";
 import { buildIndexes } from "../records/index-rebuild.ts";
 import { ruleProblems } from "../rules/row-rules.ts";
 import type { DiffCounts, MissingScope, WriteOptions } from "./diff.repository.ts";
@@ -230,10 +231,20 @@ export function problemText(lines: readonly string[], more = false): string {
   return [head, ...lines].join("\n");
 }
 
-/** A refusal listing rows whose natural key repeats, each as its key and row numbers. */
-export function repeatedKeysRejected(repeated: readonly { key: string; rows: number[] }[]) {
+/**
+ * A refusal listing keys that repeat in the file, one problem line each, at the row where the key
+ * comes back, naming the key's column(s) and every row that holds it.
+ */
+export function repeatedKeysRejected(
+  input: Pick<IngestInput, "type" | "columnName">,
+  repeated: readonly { key: string; rows: number[] }[],
+) {
+  const column = identityAttributes(input.type)
+    .map((a) => input.columnName(a.name))
+    .join(" / ");
   const lines = repeated.map(
-    (d) => `rows ${d.rows.join(", ")}: the key '${d.key}' appears more than once`,
+    (d) =>
+      `row ${d.rows[1]}, column '${column}': the key '${d.key}' appears more than once (rows ${d.rows.join(", ")})`,
   );
   return new IngestRejected(422, problemText(lines));
 }

@@ -237,7 +237,7 @@ describe("the first load of an empty type", () => {
     const refused = await load(rows).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(IngestRejected);
     expect((refused as IngestRejected).message).toContain(
-      "rows 5, 6502: the key 'Q000003' appears more than once",
+      "the key 'Q000003' appears more than once (rows 5, 6502)",
     );
     expect(await stored()).toEqual(nothingStored);
   });
@@ -250,7 +250,7 @@ describe("the first load of an empty type", () => {
     }));
     const refused = await load(rows).catch((e: unknown) => e);
     expect((refused as IngestRejected).message).toContain(
-      "rows 8, 13002: the key 'Q000003' appears more than once",
+      "the key 'Q000003' appears more than once (rows 8, 13002)",
     );
     expect(await stored()).toEqual(nothingStored);
   });
@@ -511,7 +511,7 @@ describe("the diff of a type that holds records, written while the file is read"
       );
       const refused = await load(repeated).catch((e: unknown) => e);
       expect((refused as IngestRejected).message).toContain(
-        `${rows}: the key 'Q000003' appears more than once`,
+        `the key 'Q000003' appears more than once (${rows})`,
       );
       expect({ records: await currencies(), stored: await stored() }).toEqual(before);
     }

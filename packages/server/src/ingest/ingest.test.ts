@@ -378,7 +378,7 @@ describe("a file repeating a key", () => {
       );
       expect(refused).toBeInstanceOf(IngestRejected);
       expect((refused as IngestRejected).message).toContain(
-        "rows 3, 5: the key 'Z000001' appears more than once",
+        "row 5, column 'code': the key 'Z000001' appears more than once (rows 3, 5)",
       );
       const { rows } = await sql<{ n: number }>`select 1 as n`.execute(tx);
       expect(rows).toEqual([{ n: 1 }]);

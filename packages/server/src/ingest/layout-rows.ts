@@ -19,9 +19,10 @@ export interface MappedColumn {
 }
 
 /**
- * Matches the header row to the layout's columns; refuses a file missing a required column, or one
- * of the attributes an error rule between attributes reads while holding another (its rows could
- * not be judged on their own).
+ * Matches the header row to the layout's columns; refuses a file that holds one of them twice
+ * (which of its values to take could only be guessed), or lacks a required column, or one of the
+ * attributes an error rule between attributes reads while holding another (its rows could not be
+ * judged on their own).
  */
 export function mapHeaders(
   layout: FileLayout,
@@ -29,10 +30,22 @@ export function mapHeaders(
   headerCells: readonly (CellValue | undefined)[],
 ): MappedColumn[] {
   const positions = new Map<string, number>();
+  const repeated = new Set<string>();
   headerCells.forEach((cell, index) => {
-    if (typeof cell === "string" && !positions.has(normaliseHeader(cell)))
-      positions.set(normaliseHeader(cell), index);
+    if (typeof cell !== "string") return;
+    const name = normaliseHeader(cell);
+    if (positions.has(name)) repeated.add(name);
+    else positions.set(name, index);
   });
+  const twice = layout.columns
+    .filter((c) => repeated.has(normaliseHeader(c.header)))
+    .map((c) => `'${c.header}'`);
+  if (twice.length > 0) {
+    throw new IngestRejected(
+      422,
+      `The file was refused; nothing was changed. Sheet '${layout.sheet}' has the column${twice.length > 1 ? "s" : ""} ${twice.join(", ")} more than once in row ${layout.headerRow}`,
+    );
+  }
   const mapped: MappedColumn[] = [];
   const missing: string[] = [];
   for (const column of layout.columns) {

@@ -4,6 +4,7 @@ import { type ContextRights, requireTypePermission, rightsIn } from "../admin/pe
 import type { CurrentUser } from "../auth/auth.service.ts";
 import type { BackgroundWork } from "../background-work.ts";
 import type { Config } from "../config.ts";
+import { counted } from "../counted.ts";
 import type { Database } from "../db/connection.ts";
 import { ForbiddenError, NotFoundError } from "../errors.ts";
 import type { Attribute, Model } from "../model/model.ts";
@@ -71,16 +72,14 @@ function checkRights(
 }
 
 function summary(fileName: string, r: IngestResult, dryRun: boolean): string {
-  const counts = `${r.rows} rows read - ${r.added} added, ${r.changed} changed, ${r.missing} missing, ${r.unchanged} unchanged`;
+  const counts = `${counted(r.rows, "row")} read - ${r.added} added, ${r.changed} changed, ${r.missing} missing, ${r.unchanged} unchanged`;
   if (dryRun) return `Check only, nothing was changed. ${fileName}: ${counts}`;
   const parts = [`${fileName}: ${counts}`];
-  if (r.applied > 0) parts.push(`${r.applied} changes applied`);
-  if (r.pending > 0) parts.push(`${r.pending} changes pending approval`);
+  if (r.applied > 0) parts.push(`${counted(r.applied, "change")} applied`);
+  if (r.pending > 0) parts.push(`${counted(r.pending, "change")} pending approval`);
   if (r.applied === 0 && r.pending === 0) parts.push("nothing to change");
   if (r.superseded > 0)
-    parts.push(
-      `${r.superseded} earlier pending ${r.superseded === 1 ? "change" : "changes"} it contradicts superseded`,
-    );
+    parts.push(`${counted(r.superseded, "earlier pending change")} it contradicts superseded`);
   return parts.join("; ");
 }
 

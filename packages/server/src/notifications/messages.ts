@@ -1,3 +1,5 @@
+import { counted } from "../counted.ts";
+
 /** A message's content: plain text plus simple HTML, with no remote images. */
 export interface MessageContent {
   subject: string;
@@ -23,7 +25,6 @@ function oneLine(value: string): string {
   return value.replace(/[\r\n\t]+/g, " ").trim();
 }
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 /** The verb after a counted subject: "1 change waits", "2 changes wait". */
 const verb = (n: number, singular: string, pluralForm: string) => (n === 1 ? singular : pluralForm);
 
@@ -82,9 +83,9 @@ export function changeSetWaitingMessage(m: ChangeSetWaiting): MessageContent {
     0,
   );
   return compose({
-    subject: `${m.application}: ${plural(total, "change")} from ${m.what} ${verb(total, "waits", "wait")} for your approval`,
+    subject: `${m.application}: ${counted(total, "change")} from ${m.what} ${verb(total, "waits", "wait")} for your approval`,
     lines: [
-      `${m.by} made ${m.what} in ${m.application}; ${plural(total, "change")} ${verb(total, "waits", "wait")} for approval:`,
+      `${m.by} made ${m.what} in ${m.application}; ${counted(total, "change")} ${verb(total, "waits", "wait")} for approval:`,
       ...m.types.map((t) => `${t.uiName}: ${countsText(t.counts, UPLOAD_WORDS)}`),
     ],
     link: { label: "Review the changes", url: m.link },
@@ -102,9 +103,9 @@ export interface WebDigest {
 export function webDigestMessage(m: WebDigest): MessageContent {
   const total = Object.values(m.counts).reduce((a, b) => a + b, 0);
   return compose({
-    subject: `${m.application}: ${plural(total, "web change")} to ${m.typeUiName} ${verb(total, "waits", "wait")} for your approval`,
+    subject: `${m.application}: ${counted(total, "web change")} to ${m.typeUiName} ${verb(total, "waits", "wait")} for your approval`,
     lines: [
-      `${plural(total, "change")} made in the web to ${m.typeUiName} (${m.application}) ${verb(total, "waits", "wait")} for approval: ${countsText(m.counts, WEB_WORDS)}.`,
+      `${counted(total, "change")} made in the web to ${m.typeUiName} (${m.application}) ${verb(total, "waits", "wait")} for approval: ${countsText(m.counts, WEB_WORDS)}.`,
     ],
     link: { label: "Review the changes", url: m.link },
   });
@@ -129,7 +130,7 @@ export function decisionMessage(m: Decision): MessageContent {
   ];
   if (m.conflicts > 0)
     lines.push(
-      `${plural(m.conflicts, "change")} ran into a conflict (the record changed since it was proposed) and ${verb(m.conflicts, "stays", "stay")} pending.`,
+      `${counted(m.conflicts, "change")} ran into a conflict (the record changed since it was proposed) and ${verb(m.conflicts, "stays", "stay")} pending.`,
     );
   const onlyConflicts = m.conflicts > 0 && m.decided === 0;
   return compose({

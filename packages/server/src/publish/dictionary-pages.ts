@@ -127,12 +127,21 @@ function applicationPage(
       rows: objects.map((o) => [
         [doc.link(ids.object(o), `${str(o.schema)}.${str(o.name)}`)],
         str(o.kind),
-        str(o.rowestimate),
+        rowEstimate(o),
         str(o.description),
       ]),
     });
   }
   return { id: ids.application(app), title: str(app.name), blocks };
+}
+
+/** Kinds that hold rows of their own, whose estimate is missing only when never analysed. */
+const STORED_KINDS = new Set(["table", "partitioned table", "materialized view"]);
+
+/** A data object's row estimate as pages show it: 'not analysed' where the source has none yet. */
+function rowEstimate(o: Row): string {
+  if (o.rowestimate !== null) return str(o.rowestimate);
+  return STORED_KINDS.has(str(o.kind)) ? "not analysed" : "";
 }
 
 const entityName = (o: Row) => mermaidEntity(`${slug(o.schema)}__${slug(o.name)}`);
@@ -179,7 +188,9 @@ function objectPage(
   blocks.push(
     doc.paragraph(
       `${str(object.kind)} in metadata source ${str(source?.name)}`,
-      object.rowestimate === null ? "" : `, about ${str(object.rowestimate)} rows`,
+      object.rowestimate !== null
+        ? `, about ${str(object.rowestimate)} rows`
+        : rowEstimate(object) && `, ${rowEstimate(object)}`,
     ),
   );
   blocks.push(doc.heading(2, "Columns"));

@@ -177,6 +177,18 @@ describe("dictionary pages", () => {
     `);
   });
 
+  it("say 'not analysed' where a table has no row estimate yet", () => {
+    const pages = buildPages(snapshot());
+    const customer = pages.find((p) => p.id === "Object-3-sales.customer");
+    expect(renderMarkdown(customer as NonNullable<typeof customer>)).toContain(
+      "table in metadata source Shop DB, not analysed",
+    );
+    const application = pages.find((p) => p.blocks.some((b) => b.kind === "table"));
+    expect(renderMarkdown(application as NonNullable<typeof application>)).toMatch(
+      /\| table \| not analysed \|/,
+    );
+  });
+
   it("keep names and comments that hold markup as text, in both dialects", () => {
     const s = snapshot();
     const hostile = "x\r```\n[a](http://evil) <script>alert(1)</script> [[L]] {{T}} '''b''' ~~~~";

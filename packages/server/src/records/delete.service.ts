@@ -2,14 +2,13 @@ import type { DeleteRequest, MsgBody } from "@ledgerline/contract";
 import { sql } from "kysely";
 import { requireTypePermission, rightsIn } from "../admin/permissions.ts";
 import type { CurrentUser } from "../auth/auth.service.ts";
+import { counted } from "../counted.ts";
 import type { Db } from "../db/connection.ts";
 import { ConflictError, NotFoundError } from "../errors.ts";
 import { lockTypeShared } from "../ingest/ingest-lock.repository.ts";
 import { type ContextModel, type EntityType, type Model, SYSTEM_COLUMNS } from "../model/model.ts";
 import { markWebDigestDue, type Notifier } from "../notifications/notify.service.ts";
 import { adjustTypeCount } from "./type-counts.repository.ts";
-
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /**
  * Soft-deletes records from the web, set-based: with web approval each becomes a pending Delete
@@ -90,20 +89,20 @@ export async function deleteRecords(
     if (live.length > 0)
       parts.push(
         pending
-          ? plural(
+          ? counted(
               live.length,
               "deletion is waiting for approval",
               "deletions are waiting for approval",
             )
-          : plural(live.length, "record deleted", "records deleted"),
+          : counted(live.length, "record deleted", "records deleted"),
       );
     if (withdrawn.length > 0)
       parts.push(
-        plural(withdrawn.length, "proposed record withdrawn", "proposed records withdrawn"),
+        counted(withdrawn.length, "proposed record withdrawn", "proposed records withdrawn"),
       );
     if (already > 0)
       parts.push(
-        plural(already, "record was already discontinued", "records were already discontinued"),
+        counted(already, "record was already discontinued", "records were already discontinued"),
       );
     return { Msg: parts.join("; ") };
   });
@@ -129,7 +128,7 @@ async function assertNotReferenced(
       );
       if (rows[0].n > 0) {
         throw new ConflictError(
-          `Cannot delete: ${plural(rows[0].n, `${other.uiName} record still refers`, `${other.uiName} records still refer`)} to it (${attr.uiName})`,
+          `Cannot delete: ${counted(rows[0].n, `${other.uiName} record still refers`, `${other.uiName} records still refer`)} to it (${attr.uiName})`,
         );
       }
     }

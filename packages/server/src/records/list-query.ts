@@ -207,7 +207,8 @@ function countSql(
   if (q.requirePending && !narrowed)
     return sql`select count(*)::int as n from app.events e where ${pendingEventsSql(context, type, q)}`;
   const counted = sql`select count(*) from ${source.rows(type)} as v where ${where}`;
-  if (narrowed || q.includeDeleted || q.requirePending) return sql`select (${counted})::int as n`;
+  if (narrowed || q.includeDeleted || q.onlyDeleted || q.requirePending)
+    return sql`select (${counted})::int as n`;
   if (source.at === undefined) return null;
   return sql`select coalesce(${loggedCountAt(context, type, source.at)}, (${counted}))::int as n`;
 }
@@ -262,7 +263,8 @@ function whereSql(
   } else {
     // A record proposed but not yet approved is only visible in the pending lists.
     parts.push(sql<boolean>`not v.is_pending_new`);
-    if (!q.includeDeleted) parts.push(sql<boolean>`not v.is_deleted`);
+    if (q.onlyDeleted) parts.push(sql<boolean>`v.is_deleted`);
+    else if (!q.includeDeleted) parts.push(sql<boolean>`not v.is_deleted`);
   }
   if (q.entityKeyID !== undefined) parts.push(sql<boolean>`v.entity_key_id = ${q.entityKeyID}`);
   if (q.breaksRule) parts.push(breaksAnyRule(context, type, "v", source.records));

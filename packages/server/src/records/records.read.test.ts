@@ -149,6 +149,30 @@ describe("POST /api/entity: paging and counts", () => {
     expect(all.data).toHaveLength(countryCount);
   });
 
+  it("lists discontinued records alone with onlyDeleted, counted alone", async () => {
+    const codes = ["XAU", "XAG"];
+    await sql`update ctx_reference.currency set is_deleted = true where code = any(${codes})`.execute(
+      t.database.db,
+    );
+    try {
+      const only = await listRecords(t, viewer, {
+        entityType: "currency",
+        includeDeleted: true,
+        onlyDeleted: true,
+        pageSize: 1,
+        rowOrders: [{ attribute: "code", asc: true }],
+      });
+      expect(only.querySize).toBe(2);
+      expect(only.data.map((r) => [r.keyAttrValues.code, r.requested.isDeleted])).toEqual([
+        ["XAG", true],
+      ]);
+    } finally {
+      await sql`update ctx_reference.currency set is_deleted = false where code = any(${codes})`.execute(
+        t.database.db,
+      );
+    }
+  });
+
   it("reads one record by key with its key values and version", async () => {
     const de = (
       await listRecords(t, viewer, {

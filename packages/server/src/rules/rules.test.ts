@@ -665,6 +665,6 @@ describe("uploads", () => {
       { layout: "currencies", deleteMissing: false },
     );
     expect(ok.statusCode, ok.body).toBe(200);
-    expect(ok.body).toMatch(/1 rows read - 1 added/);
+    expect(ok.body).toMatch(/1 row read - 1 added/);
   });
 });

@@ -1,6 +1,5 @@
 import {
   type ContextRequest,
-  type EntityList,
   type EntityQuery,
   type EntityTypeRequest,
   LABEL_ORDER,
@@ -58,8 +57,6 @@ export const TAB_FIELDS: Record<ConsoleTabId, readonly ConsoleField[]> = {
 export interface ConsoleRequest {
   path: string;
   body: object;
-  /** Keep only discontinued rows of the answer (see buildConsoleRequest). */
-  onlyDiscontinued?: boolean;
 }
 
 /** A request to send, or why the tab's inputs do not make one yet. */
@@ -68,8 +65,7 @@ export type ConsoleRequestOrProblem =
   | { ok: false; problem: string };
 
 const problem = (text: string): ConsoleRequestOrProblem => ({ ok: false, problem: text });
-const request = (path: string, body: object, extra: Partial<ConsoleRequest> = {}) =>
-  ({ ok: true, request: { path, body, ...extra } }) as const;
+const request = (path: string, body: object) => ({ ok: true, request: { path, body } }) as const;
 
 /** The call a tab makes for the given context and inputs. */
 export function buildConsoleRequest(
@@ -125,14 +121,13 @@ export function buildConsoleRequest(
         return problem("Show active rows, discontinued rows or both");
       const paging = pagingOf(inputs);
       if (!paging.ok) return paging;
-      // The server has no "discontinued only" switch: with 'show active' unchecked the console
-      // asks for everything (includeDeleted) and keeps the discontinued rows on the client,
-      // by requested.isDeleted (see onlyDiscontinued). querySize stays the server's count.
-      return request(
-        "/api/entity",
-        { ...typed, ...paging.value, includeDeleted: showDiscontinued } satisfies EntityQuery,
-        { onlyDiscontinued: showDiscontinued && !showActive },
-      );
+      const only = showDiscontinued && !showActive ? { onlyDeleted: true } : {};
+      return request("/api/entity", {
+        ...typed,
+        ...paging.value,
+        includeDeleted: showDiscontinued,
+        ...only,
+      } satisfies EntityQuery);
     }
   }
 }
@@ -163,16 +158,4 @@ function wholeNumber(text: string): number | undefined {
 function positiveInteger(text: string): number | undefined {
   const value = wholeNumber(text);
   return value !== undefined && value > 0 ? value : undefined;
-}
-
-/** The answer as the console shows it: only the discontinued rows when the request says so. */
-export function shapeAnswer(request: ConsoleRequest, answer: unknown): unknown {
-  if (!request.onlyDiscontinued || !isEntityList(answer)) return answer;
-  return { ...answer, data: answer.data.filter((r) => r.requested.isDeleted) };
-}
-
-function isEntityList(value: unknown): value is EntityList {
-  return (
-    typeof value === "object" && value !== null && Array.isArray((value as { data?: unknown }).data)
-  );
 }

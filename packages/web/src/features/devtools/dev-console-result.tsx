@@ -75,11 +75,6 @@ export function ConsoleResult({
         )}
         <span className="text-body-secondary">{outcome.elapsedMs} ms</span>
         {outcome.ok && <span className="text-body-secondary">· {sizeText(outcome.json)}</span>}
-        {outcome.request.onlyDiscontinued && (
-          <span className="text-body-secondary">
-            · discontinued rows only, filtered in the browser (querySize counts all)
-          </span>
-        )}
         {running && <Spinner animation="border" size="sm" aria-hidden="true" />}
         {outcome.ok && (
           <span className="ms-auto">

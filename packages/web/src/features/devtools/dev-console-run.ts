@@ -1,6 +1,6 @@
 import { useMutation } from "@tanstack/react-query";
 import { apiPost, isApiError } from "../../api/index.ts";
-import { type ConsoleRequest, shapeAnswer } from "./dev-console-calls.ts";
+import type { ConsoleRequest } from "./dev-console-calls.ts";
 
 /** One run of a console tab: the formatted answer, or the failure's status and message. */
 export type ConsoleOutcome = { request: ConsoleRequest; elapsedMs: number } & (
@@ -19,7 +19,7 @@ export function useConsoleRun() {
       const elapsed = () => Math.round(performance.now() - started);
       try {
         const answer = await apiPost<unknown>(request.path, request.body);
-        const json = JSON.stringify(shapeAnswer(request, answer), null, 2) ?? "";
+        const json = JSON.stringify(answer, null, 2) ?? "";
         return { request, elapsedMs: elapsed(), ok: true, json };
       } catch (error) {
         // Status 0: no HTTP answer at all, or one that could not be read.
