@@ -69,7 +69,7 @@ test.describe("developer console", () => {
   test("gets data, and only discontinued rows when 'show active' is unchecked", async ({
     page,
   }) => {
-    // A discontinued currency, and how many there are (the console's first page is of 20).
+    // A discontinued currency of this test's own (other tests change currencies meanwhile).
     const code = `D${Date.now().toString(36).slice(-5).toUpperCase()}`;
     const saved = await page.request.post("/api/save", {
       data: {
@@ -85,17 +85,6 @@ test.describe("developer console", () => {
       data: { context: REFERENCE.name, entityType: "currency", entityKeyIds: [entityKeyID] },
     });
     expect(deleted.ok(), await deleted.text()).toBe(true);
-    const all = (await (
-      await page.request.post("/api/entity", {
-        data: {
-          context: REFERENCE.name,
-          entityType: "currency",
-          includeDeleted: true,
-          pageSize: 0,
-        },
-      })
-    ).json()) as EntityList;
-    const discontinued = all.data.filter((r) => r.requested.isDeleted).length;
 
     const result = await runTab(page, "Get Data", "data");
     const json = result.getByTestId("dev-result-data-json");
@@ -106,6 +95,7 @@ test.describe("developer console", () => {
     const panel = page.getByTestId("dev-tab-data");
     await panel.getByLabel("show discontinued").check();
     await panel.getByLabel("show active").uncheck();
+    await panel.getByLabel("Page size").fill("0");
     await expect(page.getByTestId("dev-request-data")).toContainText(
       '"includeDeleted":true,"onlyDeleted":true',
     );
@@ -114,8 +104,7 @@ test.describe("developer console", () => {
     await expect(json).toContainText('"isDeleted": true');
     await expect(json).not.toContainText('"isDeleted": false');
     const shown = JSON.parse((await json.textContent()) ?? "{}") as EntityList;
-    expect(shown.querySize).toBe(discontinued);
-    expect(shown.data.length).toBe(Math.min(discontinued, 20));
+    expect(shown.data.map((r) => r.keyAttrValues.code)).toContain(code);
 
     await panel.getByLabel("show discontinued").uncheck();
     await expect(panel.getByRole("button", { name: "Run" })).toBeDisabled();

@@ -597,8 +597,14 @@ test.describe("generic partial viewer and test pages", () => {
     const name = uniqueName("viewer");
     await modal.getByTestId("field-name").fill(name);
     await modal.getByTestId("field-description").fill("Made in the partial viewer");
-    await modal.getByTestId("field-technology").fill("postgres");
-    await modal.getByTestId("field-connectionfile").fill(file);
+    // Technology and connection file are chosen, as on the system environment's own form: from
+    // the model's 'one of' rule and from the server's connection files.
+    const technology = modal.getByTestId("field-technology");
+    await expect(technology.locator("option")).toHaveText(["(choose)", "postgres"]);
+    await technology.selectOption("postgres");
+    const connectionFile = modal.getByTestId("field-connectionfile");
+    await expect(connectionFile.locator("option", { hasText: file })).toHaveCount(1);
+    await connectionFile.selectOption(file);
     await expect(ok).toBeEnabled();
     const request = page.waitForRequest((r) => r.url().endsWith("/api/save"));
     await ok.click();

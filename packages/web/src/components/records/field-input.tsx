@@ -13,6 +13,50 @@ export interface FieldInputProps {
   invalid?: boolean;
   disabled?: boolean;
   autoFocus?: boolean;
+  /** The values to choose from; by default those of the attribute's 'one of' error rule. */
+  choices?: readonly string[];
+}
+
+/** The values an error rule allows the attribute, when one lists them ('one of'). */
+function allowedValues(attr: AttributeInfo): string[] | undefined {
+  const rule = attr.rules.find((r) => r.kind === "oneOf" && r.severity === "error");
+  return rule?.kind === "oneOf" ? rule.values.map(String) : undefined;
+}
+
+/** A list of the values a text or number may take; a stored value outside it stays shown. */
+function ChoiceInput({
+  attr,
+  value,
+  onChange,
+  id,
+  invalid,
+  disabled,
+  choices,
+}: FieldInputProps & { choices: readonly string[] }) {
+  const options = value === "" || choices.includes(value) ? choices : [value, ...choices];
+  return (
+    <Form.Select
+      id={id}
+      value={value}
+      isInvalid={invalid}
+      disabled={disabled}
+      onChange={(e) => onChange(e.target.value)}
+      data-testid={`field-${attr.name}`}
+    >
+      {attr.nullable ? (
+        <option value="">(null)</option>
+      ) : (
+        <option value="" disabled>
+          (choose)
+        </option>
+      )}
+      {options.map((option) => (
+        <option key={option} value={option}>
+          {option}
+        </option>
+      ))}
+    </Form.Select>
+  );
 }
 
 function ReferenceInput({
@@ -50,7 +94,10 @@ function ReferenceInput({
   );
 }
 
-/** The input for one attribute by data type: text area, number, true/false(/null), date or list. */
+/**
+ * The input for one attribute by data type: text area, number, true/false(/null), date or list;
+ * a list too for a text or number whose values are given or listed by a rule.
+ */
 export function FieldInput(props: FieldInputProps) {
   const { attr, value, onChange, id, invalid, disabled, autoFocus } = props;
   const common = {
@@ -61,6 +108,11 @@ export function FieldInput(props: FieldInputProps) {
     "data-testid": `field-${attr.name}`,
     placeholder: attr.nullable ? "(null)" : undefined,
   };
+  const choices =
+    attr.dataType === "String" || attr.dataType === "Number"
+      ? (props.choices ?? allowedValues(attr))
+      : undefined;
+  if (choices) return <ChoiceInput {...props} choices={choices} />;
   switch (attr.dataType) {
     case "Reference":
       return <ReferenceInput {...props} />;

@@ -22,6 +22,8 @@ export interface FieldRowProps {
   ruleHints?: readonly RuleHint[];
   /** The rules the value breaks now; errors need `invalid` to show. */
   rules?: FieldRules;
+  /** The values to choose from (see FieldInput). */
+  choices?: readonly string[];
   onChange: (text: string) => void;
 }
 
@@ -48,6 +50,7 @@ export function FieldRow(props: FieldRowProps) {
           value={props.value}
           disabled={props.disabled}
           invalid={props.invalid}
+          choices={props.choices}
           onChange={props.onChange}
         />
         {problem !== undefined && (

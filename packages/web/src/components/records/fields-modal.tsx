@@ -21,6 +21,8 @@ export interface ModalField {
   hint?: string;
   ruleHints?: readonly RuleHint[];
   rules?: FieldRules;
+  /** The values to choose from, where the attribute's own rules do not list them. */
+  choices?: readonly string[];
 }
 
 /** The texts of a form's inputs and which ones the user has changed. */
@@ -94,6 +96,7 @@ export function FieldsModal(props: FieldsModalProps) {
               hint={field.hint}
               ruleHints={field.ruleHints}
               rules={field.rules}
+              choices={field.choices}
               onChange={(text) => props.onChange(attr.name, text)}
             />
           ))}

@@ -18,6 +18,8 @@ export interface RecordFormModalProps {
   onSubmit: (values: Record<string, ScalarValue>) => void;
   onClose: () => void;
   testId?: string;
+  /** Values to choose from by attribute name (see FieldInput). */
+  choices?: Readonly<Record<string, readonly string[]>>;
 }
 
 /**
@@ -77,6 +79,7 @@ export function RecordFormModal(props: RecordFormModalProps) {
             rules.errors.length > 0,
           ruleHints: ruleHints(type, attr),
           rules,
+          choices: props.choices?.[attr.name],
         };
       })}
       elsewhere={rulesElsewhere(check, type.attributes, new Set(fields.map((a) => a.name)))}

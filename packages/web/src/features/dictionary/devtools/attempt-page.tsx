@@ -2,6 +2,7 @@ import { ToastStack, useToasts } from "../../../components/toasts.tsx";
 import { METADATA_SOURCE, SYSTEM_ENVIRONMENT } from "../dictionary-texts.ts";
 import "../dictionary.css";
 import { PartialViewer } from "../partial-viewer/partial-viewer.tsx";
+import { useConnectionFiles } from "../use-dictionary-queries.ts";
 import { useFixedExtras } from "../use-fixed-extras.ts";
 import { ConnectionFilesProbe } from "./connection-files-probe.tsx";
 
@@ -9,6 +10,8 @@ import { ConnectionFilesProbe } from "./connection-files-probe.tsx";
 export function AttemptPage() {
   const { toasts, showToast, dismiss } = useToasts();
   const { extrasFor } = useFixedExtras();
+  // A system environment's connection file is one of the server's, as on its own form.
+  const files = useConnectionFiles();
   return (
     <div data-testid="attempt-page">
       <div className="mb-4">
@@ -23,6 +26,7 @@ export function AttemptPage() {
         attributes={["name", "description", "technology", "connectionfile"]}
         extrasFor={extrasFor}
         showToast={showToast}
+        choices={{ connectionfile: files.data ?? [] }}
         testId="viewer-systemenvironment"
       />
       <PartialViewer

@@ -31,6 +31,8 @@ export interface PartialViewerProps {
   extrasFor?: (current?: EntityRecord) => Record<string, ScalarValue>;
   showToast: (title: string, body: string, variant?: ToastVariant) => void;
   testId: string;
+  /** Values to choose from by attribute name (see FieldInput). */
+  choices?: Readonly<Record<string, readonly string[]>>;
 }
 
 type Dialog = "create" | "edit" | "remove" | null;
@@ -66,6 +68,7 @@ function Viewer({
   attributes,
   extrasFor,
   showToast,
+  choices,
 }: PartialViewerProps & { type: EntityTypeInfo }) {
   const [page, setPage] = useState(1);
   const [selectedId, setSelectedId] = useState<number | null>(null);
@@ -225,6 +228,7 @@ function Viewer({
           error={save.error?.message}
           onSubmit={submit}
           onClose={close}
+          choices={choices}
           testId="viewer-form"
         />
       )}
