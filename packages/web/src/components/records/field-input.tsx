@@ -23,17 +23,17 @@ function allowedValues(attr: AttributeInfo): string[] | undefined {
   return rule?.kind === "oneOf" ? rule.values.map(String) : undefined;
 }
 
-/** A list of the values a text or number may take; a stored value outside it stays shown. */
-function ChoiceInput({
+/** A list input: '(null)' first for a nullable attribute, else a disabled prompt. */
+function ListInput({
   attr,
   value,
   onChange,
   id,
   invalid,
   disabled,
-  choices,
-}: FieldInputProps & { choices: readonly string[] }) {
-  const options = value === "" || choices.includes(value) ? choices : [value, ...choices];
+  options,
+  prompt = "(choose)",
+}: FieldInputProps & { options: readonly { value: string; label: string }[]; prompt?: string }) {
   return (
     <Form.Select
       id={id}
@@ -47,51 +47,29 @@ function ChoiceInput({
         <option value="">(null)</option>
       ) : (
         <option value="" disabled>
-          (choose)
+          {prompt}
         </option>
       )}
-      {options.map((option) => (
-        <option key={option} value={option}>
-          {option}
+      {options.map((o) => (
+        <option key={o.value} value={o.value}>
+          {o.label}
         </option>
       ))}
     </Form.Select>
   );
 }
 
-function ReferenceInput({
-  context,
-  attr,
-  value,
-  onChange,
-  id,
-  invalid,
-  disabled,
-}: FieldInputProps) {
-  const { data: options = [], isLoading } = usePickList(context, attr.referencedEntityType);
-  return (
-    <Form.Select
-      id={id}
-      value={value}
-      isInvalid={invalid}
-      disabled={disabled}
-      onChange={(e) => onChange(e.target.value)}
-      data-testid={`field-${attr.name}`}
-    >
-      {attr.nullable ? (
-        <option value="">(null)</option>
-      ) : (
-        <option value="" disabled>
-          {isLoading ? "loading…" : "(choose)"}
-        </option>
-      )}
-      {options.map((o) => (
-        <option key={o.id} value={o.id}>
-          {o.label}
-        </option>
-      ))}
-    </Form.Select>
-  );
+/** The values a text or number may take; a stored value outside them stays shown. */
+function ChoiceInput(props: FieldInputProps & { choices: readonly string[] }) {
+  const { value, choices } = props;
+  const values = value === "" || choices.includes(value) ? choices : [value, ...choices];
+  return <ListInput {...props} options={values.map((v) => ({ value: v, label: v }))} />;
+}
+
+function ReferenceInput(props: FieldInputProps) {
+  const { data = [], isLoading } = usePickList(props.context, props.attr.referencedEntityType);
+  const options = data.map((o) => ({ value: String(o.id), label: o.label }));
+  return <ListInput {...props} options={options} prompt={isLoading ? "loading…" : "(choose)"} />;
 }
 
 /**
