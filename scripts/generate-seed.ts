@@ -127,7 +127,8 @@ export function buildCurrencies(
   return records
     .map((record) => ({
       code: record.code,
-      name: record.currency,
+      // Trimmed as every stored text is (the package spells one name 'Comorian Franc ').
+      name: record.currency.trim(),
       minor_units:
         withoutMinorUnits.has(record.code) || !Number.isInteger(record.digits)
           ? null
@@ -157,7 +158,7 @@ export function buildCountries(
     const joined = EU_ACCESSION_DATES[iso2] ?? null;
     seeds.push({
       iso2,
-      name: country.name,
+      name: country.name.trim(),
       currency,
       population: null,
       joined_eu: joined,
