@@ -100,7 +100,7 @@ test.describe("developer console", () => {
       '"includeDeleted":true,"onlyDeleted":true',
     );
     await panel.getByRole("button", { name: "Run" }).click();
-    // The server answers the discontinued rows alone, counted alone, whatever page they are on.
+    // The server answers the discontinued rows alone (page size 0: all of them), ours among them.
     await expect(json).toContainText('"isDeleted": true');
     await expect(json).not.toContainText('"isDeleted": false');
     const shown = JSON.parse((await json.textContent()) ?? "{}") as EntityList;

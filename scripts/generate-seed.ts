@@ -127,8 +127,7 @@ export function buildCurrencies(
   return records
     .map((record) => ({
       code: record.code,
-      // Trimmed as every stored text is (the package spells one name 'Comorian Franc ').
-      name: record.currency.trim(),
+      name: record.currency,
       minor_units:
         withoutMinorUnits.has(record.code) || !Number.isInteger(record.digits)
           ? null
@@ -158,7 +157,7 @@ export function buildCountries(
     const joined = EU_ACCESSION_DATES[iso2] ?? null;
     seeds.push({
       iso2,
-      name: country.name.trim(),
+      name: country.name,
       currency,
       population: null,
       joined_eu: joined,

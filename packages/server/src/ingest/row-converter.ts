@@ -39,8 +39,8 @@ function convertCellType(attr: Attribute, cell: CellValue | undefined): CellResu
   }
   switch (attr.dataType) {
     case "String": {
-      // Cells are trimmed (SPEC §9): 'EUR ' is the key 'EUR', not a second currency.
-      const value = typeof cell === "object" ? cell.date : (text ?? String(cell));
+      const value =
+        typeof cell === "object" ? cell.date : typeof cell === "string" ? cell : String(cell);
       const problem = formatProblem(attr, value);
       return problem ? { ok: false, reason: problem } : { ok: true, value };
     }

@@ -267,29 +267,6 @@ describe("POST /api/upload", () => {
     ).data[0];
     expect(back.requested.isDeleted).toBe(false);
   });
-  it("trims cells: a key or value with spaces around it is stored without them", async () => {
-    const padded = await workbookOf("Countries", [
-      COUNTRY_HEADERS,
-      [" XT ", " Trimland\t", " EUR", 5, null, false],
-    ]);
-    const options = { layout: "countries", deleteMissing: false, approveEverything: true };
-    const first = await upload(t, admin, padded, options);
-    expect(first.body).toMatch(/1 row read - 1 added, 0 changed/);
-    const [xt] = (
-      await listRecords(t, viewer, {
-        entityType: "country",
-        rowConstraints: [{ attribute: "iso2", operator: "=", values: ["XT"] }],
-      })
-    ).data;
-    expect(xt.requested.attrValues.name.value).toBe("Trimland");
-    const plain = await workbookOf("Countries", [
-      COUNTRY_HEADERS,
-      ["XT", "Trimland", "EUR", 5, null, false],
-    ]);
-    const again = await upload(t, admin, plain, { ...options, dryRun: true });
-    expect(again.body).toMatch(/1 row read - 0 added, 0 changed, 0 missing, 1 unchanged$/);
-  });
-
   it("supersedes the pending changes a newer file contradicts, and keeps those to columns it lacks", async () => {
     const { rows: approved } = await sql<{ name: string; code: string; population: number }>`
       select c.name, cur.code, c.population from ctx_reference.country c

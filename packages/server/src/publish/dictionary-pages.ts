@@ -135,8 +135,11 @@ function applicationPage(
   return { id: ids.application(app), title: str(app.name), blocks };
 }
 
-/** Kinds that hold rows of their own, whose estimate is missing only when never analysed. */
-const STORED_KINDS = new Set(["table", "partitioned table", "materialized view"]);
+/**
+ * Kinds whose estimate is missing only when never analysed (a view holds no rows; a partitioned
+ * table's is its partitions' sum, missing also when they are empty).
+ */
+const STORED_KINDS = new Set(["table", "materialized view"]);
 
 /** A data object's row estimate as pages show it: 'not analysed' where the source has none yet. */
 function rowEstimate(o: Row): string {

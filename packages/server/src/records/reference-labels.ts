@@ -25,7 +25,7 @@ export async function referenceLabels(
     const ids = new Set<number>();
     for (const values of valueSets) {
       const value = values?.[attr.name];
-      if (typeof value === "number") ids.add(value);
+      if (Number.isSafeInteger(value)) ids.add(value as number);
     }
     if (ids.size === 0) continue;
     const target = findEntityType(context, attr.referencedEntityType as string) as EntityType;

@@ -37,14 +37,6 @@ describe("value conversion", () => {
     expect(formatProblem(attribute({}), "every day")).toBeUndefined();
   });
 
-  it("trims text, as an upload's cells are trimmed", () => {
-    expect(convertValue(attribute({}), "  EUR \t")).toEqual({ ok: true, value: "EUR" });
-    expect(convertValue(attribute({ format: "cron" }), " 0 3 * * * ")).toEqual({
-      ok: true,
-      value: "0 3 * * *",
-    });
-  });
-
   it("answers no value for empty text of a nullable attribute, before any format", () => {
     const cron = attribute({ format: "cron", nullable: true });
     expect(convertValue(cron, "  ")).toEqual({ ok: true, value: null });

@@ -60,10 +60,8 @@ function convertType(attr: Attribute, raw: ScalarValue): Converted {
     return attr.nullable ? { ok: true, value: null } : { ok: false, reason: "a value is required" };
   switch (attr.dataType) {
     case "String": {
-      // Trimmed as an upload's cells are, so both paths store and find the same key.
-      const text = String(raw).trim();
-      const problem = formatProblem(attr, text);
-      return problem ? { ok: false, reason: problem } : { ok: true, value: text };
+      const problem = formatProblem(attr, String(raw));
+      return problem ? { ok: false, reason: problem } : { ok: true, value: String(raw) };
     }
     case "Number": {
       const n =

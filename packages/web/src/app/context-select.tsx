@@ -11,7 +11,7 @@ export function ContextSelect() {
   // The address's type, change set or moment belonged to the application left behind.
   const switchTo = (name: string | null) => {
     selectContext(name);
-    if (params.size > 0) setParams(new URLSearchParams(), { replace: true });
+    if (params.toString() !== "") setParams(new URLSearchParams(), { replace: true });
   };
   // A selection missing from the options (list failed to load) shows as the placeholder.
   const value = options.some((o) => o.name === context) ? (context ?? "") : "";

@@ -31,6 +31,7 @@ function ListInput({
   id,
   invalid,
   disabled,
+  autoFocus,
   options,
   prompt = "(choose)",
 }: FieldInputProps & { options: readonly { value: string; label: string }[]; prompt?: string }) {
@@ -40,6 +41,7 @@ function ListInput({
       value={value}
       isInvalid={invalid}
       disabled={disabled}
+      autoFocus={autoFocus}
       onChange={(e) => onChange(e.target.value)}
       data-testid={`field-${attr.name}`}
     >

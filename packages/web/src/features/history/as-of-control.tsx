@@ -20,6 +20,12 @@ export function AsOfControl({ asOf, onChange }: AsOfControlProps) {
     setWasLive(live);
     if (live) setNow(new Date().toISOString());
   }
+  // Emptied, or moved past now (arrow keys pass the input's max): the live list, shown as now.
+  const choose = (moment: string | null) => {
+    const past = moment !== null && Date.parse(moment) <= Date.now() ? moment : null;
+    if (past === null) setNow(new Date().toISOString());
+    onChange(past);
+  };
   return (
     <InputGroup size="sm" className="w-auto flex-nowrap">
       <InputGroup.Text as="label" htmlFor="explorer-as-of">
@@ -29,7 +35,7 @@ export function AsOfControl({ asOf, onChange }: AsOfControlProps) {
       <MomentInput
         id="explorer-as-of"
         moment={asOf ?? now}
-        onChange={onChange}
+        onChange={choose}
         title="The records as they stood at this moment (the current moment: now)"
         testId="as-of-input"
       />
