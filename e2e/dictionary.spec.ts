@@ -533,7 +533,7 @@ test.describe("metadata sources", () => {
 
       await row.getByTestId("import-source").click();
       await expect(toast(page, "Success").filter({ hasText: "metadata imported" })).toContainText(
-        "1 data objects (1 added",
+        "1 data object (1 added",
       );
       await expect(row.getByTestId("last-import")).toContainText(/\d{4}-\d{2}-\d{2}\s*\d{2}:\d{2}/);
       await expect(

@@ -1,4 +1,5 @@
 import type { ScalarValue } from "@ledgerline/contract";
+import { counted } from "../counted.ts";
 import type { CopyRows, Database, Db } from "../db/connection.ts";
 import { AppError, NotFoundError } from "../errors.ts";
 import { ingest } from "../ingest/ingest.service.ts";
@@ -99,8 +100,8 @@ function failureText(error: unknown): string {
     : "a server error stopped the import; the server log has the details";
 }
 
-function counts(label: string, r: IngestResult): string {
-  return `${r.rows} ${label} (${r.added} added, ${r.changed} changed, ${r.missing} missing, ${r.unchanged} unchanged)`;
+function counts(one: string, r: IngestResult): string {
+  return `${counted(r.rows, one)} (${r.added} added, ${r.changed} changed, ${r.missing} missing, ${r.unchanged} unchanged)`;
 }
 
 /**
@@ -283,7 +284,7 @@ async function ingestCatalog(
     apply: !dataelement.approval.upload,
   });
   return {
-    message: `metadata imported: ${counts("data objects", objects)}; ${counts("data elements", elements)}`,
+    message: `metadata imported: ${counts("data object", objects)}; ${counts("data element", elements)}`,
     objects,
     elements,
   };
