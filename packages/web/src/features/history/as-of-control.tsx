@@ -20,10 +20,15 @@ export function AsOfControl({ asOf, onChange }: AsOfControlProps) {
     setWasLive(live);
     if (live) setNow(new Date().toISOString());
   }
-  // Emptied, or moved past now (arrow keys pass the input's max): the live list, shown as now.
+  // Emptied, or moved past now (arrow keys pass the input's max): the live list, shown as now. The
+  // box starts again, as the moment it shows may not have changed (the same second).
+  const [restarts, setRestarts] = useState(0);
   const choose = (moment: string | null) => {
     const past = moment !== null && Date.parse(moment) <= Date.now() ? moment : null;
-    if (past === null) setNow(new Date().toISOString());
+    if (past === null) {
+      setNow(new Date().toISOString());
+      setRestarts((n) => n + 1);
+    }
     onChange(past);
   };
   return (
@@ -33,6 +38,7 @@ export function AsOfControl({ asOf, onChange }: AsOfControlProps) {
         As of
       </InputGroup.Text>
       <MomentInput
+        key={restarts}
         id="explorer-as-of"
         moment={asOf ?? now}
         onChange={choose}
