@@ -80,7 +80,7 @@ async function main(): Promise<void> {
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
 
   await app.listen({ port: config.port, host: config.host });
-  console.log(startBanner(config, `http://${config.host}:${config.port}`, prepared.admin));
+  console.log(startBanner(config, `http://${config.host}:${config.port}`, prepared));
 }
 
 main().catch((error: unknown) => {

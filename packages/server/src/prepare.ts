@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { findActiveUser } from "./admin/users.repository.ts";
 import { type BootstrapResult, bootstrapAdmin } from "./auth/bootstrap-admin.ts";
 import { unknownActionHandlers } from "./changes/decisions.service.ts";
 import { type Config, generatePassword } from "./config.ts";
@@ -26,6 +27,8 @@ export interface Prepared {
   /** The stored records breaking each rule added or changed since the last start. */
   ruleBreaches: RuleBreachCount[];
   admin: BootstrapResult | undefined;
+  /** Whether ADMIN_USERNAME names an active super administrator (removed or demoted: not). */
+  adminActive: boolean;
 }
 
 /** Everything between opening the database and serving: migrations, model, schema sync, seed data, first admin. */
@@ -50,5 +53,7 @@ export async function prepare(database: Database, config: Config): Promise<Prepa
     generate: generatePassword,
     demo: config.demo,
   });
-  return { model, migrations, syncActions, seeded, ruleBreaches, admin };
+  const adminActive =
+    (await findActiveUser(database.db, config.adminUsername))?.issuperadmin === true;
+  return { model, migrations, syncActions, seeded, ruleBreaches, admin, adminActive };
 }

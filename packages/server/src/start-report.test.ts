@@ -43,8 +43,8 @@ describe("startBanner", () => {
 
   it("shows the address, the generated password of a first start and where the data lives", () => {
     const banner = startBanner(config, "http://127.0.0.1:3000", {
-      username: "admin",
-      generatedPassword: "s3cret-once",
+      admin: { username: "admin", generatedPassword: "s3cret-once" },
+      adminActive: true,
     });
     expect(banner).toContain("Ledgerline is ready: open http://127.0.0.1:3000");
     expect(banner).toContain("'admin' with the password s3cret-once");
@@ -59,11 +59,22 @@ describe("startBanner", () => {
         databaseUrl: "postgres://ledger:hunter2@db.internal:5432/ledgerline",
       },
       "http://0.0.0.0:8080",
-      undefined,
+      { admin: undefined, adminActive: true },
     );
     expect(banner).toContain("with ADMIN_PASSWORD or the password of the first start");
     expect(banner).toContain("PostgreSQL db.internal:5432/ledgerline");
     expect(banner).not.toContain("hunter2");
     expect(banner).not.toContain("with the password");
+  });
+
+  it("does not send anyone to ADMIN_USERNAME once that user was removed or is no longer a super administrator", () => {
+    const banner = startBanner(config, "http://127.0.0.1:3000", {
+      admin: undefined,
+      adminActive: false,
+    });
+    expect(banner).toContain(
+      "Sign in:  with a super administrator's account ('admin', ADMIN_USERNAME, is no longer one)",
+    );
+    expect(banner).not.toContain("ADMIN_PASSWORD");
   });
 });

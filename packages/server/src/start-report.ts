@@ -67,16 +67,20 @@ function storeDescription(config: Pick<Config, "databaseUrl" | "dataDir">): stri
 export function startBanner(
   config: Pick<Config, "databaseUrl" | "dataDir" | "demo" | "adminUsername">,
   address: string,
-  admin: BootstrapResult | undefined,
+  { admin, adminActive }: { admin: BootstrapResult | undefined; adminActive: boolean },
 ): string {
   const signIn = admin?.generatedPassword
     ? [
         `Sign in:  '${admin.username}' with the password ${admin.generatedPassword}`,
         "          (first start: shown only this once; change it in User management)",
       ]
-    : [
-        `Sign in:  '${config.adminUsername}' with ADMIN_PASSWORD or the password of the first start`,
-      ];
+    : adminActive
+      ? [
+          `Sign in:  '${config.adminUsername}' with ADMIN_PASSWORD or the password of the first start`,
+        ]
+      : [
+          `Sign in:  with a super administrator's account ('${config.adminUsername}', ADMIN_USERNAME, is no longer one)`,
+        ];
   const lines = [
     `Ledgerline is ready: open ${address}`,
     ...signIn,

@@ -64,6 +64,7 @@ describe("demo seed", () => {
 describe("first start", () => {
   it("creates the super administrator with every demo role, once", async () => {
     expect(t.prepared.admin).toEqual({ username: "admin", generatedPassword: undefined });
+    expect(t.prepared.adminActive).toBe(true);
     const roles = await t.database.db
       .selectFrom("app.user_roles")
       .select(["context", "role"])
@@ -87,5 +88,12 @@ describe("a restart on the same database", () => {
     expect(again.syncActions).toEqual([]);
     expect(again.seeded).toEqual([]);
     expect(again.admin).toBeUndefined();
+    expect(again.adminActive).toBe(true);
+  });
+
+  it("tells whether ADMIN_USERNAME still names a super administrator", async () => {
+    const other = await prepare(t.database, { ...t.config, adminUsername: "nobody-here" });
+    expect(other.admin).toBeUndefined();
+    expect(other.adminActive).toBe(false);
   });
 });
