@@ -59,6 +59,26 @@ function storeDescription(config: Pick<Config, "databaseUrl" | "dataDir">): stri
   return `PostgreSQL ${url.host}${url.pathname}`;
 }
 
+/** What a start learned of its administrator (prepare's admin and adminActive). */
+interface StartAdmin {
+  admin: BootstrapResult | undefined;
+  adminActive: boolean;
+}
+
+/** How to sign in: the generated password once, else the configured administrator while it is one. */
+function signInLines(adminUsername: string, { admin, adminActive }: StartAdmin): string[] {
+  if (admin?.generatedPassword)
+    return [
+      `Sign in:  '${admin.username}' with the password ${admin.generatedPassword}`,
+      "          (first start: shown only this once; change it in User management)",
+    ];
+  if (adminActive)
+    return [`Sign in:  '${adminUsername}' with ADMIN_PASSWORD or the password of the first start`];
+  return [
+    `Sign in:  with a super administrator's account ('${adminUsername}', ADMIN_USERNAME, is no longer one)`,
+  ];
+}
+
 /**
  * The banner that ends a start: the address to open, how to sign in (with the generated password
  * on a first start) and where the data lives. Printed, not logged: the one place a generated
@@ -67,23 +87,11 @@ function storeDescription(config: Pick<Config, "databaseUrl" | "dataDir">): stri
 export function startBanner(
   config: Pick<Config, "databaseUrl" | "dataDir" | "demo" | "adminUsername">,
   address: string,
-  { admin, adminActive }: { admin: BootstrapResult | undefined; adminActive: boolean },
+  start: StartAdmin,
 ): string {
-  const signIn = admin?.generatedPassword
-    ? [
-        `Sign in:  '${admin.username}' with the password ${admin.generatedPassword}`,
-        "          (first start: shown only this once; change it in User management)",
-      ]
-    : adminActive
-      ? [
-          `Sign in:  '${config.adminUsername}' with ADMIN_PASSWORD or the password of the first start`,
-        ]
-      : [
-          `Sign in:  with a super administrator's account ('${config.adminUsername}', ADMIN_USERNAME, is no longer one)`,
-        ];
   const lines = [
     `Ledgerline is ready: open ${address}`,
-    ...signIn,
+    ...signInLines(config.adminUsername, start),
     `Data:     ${storeDescription(config)}${config.demo ? " (with the demo applications)" : ""}`,
     "Stop:     Ctrl+C",
   ];
