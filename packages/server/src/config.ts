@@ -4,6 +4,11 @@ import { parseArgs } from "node:util";
 import { NavItem } from "@ledgerline/contract";
 import { z } from "zod";
 
+/** The address of a sender written as an address or as "Name <address>". */
+export function mailAddressOf(from: string): string {
+  return from.match(/^[^<>]*<([^<>]+)>$/)?.[1] ?? from;
+}
+
 const flag = z
   .enum(["0", "1", "true", "false", "yes", "no"])
   .transform((v) => v === "1" || v === "true" || v === "yes");
@@ -77,7 +82,7 @@ const EnvSchema = z.object({
         z
           .string()
           .email()
-          .safeParse(value.match(/^[^<>]*<([^<>]+)>$/)?.[1] ?? value).success,
+          .safeParse(mailAddressOf(value)).success,
       "an e-mail address, or a name with the address in angle brackets (Ledgerline <ledgerline@example.com>)",
     )
     .optional(),

@@ -66,7 +66,8 @@ function senderOn(db: Db, transport: Transport): SenderOptions {
     notifier: notifierOf(t.config),
     contexts: t.prepared.model.contexts,
     transport,
-    from: "ledgerline@example.test",
+    // The README's form of SMTP_FROM: the Message-ID takes the domain of the address inside.
+    from: "Ledgerline <ledgerline@example.test>",
     maxAttempts: t.config.notify.maxAttempts,
     log: silentLog,
   };

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from "fastify";
 import nodemailer from "nodemailer";
-import type { SmtpConfig } from "../config.ts";
+import { mailAddressOf, type SmtpConfig } from "../config.ts";
 import type { Db } from "../db/connection.ts";
 import type { ContextModel } from "../model/model.ts";
 import type { Notifier } from "./notify.service.ts";
@@ -42,7 +42,7 @@ export function smtpTransport(smtp: SmtpConfig): Transport {
  * sender died after the SMTP server accepted it, before recording that) is recognisably one.
  */
 export function messageIdOf(messageId: number, from: string): string {
-  const domain = from.split("@")[1] ?? "ledgerline.invalid";
+  const domain = mailAddressOf(from).split("@")[1] ?? "ledgerline.invalid";
   return `<ledgerline-outbox-${messageId}@${domain}>`;
 }
 
