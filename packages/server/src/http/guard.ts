@@ -14,6 +14,7 @@ import { type Access, policyOf, type RoutePolicy } from "./route-policy.ts";
 export const SESSION_COOKIE = "ledgerline_session";
 
 const INVALID_TOKEN = "Invalid, expired or revoked API token";
+const NOT_FOR_TOKENS = "This call is not open to API tokens";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -82,7 +83,10 @@ export function installGuard(app: FastifyInstance, db: Db, settings: SessionSett
     if (upgrade || (request.method !== "GET" && request.method !== "HEAD"))
       assertSameOrigin(request);
     assertBodyKind(request, policy);
-    if (policy.access === "public") return;
+    if (policy.access === "public") {
+      if (policy.forPeople && carriesToken(request)) throw new ForbiddenError(NOT_FOR_TOKENS);
+      return;
+    }
     const bearer = bearerToken(request);
     const caller =
       bearer === undefined
@@ -100,6 +104,11 @@ export function installGuard(app: FastifyInstance, db: Db, settings: SessionSett
       await consumeRateLimit(db, `${request.routeOptions.url}:${user.userId}`, policy.rateLimit);
     }
   });
+}
+
+/** Whether the call carries an `Authorization: Bearer` header (another scheme, a proxy's Basic, is not a token). */
+function carriesToken(request: FastifyRequest): boolean {
+  return /^bearer\s/i.test(request.headers.authorization ?? "");
 }
 
 /** The secret of an `Authorization: Bearer` header, if the call carries one. */
@@ -173,7 +182,7 @@ function tokenCredential(db: Db, secret: string, policy: RoutePolicy): Credentia
   const hash = tokenHashOf(secret);
   if (!hash) throw new UnauthorizedError(INVALID_TOKEN);
   const admit = (caller: CurrentUser) => {
-    if (!policy.token) throw new ForbiddenError("This call is not open to API tokens");
+    if (!policy.token) throw new ForbiddenError(NOT_FOR_TOKENS);
     if (policy.token === "write" && caller.token?.scope === "read")
       throw new ForbiddenError("A read token cannot make changes");
   };

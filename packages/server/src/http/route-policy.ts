@@ -37,6 +37,11 @@ export interface RoutePolicy {
    */
   token?: TokenScope;
   /**
+   * A public route that sets or ends a person's session (sign-in, sign-out, company sign-in): a
+   * call carrying an API token is refused, so that a token never gets a cookie.
+   */
+  forPeople?: true;
+  /**
    * A read whose statement checks the session itself (withCallerCheck): a caller read by an earlier
    * call is reused, saving the session's round trip. Only for signed-in reads without side effects.
    */
@@ -47,6 +52,8 @@ export interface RoutePolicy {
 export type TokenScope = "read" | "write";
 
 const pub = (body: BodyKind = "none"): RoutePolicy => ({ access: "public", body });
+/** Signing in and out: public, and refused to API tokens. */
+const session = (body: BodyKind = "none"): RoutePolicy => ({ ...pub(body), forPeople: true });
 const signedIn = (typePermission?: TypePermission, body: BodyKind = "json"): RoutePolicy => ({
   access: "signedIn",
   body,
@@ -74,12 +81,12 @@ export const ROUTE_POLICY: Readonly<Record<string, RoutePolicy>> = {
   "GET /healthz": pub(),
   "GET /readyz": pub(),
   "GET /app-config.json": pub(),
-  "POST /auth/login": pub("form"),
-  "POST /auth/logout": pub("none"),
+  "POST /auth/login": session("form"),
+  "POST /auth/logout": session("none"),
   // Company sign-in: registered only when OIDC_ISSUER is set, so declared as prefixes (which need
   // no route to exist); the first prefix that matches wins, the profile's comes first.
   "GET /auth/oidc/profile*": signedIn(undefined, "none"),
-  "GET /auth/oidc/*": pub(),
+  "GET /auth/oidc/*": session(),
 
   "POST /api/ping": reads(signedIn()),
   "POST /api/context": reads(signedIn("member")),

@@ -113,6 +113,29 @@ describe("API tokens", () => {
     expect(create.json().message).toBe("This call is not open to API tokens");
   });
 
+  it("never signs in or out with a token, so a token never gets a cookie", async () => {
+    const token = await newToken("steward", "write");
+    const login = await t.app.inject({
+      method: "POST",
+      url: "/auth/login",
+      headers: {
+        authorization: `Bearer ${token.secret}`,
+        "content-type": "application/x-www-form-urlencoded",
+      },
+      payload: new URLSearchParams({ username: "steward", password: TEST_USER_PASSWORD }).toString(),
+    });
+    const logout = await t.app.inject({
+      method: "POST",
+      url: "/auth/logout",
+      headers: { authorization: `Bearer ${token.secret}` },
+    });
+    for (const res of [login, logout]) {
+      expect(res.statusCode).toBe(403);
+      expect(res.json().message).toBe("This call is not open to API tokens");
+      expect(res.headers["set-cookie"]).toBeUndefined();
+    }
+  });
+
   it("refuses lifetimes beyond the configured limit", async () => {
     const res = await t.post(
       "/api/tokens/create",
