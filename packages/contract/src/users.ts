@@ -8,6 +8,9 @@ export const PASSWORD_MAX_LENGTH = 256;
 const REQUIRED = "required field";
 
 /** Text that must not be empty once trimmed; a missing value answers 'required field' too. */
+/** The longest username: of an account made here or at a first company sign-in. */
+export const USERNAME_MAX = 64;
+
 function requiredText(max: number) {
   return z
     .string({ error: (issue) => (issue.input === undefined ? REQUIRED : "must be text") })
@@ -31,7 +34,7 @@ export type UserList = z.infer<typeof UserList>;
 
 /** POST /api/createuser. Only super administrators may send isadmin true. */
 export const CreateUserRequest = z.object({
-  username: requiredText(64),
+  username: requiredText(USERNAME_MAX),
   name: requiredText(256),
   email: requiredText(256),
   password: z.string({ error: REQUIRED }),
@@ -44,7 +47,7 @@ export type CreateUserRequest = z.infer<typeof CreateUserRequest>;
  * password keeps the current one; an absent isadmin keeps the current right.
  */
 export const UpdateUserRequest = z.object({
-  username: requiredText(64),
+  username: requiredText(USERNAME_MAX),
   name: requiredText(256),
   email: requiredText(256),
   password: z.string().nullable().optional(),
@@ -53,5 +56,5 @@ export const UpdateUserRequest = z.object({
 export type UpdateUserRequest = z.infer<typeof UpdateUserRequest>;
 
 /** POST /api/removeuser. */
-export const RemoveUserRequest = z.object({ username: requiredText(64) });
+export const RemoveUserRequest = z.object({ username: requiredText(USERNAME_MAX) });
 export type RemoveUserRequest = z.infer<typeof RemoveUserRequest>;
