@@ -2,8 +2,14 @@ import fastifySwagger from "@fastify/swagger";
 import fastifySwaggerUi from "@fastify/swagger-ui";
 import { jsonSchemaTransform } from "fastify-type-provider-zod";
 import { SESSION_COOKIE } from "../http/guard.ts";
-import { policyOf } from "../http/route-policy.ts";
+import { policyOf, type TokenScope } from "../http/route-policy.ts";
 import type { App } from "../http/types.ts";
+
+const TOKEN_NOTE: Readonly<Record<TokenScope | "none", string>> = {
+  read: "API tokens: a read or a write token may call it.",
+  write: "API tokens: only a write token may call it.",
+  none: "API tokens: not accepted; a signed-in session only.",
+};
 
 /** Registers the OpenAPI generator; must run before any route is added. */
 export async function registerOpenApi(app: App): Promise<void> {
@@ -22,7 +28,7 @@ export async function registerOpenApi(app: App): Promise<void> {
             type: "http",
             scheme: "bearer",
             description:
-              "A personal access token ('My tokens'): a read token may call the reading calls, a write token every call marked with it.",
+              "A personal access token ('My tokens'): a read token may call the reading calls, a write token those too and the calls that change data; each call says which (`x-token-scope`).",
           },
         },
       },
@@ -34,7 +40,19 @@ export async function registerOpenApi(app: App): Promise<void> {
       if (!policy || policy.access === "public") return transformed;
       const security: Record<string, string[]>[] = [{ session: [] }];
       if (policy.token) security.push({ apiToken: [] });
-      return { ...transformed, schema: { ...transformed.schema, security } };
+      // OpenAPI 3.0 names scopes for OAuth schemes only: the scope a token needs is said in words,
+      // and as `x-token-scope` for tools.
+      const tokens = TOKEN_NOTE[policy.token ?? "none"];
+      const { description } = transformed.schema as { description?: string };
+      return {
+        ...transformed,
+        schema: {
+          ...transformed.schema,
+          security,
+          description: description ? `${description}\n\n${tokens}` : tokens,
+          "x-token-scope": policy.token ?? "none",
+        },
+      };
     },
   });
 }

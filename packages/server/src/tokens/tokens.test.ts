@@ -218,5 +218,10 @@ describe("API tokens", () => {
     });
     expect(doc.paths["/api/entity"].post.security).toEqual([{ session: [] }, { apiToken: [] }]);
     expect(doc.paths["/api/tokens/create"].post.security).toEqual([{ session: [] }]);
+    // Which scope each call needs, for a pipeline's author.
+    expect(doc.paths["/api/entity"].post["x-token-scope"]).toBe("read");
+    expect(doc.paths["/api/save"].post["x-token-scope"]).toBe("write");
+    expect(doc.paths["/api/save"].post.description).toContain("only a write token may call it");
+    expect(doc.paths["/api/tokens/create"].post.description).toContain("not accepted");
   });
 });
