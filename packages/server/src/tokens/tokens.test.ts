@@ -136,6 +136,27 @@ describe("API tokens", () => {
     }
   });
 
+  it("never sets a password, which would open a session that outlives the token", async () => {
+    const token = await newToken("admin", "write");
+    const update = (password: string | null) =>
+      t.post(
+        "/api/updateuser",
+        { username: "steward", name: "Steward", email: "steward@example.com", password },
+        bearer(token),
+      );
+    const refused = await update("Another-pass-123");
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().message).toBe("An API token cannot set passwords; sign in to do it");
+    expect((await t.login("steward", TEST_USER_PASSWORD)).length).toBeGreaterThan(0);
+    const create = await t.post(
+      "/api/createuser",
+      { username: "scripted", name: "Scripted", email: "s@example.com", password: "Pass-word-123" },
+      bearer(token),
+    );
+    expect(create.statusCode).toBe(403);
+    expect((await update(null)).statusCode).toBe(200);
+  });
+
   it("refuses lifetimes beyond the configured limit", async () => {
     const res = await t.post(
       "/api/tokens/create",
