@@ -59,15 +59,17 @@ export class ZipArchive {
       total += e.uncompressedSize;
       const ratio = e.uncompressedSize / Math.max(e.compressedSize, 1);
       if (e.uncompressedSize > 1_000_000 && ratio > this.limits.maxCompressionRatio)
-        throw this.bombError();
+        throw new FileFormatError(
+          `The workbook part '${e.fileName}' expands to ${Math.round(ratio)} times its packed size, more than the ${this.limits.maxCompressionRatio} times a workbook reaches; it was refused as a possible zip bomb`,
+        );
     }
     if (total > this.limits.maxDecompressedBytes) throw this.bombError();
   }
 
   private bombError(): FileFormatError {
-    const mb = Math.round(this.limits.maxDecompressedBytes / 1_000_000);
+    const mb = Math.round(this.limits.maxDecompressedBytes / 1_000_000).toLocaleString("en-US");
     return new FileFormatError(
-      `The workbook expands to more than ${mb} MB or compresses suspiciously well; it was refused`,
+      `The workbook expands to more than ${mb} MB once unpacked; it was refused`,
     );
   }
 
