@@ -187,6 +187,8 @@ test("the Add modal shows the rules as hints and refuses a negative population l
   await expect(modal.getByTestId("rule-error-joined_eu")).toHaveText(
     "The date of joining the EU cannot be in the future",
   );
+  // A date field sits in a wrapper: its message must show all the same.
+  await expect(modal.getByTestId("rule-error-joined_eu")).toBeVisible();
   await expect(add).toBeDisabled();
   await modal.getByTestId("field-joined_eu").fill("");
   await modal.getByTestId("field-eu_member").selectOption("true");

@@ -133,9 +133,12 @@ export function FieldInput(props: FieldInputProps) {
         />
       );
       if (!attr.nullable) return input;
-      // A date input draws no placeholder: an empty one shows '(null)' over its blank mask.
+      // A date input draws no placeholder: an empty one shows '(null)' over its blank mask. The
+      // wrapper carries is-invalid too: Bootstrap shows an .invalid-feedback after an invalid sibling.
       return (
-        <div className={`date-input${value === "" ? " date-input-empty" : ""}`}>
+        <div
+          className={`date-input${value === "" ? " date-input-empty" : ""}${invalid ? " is-invalid" : ""}`}
+        >
           {input}
           {value === "" && (
             <span className="date-input-null" aria-hidden="true">
