@@ -2,6 +2,7 @@ import type { CopyRows, Database, Db } from "../db/connection.ts";
 import type { Attribute, ContextModel, EntityType } from "../model/model.ts";
 import { identityAttributes } from "../model/model.ts";
 import { buildIndexes } from "../records/index-rebuild.ts";
+import { textProblem } from "../records/values.ts";
 import { ruleProblems } from "../rules/row-rules.ts";
 import type { DiffCounts, MissingScope, WriteOptions } from "./diff.repository.ts";
 import type { IngestValue } from "./row-converter.ts";
@@ -100,6 +101,22 @@ export function cellText(value: IngestValue): CellText {
   return value !== null && typeof value === "object" ? value.ref : value;
 }
 
+/** What an upload's parser checks of each text cell (records/values.ts), for rows made here. */
+function textProblems(
+  attributes: readonly Attribute[],
+  values: readonly IngestValue[],
+  at: number,
+) {
+  return attributes.flatMap((attr, i) => {
+    const value = values[at + i];
+    const message =
+      attr.dataType === "String" && typeof value === "string"
+        ? textProblem(attr, value)
+        : undefined;
+    return message === undefined ? [] : [{ column: attr.name, message }];
+  });
+}
+
 /**
  * Gathers rows made one at a time (a metadata import's, a test's) into chunks, checking each
  * against the type's data quality rules as an upload's parser thread does.
@@ -116,6 +133,7 @@ export async function* rowChunks(
       for (const a of attributes) values.push(row.values[a.name] ?? null);
       const problems = [
         ...row.problems,
+        ...textProblems(attributes, values, at),
         ...ruleProblems(type, attributes, values, at, (a) => a.name),
       ];
       if (problems.length === 0) return undefined;

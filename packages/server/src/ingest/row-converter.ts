@@ -1,6 +1,6 @@
 import type { ScalarValue } from "@ledgerline/contract";
 import type { Attribute } from "../model/model.ts";
-import { formatProblem, isIsoDate, keepingRules } from "../records/values.ts";
+import { isIsoDate, keepingRules, textProblem } from "../records/values.ts";
 import { type CellValue, isDateSerial, serialToDate } from "./xlsx-reader.ts";
 
 /** A reference given as the referenced record's identity or label text, resolved later in bulk. */
@@ -41,7 +41,7 @@ function convertCellType(attr: Attribute, cell: CellValue | undefined): CellResu
     case "String": {
       const value =
         typeof cell === "object" ? cell.date : typeof cell === "string" ? cell : String(cell);
-      const problem = formatProblem(attr, value);
+      const problem = textProblem(attr, value);
       return problem ? { ok: false, reason: problem } : { ok: true, value };
     }
     case "Number": {

@@ -17,10 +17,27 @@ export function isIsoDate(text: string): boolean {
 }
 
 /**
- * Why a text breaks its attribute's declared format, or undefined when it is fine (or the attribute
- * declares none). Saves check it through convertValue; uploads call it for every String cell.
+ * The most bytes (UTF-8) of a text the database indexes: a key, a filterable or a unique text. A
+ * B-tree entry holds at most 2,704 bytes, and a filterable text's StartsWith index holds it twice
+ * (lowercased, and as it is); beyond this the write would fail inside the database.
  */
-export function formatProblem(attr: Attribute, text: string): string | undefined {
+export const INDEXED_TEXT_MAX_BYTES = 1200;
+
+const isIndexed = (attr: Attribute) =>
+  attr.identity || attr.filter || attr.rules.some((r) => r.kind === "unique");
+
+/**
+ * Why a text cannot be stored in its attribute (too long for its index, or not in its declared
+ * format), or undefined when it is fine. Saves check it through convertValue; uploads call it for
+ * every String cell.
+ */
+export function textProblem(attr: Attribute, text: string): string | undefined {
+  // A UTF-16 unit is at most 3 bytes of UTF-8: shorter texts need no counting.
+  if (text.length > INDEXED_TEXT_MAX_BYTES / 3 && isIndexed(attr)) {
+    const bytes = Buffer.byteLength(text);
+    if (bytes > INDEXED_TEXT_MAX_BYTES)
+      return `a text of ${bytes.toLocaleString("en-US")} bytes, longer than the ${INDEXED_TEXT_MAX_BYTES.toLocaleString("en-US")} a key or filterable attribute holds`;
+  }
   if (attr.format !== "cron") return undefined;
   const check = checkCron(text);
   return check.valid
@@ -60,7 +77,7 @@ function convertType(attr: Attribute, raw: ScalarValue): Converted {
     return attr.nullable ? { ok: true, value: null } : { ok: false, reason: "a value is required" };
   switch (attr.dataType) {
     case "String": {
-      const problem = formatProblem(attr, String(raw));
+      const problem = textProblem(attr, String(raw));
       return problem ? { ok: false, reason: problem } : { ok: true, value: String(raw) };
     }
     case "Number": {

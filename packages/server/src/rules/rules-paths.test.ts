@@ -428,6 +428,51 @@ describe("hostile patterns and values", () => {
   });
 });
 
+describe("texts longer than an index holds", () => {
+  // Letters in no repeating order (a linear congruential sequence): repeated ones would compress,
+  // and the database could take more of them.
+  const letters = (n: number) => {
+    let seed = 12345;
+    return Array.from({ length: n }, () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return String.fromCharCode(65 + (seed % 26));
+    }).join("");
+  };
+  const tooLong = (bytes: number) =>
+    `a text of ${bytes.toLocaleString("en-US")} bytes, longer than the 1,200 a key or filterable attribute holds`;
+
+  it("refuses a key or filterable text past 1,200 bytes by field on a save, writing nothing", async () => {
+    const before = await footprint();
+    const created = await saveCountry(newCountry("QL", { name: letters(900_000) }));
+    expect(created.statusCode).toBe(400);
+    expect(textOf(created)).toBe(`name: ${tooLong(900_000)}`);
+    // Counted in bytes: 401 euro signs are 1,203.
+    const key = await saveCountry(newCountry("€".repeat(401)));
+    expect(key.statusCode).toBe(400);
+    expect(textOf(key)).toBe(`iso2: ${tooLong(1203)}`);
+    expect(await footprint()).toEqual(before);
+    // A text no index holds may be long (its own rules aside), and 1,200 bytes fit in an index.
+    const fits = await saveCountry(newCountry("QL", { name: letters(1200) }));
+    expect(fits.statusCode, fits.body).toBe(200);
+  });
+
+  it("refuses such a cell by row and column in an upload, writing nothing", async () => {
+    const file = await workbookOf("Countries", [
+      ["ISO2", "Name", "Currency"],
+      ["FR", "France", "EUR"],
+      [letters(30_000), "Long key land", "EUR"],
+    ]);
+    const before = await footprint();
+    const res = await upload(t, steward, file, { layout: "countries" });
+    expect(res.statusCode).toBe(422);
+    expect(res.body.split("\n")).toEqual([
+      "The file was refused; nothing was changed. Problems:",
+      `row 3, column 'ISO2': ${tooLong(30_000)}`,
+    ]);
+    expect(await footprint()).toEqual(before);
+  });
+});
+
 describe("uploads", () => {
   const HEADERS = ["ISO2", "Name", "Currency", ...COUNTRY_COLUMNS.map((c) => c.header)];
   /** A country row of the test layout: the demo's three required columns, then the test's. */
