@@ -78,11 +78,7 @@ const EnvSchema = z.object({
   SMTP_FROM: z
     .string()
     .refine(
-      (value) =>
-        z
-          .string()
-          .email()
-          .safeParse(mailAddressOf(value)).success,
+      (value) => z.string().email().safeParse(mailAddressOf(value)).success,
       "an e-mail address, or a name with the address in angle brackets (Ledgerline <ledgerline@example.com>)",
     )
     .optional(),

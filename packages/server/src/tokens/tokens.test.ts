@@ -122,7 +122,10 @@ describe("API tokens", () => {
         authorization: `Bearer ${token.secret}`,
         "content-type": "application/x-www-form-urlencoded",
       },
-      payload: new URLSearchParams({ username: "steward", password: TEST_USER_PASSWORD }).toString(),
+      payload: new URLSearchParams({
+        username: "steward",
+        password: TEST_USER_PASSWORD,
+      }).toString(),
     });
     const logout = await t.app.inject({
       method: "POST",
