@@ -7,10 +7,10 @@ export const PASSWORD_MAX_LENGTH = 256;
 // SPEC.md section 5 words the messages of the user forms; the server answers the same ones.
 const REQUIRED = "required field";
 
-/** Text that must not be empty once trimmed; a missing value answers 'required field' too. */
 /** The longest username: of an account made here or at a first company sign-in. */
 export const USERNAME_MAX = 64;
 
+/** Text that must not be empty once trimmed; a missing value answers 'required field' too. */
 function requiredText(max: number) {
   return z
     .string({ error: (issue) => (issue.input === undefined ? REQUIRED : "must be text") })

@@ -26,7 +26,6 @@ export async function listUsers(db: Db): Promise<UserSummary[]> {
   }));
 }
 
-/** Creates a user; only super administrators may make an administrator. */
 /**
  * A password opens a session, and a session may make tokens: a token that could set one would
  * outlive its own revocation. Passwords are set by a signed-in person only.
@@ -35,6 +34,7 @@ function refusePasswordByToken(caller: CurrentUser): void {
   if (caller.token) throw new ForbiddenError("An API token cannot set passwords; sign in to do it");
 }
 
+/** Creates a user; only super administrators may make an administrator. */
 export async function createUser(
   db: Db,
   caller: CurrentUser,

@@ -1,6 +1,6 @@
 import { STATUS_CODES } from "node:http";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
-import { sqlState } from "../db/pg-errors.ts";
+import { indexEntryTooLong, sqlState } from "../db/pg-errors.ts";
 import { AppError, TooManyRequestsError } from "../errors.ts";
 
 interface ValidationIssue {
@@ -45,7 +45,7 @@ function isInternal(error: FastifyError): boolean {
 /** The status and the caller-safe message of an error; never a stack trace, SQL or a server path. */
 function describe(error: FastifyError): { status: number; message: string; logged?: boolean } {
   if (error instanceof AppError) return { status: error.statusCode, message: error.message };
-  const dataException = DATA_EXCEPTIONS[sqlState(error) ?? ""];
+  const dataException = DATA_EXCEPTIONS[sqlState(error) ?? ""] ?? indexEntryTooLong(error);
   if (dataException) return { status: 400, message: dataException };
   if (error.validation) return { status: 400, message: validationMessage(error) };
   const status = error.statusCode ?? 500;

@@ -101,8 +101,8 @@ export function cellText(value: IngestValue): CellText {
   return value !== null && typeof value === "object" ? value.ref : value;
 }
 
-/** What an upload's parser checks of each text cell (records/values.ts), for rows made here. */
-function textProblems(
+/** The texts of a row its attributes cannot store, as an upload's parser finds them (textProblem). */
+function unstorableTexts(
   attributes: readonly Attribute[],
   values: readonly IngestValue[],
   at: number,
@@ -133,7 +133,7 @@ export async function* rowChunks(
       for (const a of attributes) values.push(row.values[a.name] ?? null);
       const problems = [
         ...row.problems,
-        ...textProblems(attributes, values, at),
+        ...unstorableTexts(attributes, values, at),
         ...ruleProblems(type, attributes, values, at, (a) => a.name),
       ];
       if (problems.length === 0) return undefined;

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { Db } from "../db/connection.ts";
 import type { CopyData } from "../db/copy-text.ts";
-import { isDeadlock } from "../db/pg-errors.ts";
+import { indexEntryTooLong, isDeadlock } from "../db/pg-errors.ts";
 import { identityAttributes } from "../model/model.ts";
 import { adjustTypeCount } from "../records/type-counts.repository.ts";
 import { uniqueAttributes } from "../rules/unique.repository.ts";
@@ -54,6 +54,8 @@ export async function ingest(db: Db, input: IngestInput): Promise<IngestResult> 
   } catch (error) {
     if (error instanceof ConcurrentChangeError)
       throw new IngestRejected(409, `${error.message}; nothing was changed. Please try again.`);
+    const tooLong = indexEntryTooLong(error);
+    if (tooLong) throw new IngestRejected(422, tooLong);
     if (isDeadlock(error))
       throw new IngestRejected(
         409,

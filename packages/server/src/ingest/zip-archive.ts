@@ -60,7 +60,7 @@ export class ZipArchive {
       const ratio = e.uncompressedSize / Math.max(e.compressedSize, 1);
       if (e.uncompressedSize > 1_000_000 && ratio > this.limits.maxCompressionRatio)
         throw new FileFormatError(
-          `The workbook part '${e.fileName}' expands to ${Math.round(ratio)} times its packed size, more than the ${this.limits.maxCompressionRatio} times a workbook reaches; it was refused as a possible zip bomb`,
+          `The workbook part '${e.fileName.slice(0, 100)}' expands to ${Math.round(ratio)} times its packed size, more than the ${this.limits.maxCompressionRatio} times allowed; it was refused as a possible zip bomb`,
         );
     }
     if (total > this.limits.maxDecompressedBytes) throw this.bombError();

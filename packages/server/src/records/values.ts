@@ -1,3 +1,4 @@
+import { deflateRawSync } from "node:zlib";
 import { type ScalarValue, valueBreaches } from "@ledgerline/contract";
 import { checkCron } from "../dictionary/cron.ts";
 import type { Attribute } from "../model/model.ts";
@@ -17,26 +18,30 @@ export function isIsoDate(text: string): boolean {
 }
 
 /**
- * The most bytes (UTF-8) of a text the database indexes: a key, a filterable or a unique text. A
- * B-tree entry holds at most 2,704 bytes, and a filterable text's StartsWith index holds it twice
- * (lowercased, and as it is); beyond this the write would fail inside the database.
+ * The most bytes a text takes in one of its indexes' entries, once PostgreSQL has compressed it:
+ * a B-tree entry holds 2,704 bytes with its header and other columns, and a filterable text's
+ * StartsWith index holds it twice (lowercased, and as it is). Undefined: not indexed.
  */
-export const INDEXED_TEXT_MAX_BYTES = 1200;
-
-const isIndexed = (attr: Attribute) =>
-  attr.identity || attr.filter || attr.rules.some((r) => r.kind === "unique");
+function indexEntryBudget(attr: Attribute): number | undefined {
+  if (attr.filter) return 1340;
+  if (attr.identity || attr.rules.some((r) => r.kind === "unique")) return 2680;
+  return undefined;
+}
 
 /**
- * Why a text cannot be stored in its attribute (too long for its index, or not in its declared
+ * Why a text cannot be stored in its attribute (too large for its index, or not in its declared
  * format), or undefined when it is fine. Saves check it through convertValue; uploads call it for
- * every String cell.
+ * every String cell, metadata imports for every text of their rows.
  */
 export function textProblem(attr: Attribute, text: string): string | undefined {
-  // A UTF-16 unit is at most 3 bytes of UTF-8: shorter texts need no counting.
-  if (text.length > INDEXED_TEXT_MAX_BYTES / 3 && isIndexed(attr)) {
-    const bytes = Buffer.byteLength(text);
-    if (bytes > INDEXED_TEXT_MAX_BYTES)
-      return `a text of ${bytes.toLocaleString("en-US")} bytes, longer than the ${INDEXED_TEXT_MAX_BYTES.toLocaleString("en-US")} a key or filterable attribute holds`;
+  const budget = indexEntryBudget(attr);
+  // Most texts are short: a UTF-16 unit is at most 3 bytes, so only longer ones are measured. A
+  // long text that compresses (prose) fits; deflate packs tighter than PostgreSQL's pglz, so a
+  // text deflate cannot pack within the budget cannot fit in the index.
+  if (budget !== undefined && text.length > budget / 3 && Buffer.byteLength(text) > budget) {
+    const packed = deflateRawSync(text).length;
+    if (packed > budget)
+      return `too long to be indexed: ${packed.toLocaleString("en-US")} bytes once compressed, where an index entry holds ${budget.toLocaleString("en-US")} of a ${attr.filter ? "filterable" : "key or unique"} text`;
   }
   if (attr.format !== "cron") return undefined;
   const check = checkCron(text);

@@ -37,8 +37,9 @@ export async function registerOpenApi(app: App): Promise<void> {
       const transformed = jsonSchemaTransform(input);
       const method = [input.route.method].flat()[0] ?? "GET";
       const policy = policyOf(method, input.url);
-      if (!policy || policy.access === "public") return transformed;
-      const security: Record<string, string[]>[] = [{ session: [] }];
+      if (!policy || (policy.access === "public" && !policy.forPeople)) return transformed;
+      const security: Record<string, string[]>[] =
+        policy.access === "public" ? [] : [{ session: [] }];
       if (policy.token) security.push({ apiToken: [] });
       // OpenAPI 3.0 names scopes for OAuth schemes only: the scope a token needs is said in words,
       // and as `x-token-scope` for tools.

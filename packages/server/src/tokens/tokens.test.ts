@@ -247,5 +247,7 @@ describe("API tokens", () => {
     expect(doc.paths["/api/save"].post["x-token-scope"]).toBe("write");
     expect(doc.paths["/api/save"].post.description).toContain("only a write token may call it");
     expect(doc.paths["/api/tokens/create"].post.description).toContain("not accepted");
+    expect(doc.paths["/auth/login"].post["x-token-scope"]).toBe("none");
+    expect(doc.paths["/api/createuser"].post["x-token-scope"]).toBe("none");
   });
 });

@@ -50,8 +50,6 @@ describe("the identity read from the claims", () => {
       { ...base },
       { ...base, preferred_username: "  " },
       { ...base, preferred_username: 42 },
-      // Longer than a username may be: the account could not be edited or removed afterwards.
-      { ...base, preferred_username: "e".repeat(65) },
     ]) {
       expect(() => identityOf(claims, NAMES)).toThrow(OidcRefusal);
     }

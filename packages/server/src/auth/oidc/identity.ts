@@ -1,4 +1,3 @@
-import { USERNAME_MAX } from "@ledgerline/contract";
 import type { OidcConfig } from "../../config.ts";
 import { OidcRefusal } from "./oidc-errors.ts";
 
@@ -37,10 +36,10 @@ export function identityOf(
   const iss = text(claims.iss);
   const sub = text(claims.sub);
   const username = text(claim(claims, names.username));
-  if (!iss || !sub || !username || username.length > USERNAME_MAX)
+  if (!iss || !sub || !username || username.length > MAX_TEXT)
     throw new OidcRefusal(
       "claims",
-      `the provider sent no usable '${names.username}' claim (a text of 1 to ${USERNAME_MAX} characters)`,
+      `the provider sent no usable '${names.username}' claim (a text of 1 to ${MAX_TEXT} characters)`,
     );
   const groups = claim(claims, names.groups);
   return {

@@ -24,6 +24,7 @@ beforeAll(async () => {
       mallory: account("mallory"),
       admin: account("admin"),
       nameless: { ...account("x"), preferred_username: "" },
+      lengthy: { ...account("x"), preferred_username: "e".repeat(65) },
     },
   });
 });
@@ -157,6 +158,9 @@ describe("a company sign-in is refused, creating no user and no session,", () =>
 
   it("when the provider sends no username", () =>
     expectRefused(() => companySignIn(o, "nameless"), "claims"));
+
+  it("when a new account's username would be longer than a username may be", () =>
+    expectRefused(() => companySignIn(o, "lengthy"), "claims"));
 
   it("when the username belongs to an account made here by hand", () =>
     expectRefused(() => companySignIn(o, "admin"), "conflict"));

@@ -1,5 +1,5 @@
 import { timingSafeEqual } from "node:crypto";
-import { safeReturnPath } from "@ledgerline/contract";
+import { safeReturnPath, USERNAME_MAX } from "@ledgerline/contract";
 import * as client from "openid-client";
 import { grantRoles } from "../../admin/roles.repository.ts";
 import { usernameTaken } from "../../admin/users.repository.ts";
@@ -147,6 +147,13 @@ async function signInUser(
   if (user) {
     await repo.updateNameAndEmail(tx, user.user_id, identity);
   } else {
+    // Only a new account's name must fit what every user call accepts: one made from a longer
+    // claim could be given roles but never edited or removed. Existing accounts sign in as before.
+    if (identity.username.length > USERNAME_MAX)
+      throw new OidcRefusal(
+        "claims",
+        `the username '${identity.username.slice(0, USERNAME_MAX)}...' is longer than the ${USERNAME_MAX} characters a username may have`,
+      );
     // Taking over an account made here by hand would let the provider's users claim any name.
     if (await usernameTaken(tx, identity.username))
       throw new OidcRefusal(
