@@ -391,7 +391,8 @@ function expectedWithToken(
   caller: (typeof TOKEN_CALLERS)[number],
   context: string | undefined,
 ): "allowed" | 401 | 403 {
-  if (policy.access === "public") return "allowed";
+  // Signing in or out is for people: a token never gets a cookie.
+  if (policy.access === "public") return policy.forPeople ? 403 : "allowed";
   if (!policy.token) return 403;
   if (policy.token === "write" && caller.scope === "read") return 403;
   return expected(policy, caller.role, context);
