@@ -14,7 +14,8 @@ export const isDeadlock = (error: unknown): boolean => sqlState(error) === "40P0
 /**
  * The caller's message for a value too large for an index entry (54000: a B-tree entry holds
  * 2,704 bytes once compressed), naming the attribute when the index's name does; else undefined.
- * Long texts that compress (prose) fit, so no length is refused before the database tries.
+ * The value conversion refuses what it estimates will not fit (textProblem, records/values.ts);
+ * this answers what slips through.
  */
 export function indexEntryTooLong(error: unknown): string | undefined {
   if (sqlState(error) !== "54000") return undefined;

@@ -8,7 +8,7 @@ import type { App } from "../http/types.ts";
 const TOKEN_NOTE: Readonly<Record<TokenScope | "none", string>> = {
   read: "API tokens: a read or a write token may call it.",
   write: "API tokens: only a write token may call it.",
-  none: "API tokens: not accepted; a signed-in session only.",
+  none: "API tokens: not accepted.",
 };
 
 /** Registers the OpenAPI generator; must run before any route is added. */
