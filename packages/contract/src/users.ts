@@ -32,6 +32,12 @@ export type UserSummary = z.infer<typeof UserSummary>;
 export const UserList = z.array(UserSummary);
 export type UserList = z.infer<typeof UserList>;
 
+/**
+ * The name of a user who exists: up to what company sign-in once accepted (256), so that an
+ * account made with a longer name than USERNAME_MAX can still be edited and removed.
+ */
+const EXISTING_USERNAME = requiredText(256);
+
 /** POST /api/createuser. Only super administrators may send isadmin true. */
 export const CreateUserRequest = z.object({
   username: requiredText(USERNAME_MAX),
@@ -47,7 +53,7 @@ export type CreateUserRequest = z.infer<typeof CreateUserRequest>;
  * password keeps the current one; an absent isadmin keeps the current right.
  */
 export const UpdateUserRequest = z.object({
-  username: requiredText(USERNAME_MAX),
+  username: EXISTING_USERNAME,
   name: requiredText(256),
   email: requiredText(256),
   password: z.string().nullable().optional(),
@@ -56,5 +62,5 @@ export const UpdateUserRequest = z.object({
 export type UpdateUserRequest = z.infer<typeof UpdateUserRequest>;
 
 /** POST /api/removeuser. */
-export const RemoveUserRequest = z.object({ username: requiredText(USERNAME_MAX) });
+export const RemoveUserRequest = z.object({ username: EXISTING_USERNAME });
 export type RemoveUserRequest = z.infer<typeof RemoveUserRequest>;

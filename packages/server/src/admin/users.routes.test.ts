@@ -357,6 +357,21 @@ describe("POST /api/removeuser", () => {
     expect(list.map((u) => u.username)).not.toContain("leaver");
   });
 
+  it("edits and removes an account whose name is longer than a new one may be", async () => {
+    // Company sign-in made such names before it kept to USERNAME_MAX.
+    const long = "e".repeat(80);
+    await t.createUser({ username: long });
+    const updated = await t.post(
+      "/api/updateuser",
+      { username: long, name: "Long Name", email: "long@example.com", password: null },
+      adminCookie,
+    );
+    expect(updated.statusCode, updated.body).toBe(200);
+    const removed = await t.post("/api/removeuser", { username: long }, adminCookie);
+    expect(removed.statusCode, removed.body).toBe(200);
+    expect((await row(long))?.is_deleted).toBe(true);
+  });
+
   it("refuses to remove the caller and changes nothing", async () => {
     const res = await t.post("/api/removeuser", { username: "plainadmin" }, adminCookie);
     expect(res.statusCode).toBe(400);
