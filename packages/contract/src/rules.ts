@@ -157,6 +157,17 @@ export function valueBreaches(attr: RuleAttribute, value: Value): readonly RuleB
   return breaches ?? NONE;
 }
 
+/**
+ * The message of the first error rule a value breaks, in the order they are declared, or
+ * undefined. Stops there: a refusal names one rule per value, and a long value is not run through
+ * the patterns after the one it already breaks.
+ */
+export function firstValueError(attr: RuleAttribute, value: Value): string | undefined {
+  if (isEmpty(value)) return undefined;
+  return attr.rules.find((rule) => rule.severity === "error" && breaksValueRule(rule, value))
+    ?.message;
+}
+
 function compare(
   left: string | number | boolean,
   op: Comparison,

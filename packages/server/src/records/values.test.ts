@@ -62,6 +62,22 @@ describe("value conversion", () => {
     );
   });
 
+  it("refuses with the first error rule in declared order, past warnings", () => {
+    const rule = (pattern: string, message: string, severity: "error" | "warning" = "error") => ({
+      kind: "pattern" as const,
+      pattern,
+      id: pattern,
+      message,
+      severity,
+    });
+    const attr = attribute({
+      rules: [rule("x.*", "starts with x", "warning"), rule("a.*", "first"), rule(".*c", "second")],
+    });
+    expect(convertValue(attr, "zzz")).toEqual({ ok: false, reason: "first" });
+    expect(convertValue(attr, "abz")).toEqual({ ok: false, reason: "second" });
+    expect(convertValue(attr, "abc")).toEqual({ ok: true, value: "abc" });
+  });
+
   it("answers no value for empty text of a nullable attribute, before any format", () => {
     const cron = attribute({ format: "cron", nullable: true });
     expect(convertValue(cron, "  ")).toEqual({ ok: true, value: null });

@@ -1,5 +1,5 @@
 import { constants, deflateRawSync } from "node:zlib";
-import { type ScalarValue, valueBreaches } from "@ledgerline/contract";
+import { firstValueError, type ScalarValue } from "@ledgerline/contract";
 import { checkCron } from "../dictionary/cron.ts";
 import type { Attribute } from "../model/model.ts";
 
@@ -69,7 +69,7 @@ export type Converted = { ok: true; value: ScalarValue } | { ok: false; reason: 
  */
 export function ruleProblem(attr: Attribute, value: ScalarValue): string | undefined {
   if (attr.rules.length === 0) return undefined;
-  return valueBreaches(attr, value).find((b) => b.severity === "error")?.message;
+  return firstValueError(attr, value);
 }
 
 /** The converted value, or the first error rule it breaks. */
