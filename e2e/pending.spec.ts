@@ -1,7 +1,7 @@
 import { expect, type Locator, type Page, test } from "@playwright/test";
 import { type Person, post } from "./support/api.ts";
 import { signIn } from "./support/app.ts";
-import { expectChangedCell } from "./support/change-cells.ts";
+import { expectChangedCell, filterByIsoCode } from "./support/change-cells.ts";
 import { referenceTeam } from "./support/countries.ts";
 import { downloadWorkbook } from "./support/downloads.ts";
 import { openPendingOf } from "./support/pending.ts";
@@ -110,14 +110,8 @@ const kind = (row: Locator): Locator => cell(row, COLUMN.type).getByTestId("chan
 /** Signs in, opens Pending changes on Country and lists only the countries of one test. */
 async function openCountryChanges(page: Page, user: Person, prefix: string): Promise<void> {
   await openPendingOf(page, user, "Country");
-  await page.getByTestId("filter-toggle").click();
-  const panel = page.getByTestId("filter-panel");
-  await panel.getByTestId("add-filter").click();
-  await panel.getByRole("button", { name: "ISO code", exact: true }).click();
-  await panel.getByLabel("ISO code value").fill(prefix);
-  await page.getByTestId("filter-toggle").click();
   // Rows move up while the panel folds away: click them once it has, and the filter applied.
-  await expect(panel).toBeHidden();
+  await filterByIsoCode(page, prefix);
   await expect(page.getByTestId("filters-pending")).toHaveCount(0);
   await expect(page.getByTestId("pending-loading")).toHaveCount(0);
 }
