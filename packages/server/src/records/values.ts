@@ -48,9 +48,9 @@ export function textProblem(attr: Attribute, text: string): string | undefined {
   const budget = indexEntryBudget(attr);
   // Most texts are short: a UTF-16 unit is at most 3 bytes, so only longer ones are measured, and
   // only those longer than the budget are compressed.
-  const bytes = budget !== undefined && text.length > budget / 3 ? Buffer.byteLength(text) : 0;
-  if (budget !== undefined && bytes > budget) {
-    const stored = indexedSize(text, bytes);
+  if (budget !== undefined && text.length > budget / 3) {
+    const bytes = Buffer.byteLength(text);
+    const stored = bytes > budget ? indexedSize(text, bytes) : bytes;
     if (stored > budget)
       return `too long to be indexed: about ${stored.toLocaleString("en-US")} bytes once compressed, where an index entry holds ${budget.toLocaleString("en-US")} of a ${attr.filter ? "filterable" : "key or unique"} text`;
   }
