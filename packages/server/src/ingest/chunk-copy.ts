@@ -10,6 +10,7 @@ import {
   passedRows,
   problemRowsRejected,
   type RowChunk,
+  type RuleBreakingRow,
 } from "./ingest-input.ts";
 import { resolveReferences } from "./reference-resolver.ts";
 
@@ -27,13 +28,18 @@ export interface ResolvedChunk {
 export interface ChunkSink {
   /** A chunk's COPY data, made while the previous chunk is still being written. */
   copyData(chunk: ResolvedChunk): CopyData;
-  /** Writes a chunk, on the connection `copyInChunks` was given; chunks come one at a time, in file order. */
-  write(data: CopyData): Promise<void>;
+  /**
+   * Writes a chunk, on the connection `copyInChunks` was given; chunks come one at a time, in
+   * file order. `ruleBreaking`: the rows of it that break an error rule (written with the rest);
+   * answers those of them their rules refuse (judgeRuleBreaking), which fail the ingest.
+   */
+  write(data: CopyData, ruleBreaking: readonly RuleBreakingRow[]): Promise<readonly ProblemRow[]>;
 }
 
 /**
- * Streams the chunks to `sink`, resolving references per chunk. On any problem it reads on to the
- * end to gather every failing row (up to MAX_PROBLEM_ROWS) and throws 422 with them. Without
+ * Streams the chunks to `sink`, resolving references per chunk. On any problem (a row that failed,
+ * or one the sink found its rules refuse) it reads on to the end to gather every failing row (up to
+ * MAX_PROBLEM_ROWS) and throws 422 with them. Without
  * `moreProblems` it stops writing at the first; with it, it goes on writing the rows that passed
  * and, at the end, adds the problems `moreProblems` finds in what was written (a unique rule's),
  * so one refusal lists them all. Answers the number of rows read. Nothing is left running when it
@@ -61,11 +67,15 @@ export async function copyInChunks(
     const passed =
       failed.size > 0 ? withoutRows(resolved, input.attributes.length, failed) : resolved;
     if (passed.rowNumbers.length === 0) return;
+    // A row that also failed is listed for that.
+    const ruleBreaking = chunk.ruleBreaking.filter((row) => !failed.has(row.rowNumber));
     // Made while the previous chunk is still being written: once the connection is free, the
     // COPY only has to send it.
     const data = sink.copyData(passed);
     await writing;
-    writing = sink.write(data);
+    writing = sink.write(data, ruleBreaking).then((refused) => {
+      for (const row of refused) if (problems.length < MAX_PROBLEM_ROWS) problems.push(row);
+    });
     // Handled when awaited; this keeps a failure while reading on from going unhandled.
     writing.catch(() => undefined);
   };

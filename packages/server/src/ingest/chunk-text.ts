@@ -6,7 +6,7 @@ const NEWLINE = 10;
 
 /**
  * The chunk as the parser thread sends a layout without reference columns: the COPY text of the
- * rows that passed, as UTF-8 bytes, each line led by its file row number (a stage's `_row_no`),
+ * rows that passed (rule-breaking ones included), as UTF-8 bytes, each line led by its file row number (a stage's `_row_no`),
  * in place of their values. The server thread then holds one buffer per chunk, outside its heap,
  * instead of a value per cell, and only passes it on to COPY (see docs/decisions.md).
  */
@@ -19,7 +19,7 @@ export function withCopyText(chunk: RowChunk, width: number): RowChunk {
   const copyText = new TextEncoder().encode(
     flatCopyData(passed.values as CopyValue[], width, passed.rowNumbers).text,
   );
-  return { rowNumbers: chunk.rowNumbers, values: [], failed: chunk.failed, copyText };
+  return { ...chunk, values: [], copyText };
 }
 
 /**

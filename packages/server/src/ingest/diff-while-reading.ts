@@ -30,6 +30,7 @@ import {
   writeOptions,
 } from "./ingest-input.ts";
 import { inReadingTransaction } from "./reading-slots.ts";
+import { judgeRuleBreaking } from "./rule-breaking.ts";
 import {
   appendStage,
   createStage,
@@ -134,11 +135,16 @@ async function diffInTransaction(
   let bulk = false;
   const rows = await copyInChunks(tx, input, {
     copyData: (rows) => stageCopyData(chunk, rows),
-    async write(data) {
+    async write(data, ruleBreaking) {
       await insertStageRows(tx, input.copyRows, chunk, data);
       repeated ||= await keysRepeat(tx, chunk, identity);
-      if (bulk && !repeated) await appendStage(tx, chunk, rest);
-      else if (!repeated) {
+      // Judged before the chunk is written, against the records as they were stored: no key
+      // repeats in a file that is not refused, so no earlier chunk has changed them.
+      const refused = await judgeRuleBreaking(tx, input, chunk, ruleBreaking);
+      if (repeated || refused.length > 0) {
+        // The file will be refused: the chunk is only staged.
+      } else if (bulk) await appendStage(tx, chunk, rest);
+      else {
         await byLookups(tx, () => classified.classify(tx));
         const kinds = await kindCounts(tx, chunk);
         await expectVersions(Math.round((kinds.changed * existing) / data.rows));
@@ -147,6 +153,7 @@ async function diffInTransaction(
       }
       await appendStage(tx, chunk, keys);
       await emptyStage(tx, chunk);
+      return refused;
     },
   });
   await checkKeys(tx, input, keys);

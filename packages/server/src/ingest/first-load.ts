@@ -23,6 +23,7 @@ import {
   MAX_PROBLEMS,
   type ProblemRow,
   problemRowsRejected,
+  refusedRows,
   repeatedKeysRejected,
   writeOptions,
 } from "./ingest-input.ts";
@@ -117,7 +118,7 @@ async function copyFirstLoad(
           ? { text: withoutRowNumbers(chunk.copyText), rows: chunk.rowNumbers.length }
           : flatCopyData(chunk.values, attributes.length);
       },
-      async write(data) {
+      async write(data, ruleBreaking) {
         await copyRecords(tx, input.copyRows, context, type, attributes, data);
         const { events, last } = await writeAddEvents(
           tx,
@@ -130,6 +131,9 @@ async function copyFirstLoad(
         if (events !== data.rows)
           throw new Error(`${events} Add events written for ${data.rows} records copied`);
         lastKey = last;
+        // Every row of a first load adds a record: each rule a row breaks refuses it. The rows
+        // were written all the same, so that unique problems name rows by their load order.
+        return refusedRows(ruleBreaking);
       },
     },
     more,

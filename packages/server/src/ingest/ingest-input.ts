@@ -24,6 +24,48 @@ export interface ProblemRow {
 /** A cell of a problem row as it is written back into the problem list. */
 export type CellText = string | number | boolean | null;
 
+/** A broken error rule: it counts only where the row sets one of `attributes`, the ones the rule reads. */
+export interface RuleProblem extends RowProblem {
+  attributes: readonly string[];
+}
+
+/**
+ * A row whose values are all storable but break an error rule. A rule judges what a change sets,
+ * so the row is written with the others and refused only where it adds a record or changes an
+ * attribute a broken rule reads (judgeRuleBreaking): a row keeping a stored value that a rule
+ * declared since then would refuse passes, as a web save of it does.
+ */
+export interface RuleBreakingRow {
+  rowNumber: number;
+  cells: CellText[];
+  problems: RuleProblem[];
+}
+
+/** What was found wrong in a row as it was read: its cells as given, and its problems. */
+export interface RowFindings {
+  cells: CellText[];
+  /** Problems no stored record can excuse: a value not of its type, a required one missing. */
+  problems: readonly RowProblem[];
+  ruleProblems: readonly RuleProblem[];
+}
+
+/** Problems as a refusal lists them (a rule problem without the attributes it reads). */
+const plain = (problems: readonly RowProblem[]): RowProblem[] =>
+  problems.map(({ column, message }) => ({ column, message }));
+
+/** Rule-breaking rows as refused ones, with the problems that count (all of them by default). */
+export function refusedRows(
+  rows: readonly RuleBreakingRow[],
+  problemsOf: (row: RuleBreakingRow) => readonly RuleProblem[] = (row) => row.problems,
+): ProblemRow[] {
+  const refused: ProblemRow[] = [];
+  for (const row of rows) {
+    const problems = plain(problemsOf(row));
+    if (problems.length > 0) refused.push({ rowNumber: row.rowNumber, cells: row.cells, problems });
+  }
+  return refused;
+}
+
 export interface IngestRow {
   rowNumber: number;
   /** Converted values of the present attributes; references as text (identity or label) or key id. */
@@ -41,8 +83,10 @@ export interface RowChunk {
   rowNumbers: number[];
   /** The values of IngestInput.attributes, row after row; references as text (identity or label) or key id. */
   values: IngestValue[];
-  /** The rows of this chunk that broke their types or rules; their values in `values` are not to be written. */
+  /** The rows of this chunk that cannot be stored; their values in `values` are not to be written. */
   failed: ProblemRow[];
+  /** The rows of this chunk that break an error rule and nothing else; written with the rest. */
+  ruleBreaking: RuleBreakingRow[];
   /**
    * Given by the parser thread for a layout without reference columns (withCopyText): the passed
    * rows' COPY text, each line led by its row number, and `values` is then empty.
@@ -68,24 +112,30 @@ export function passedRows<V>(
 /** The most rows a chunk holds: what one COPY writes. */
 const CHUNK_ROWS = 5_000;
 
-const emptyChunk = (): RowChunk => ({ rowNumbers: [], values: [], failed: [] });
+const emptyChunk = (): RowChunk => ({ rowNumbers: [], values: [], failed: [], ruleBreaking: [] });
 
 /** Gathers rows into RowChunks of CHUNK_ROWS rows. */
 export class ChunkBuilder {
   private chunk = emptyChunk();
 
   /**
-   * Adds a row: `fill` pushes its values (in attribute order) and answers its problem row, if it
-   * has problems. Answers the chunk once it is full.
+   * Adds a row: `fill` pushes its values (in attribute order) and answers what is wrong with it,
+   * if anything. A row with a problem fails, its rule problems listed too; one with rule problems
+   * alone is kept, to be judged (RuleBreakingRow). Answers the chunk once it is full.
    */
   add(
     rowNumber: number,
-    fill: (values: IngestValue[]) => ProblemRow | undefined,
+    fill: (values: IngestValue[]) => RowFindings | undefined,
   ): RowChunk | undefined {
-    this.chunk.rowNumbers.push(rowNumber);
-    const failed = fill(this.chunk.values);
-    if (failed) this.chunk.failed.push(failed);
-    return this.chunk.rowNumbers.length >= CHUNK_ROWS ? this.end() : undefined;
+    const { chunk } = this;
+    chunk.rowNumbers.push(rowNumber);
+    const found = fill(chunk.values);
+    if (found?.problems.length) {
+      const problems = plain([...found.problems, ...found.ruleProblems]);
+      chunk.failed.push({ rowNumber, cells: found.cells, problems });
+    } else if (found?.ruleProblems.length)
+      chunk.ruleBreaking.push({ rowNumber, cells: found.cells, problems: [...found.ruleProblems] });
+    return chunk.rowNumbers.length >= CHUNK_ROWS ? this.end() : undefined;
   }
 
   /** Answers the chunk being gathered, if it holds a row, and starts a new one. */
@@ -131,13 +181,10 @@ export async function* rowChunks(
     const full = chunks.add(row.rowNumber, (values) => {
       const at = values.length;
       for (const a of attributes) values.push(row.values[a.name] ?? null);
-      const problems = [
-        ...row.problems,
-        ...unstorableTexts(attributes, values, at),
-        ...ruleProblems(type, attributes, values, at, (a) => a.name),
-      ];
-      if (problems.length === 0) return undefined;
-      return { rowNumber: row.rowNumber, cells: values.slice(at).map(cellText), problems };
+      const problems = [...row.problems, ...unstorableTexts(attributes, values, at)];
+      const broken = ruleProblems(type, attributes, values, at, (a) => a.name);
+      if (problems.length === 0 && broken.length === 0) return undefined;
+      return { cells: values.slice(at).map(cellText), problems, ruleProblems: broken };
     });
     if (full) yield full;
   }

@@ -22,14 +22,20 @@ import {
   type IngestInput,
   IngestRejected,
   type IngestResult,
+  type RuleBreakingRow,
   writeOptions,
 } from "./ingest-input.ts";
 import { lockType } from "./ingest-lock.repository.ts";
+import { judgeRuleBreaking } from "./rule-breaking.ts";
 import {
+  appendStage,
   createStage,
+  createStageBeside,
   dropStage,
+  emptyStage,
   indexStageKeys,
   insertStageRows,
+  type Stage,
   stageCopyData,
 } from "./stage.repository.ts";
 
@@ -68,11 +74,24 @@ export async function ingest(db: Db, input: IngestInput): Promise<IngestResult> 
 /** Stages the rows, classifies them against the stored records and writes the difference. */
 async function ingestByDiff(db: Db, input: IngestInput): Promise<IngestResult> {
   const stage = await createStage(db, input.attributes);
+  // Where a chunk holding rule-breaking rows is staged alone to judge them, before it joins the rest.
+  let judging: Stage | undefined;
   let failed = false;
   try {
     const sink = {
       copyData: (chunk: ResolvedChunk) => stageCopyData(stage, chunk),
-      write: (data: CopyData) => insertStageRows(db, input.copyRows, stage, data),
+      async write(data: CopyData, ruleBreaking: readonly RuleBreakingRow[]) {
+        if (ruleBreaking.length === 0) {
+          await insertStageRows(db, input.copyRows, stage, data);
+          return [];
+        }
+        judging ??= await createStageBeside(db, stage, "judging");
+        await insertStageRows(db, input.copyRows, judging, data);
+        const refused = await judgeRuleBreaking(db, input, judging, ruleBreaking);
+        await appendStage(db, judging, stage);
+        await emptyStage(db, judging, false);
+        return refused;
+      },
     };
     // With a unique rule, a refusal for bad rows also names the rows that passed but break it.
     const more = async () => {
@@ -146,6 +165,7 @@ async function ingestByDiff(db: Db, input: IngestInput): Promise<IngestResult> {
   } finally {
     // Failing inside a caller's transaction fails that transaction, whose rollback takes the stage
     // with it; dropping it there could only hide the error behind "transaction aborted".
-    if (!(failed && db.isTransaction)) await dropStage(db, stage);
+    if (!(failed && db.isTransaction))
+      for (const staged of [stage, judging]) if (staged) await dropStage(db, staged);
   }
 }

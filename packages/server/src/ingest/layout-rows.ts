@@ -5,9 +5,9 @@ import {
   type CellText,
   ChunkBuilder,
   IngestRejected,
-  type ProblemRow,
   type RowChunk,
   type RowProblem,
+  type RuleProblem,
 } from "./ingest-input.ts";
 import { convertCell, type IngestValue, normaliseHeader } from "./row-converter.ts";
 import type { CellValue, SheetRow } from "./xlsx-reader.ts";
@@ -105,12 +105,14 @@ export async function openLayoutChunks(
     columns.some((c) => row.cells[c.index] !== undefined)
       ? chunks.add(row.rowNumber, (values) => {
           const at = values.length;
-          let problems = convertRow(columns, row, values);
-          if (checkType) {
-            const broken = typeRuleProblems(type, mapped, values, at, header);
-            if (broken.length > 0) problems = [...(problems ?? []), ...broken];
-          }
-          return problems && problemRow(columns, row, problems);
+          const found = convertRow(columns, row, values);
+          const broken = checkType ? typeRuleProblems(type, mapped, values, at, header) : [];
+          if (!found && broken.length === 0) return undefined;
+          return {
+            cells: cellsOf(columns, row),
+            problems: found?.problems ?? [],
+            ruleProblems: [...(found?.ruleProblems ?? []), ...broken],
+          };
         })
       : undefined;
   async function* read(): AsyncGenerator<RowChunk> {
@@ -130,32 +132,36 @@ export async function openLayoutChunks(
   return { columns, chunks: read() };
 }
 
-/** Converts a row's cells into `values`; answers its problems, if it has any. */
+/**
+ * Converts a row's cells into `values`; answers its problems and the value rules it breaks, if
+ * there are any.
+ */
 function convertRow(
   columns: readonly MappedColumn[],
   row: SheetRow,
   values: IngestValue[],
-): RowProblem[] | undefined {
-  let problems: RowProblem[] | undefined;
+): { problems: RowProblem[]; ruleProblems: RuleProblem[] } | undefined {
+  let found: { problems: RowProblem[]; ruleProblems: RuleProblem[] } | undefined;
   for (const c of columns) {
     const result = convertCell(c.attribute, row.cells[c.index]);
     values.push(result.ok ? result.value : null);
-    if (!result.ok) {
-      problems ??= [];
-      problems.push({ column: c.header, message: result.reason });
-    }
+    if (result.ok && result.broken === undefined) continue;
+    found ??= { problems: [], ruleProblems: [] };
+    if (!result.ok) found.problems.push({ column: c.header, message: result.reason });
+    else
+      found.ruleProblems.push({
+        column: c.header,
+        message: result.broken as string,
+        attributes: [c.attribute.name],
+      });
   }
-  return problems;
+  return found;
 }
 
-function problemRow(
-  columns: readonly MappedColumn[],
-  row: SheetRow,
-  problems: RowProblem[],
-): ProblemRow {
-  const cells = columns.map((c): CellText => {
+/** A row's cells as the file gave them, in column order, for a problem list. */
+function cellsOf(columns: readonly MappedColumn[], row: SheetRow): CellText[] {
+  return columns.map((c): CellText => {
     const cell = row.cells[c.index];
     return cell === undefined ? null : typeof cell === "object" && cell !== null ? cell.date : cell;
   });
-  return { rowNumber: row.rowNumber, cells, problems };
 }

@@ -1,6 +1,6 @@
 import type { ScalarValue } from "@ledgerline/contract";
 import type { Attribute } from "../model/model.ts";
-import { isIsoDate, keepingRules, textProblem } from "../records/values.ts";
+import { isIsoDate, ruleProblem, textProblem } from "../records/values.ts";
 import { type CellValue, isDateSerial, serialToDate } from "./xlsx-reader.ts";
 
 /** A reference given as the referenced record's identity or label text, resolved later in bulk. */
@@ -10,7 +10,13 @@ export interface ReferenceText {
 
 export type IngestValue = ScalarValue | ReferenceText;
 
-export type CellResult = { ok: true; value: IngestValue } | { ok: false; reason: string };
+/**
+ * A converted cell, or why it cannot be stored. `broken`: the first error rule a storable value
+ * breaks, which refuses the row only where it sets the value (judgeRuleBreaking).
+ */
+export type CellResult =
+  | { ok: true; value: IngestValue; broken?: string }
+  | { ok: false; reason: string };
 
 const TRUE = new Set(["true", "yes", "y", "1", "x"]);
 const FALSE = new Set(["false", "no", "n", "0"]);
@@ -29,7 +35,9 @@ export function convertCell(attr: Attribute, cell: CellValue | undefined): CellR
   const result = convertCellType(attr, cell);
   if (!result.ok || attr.rules.length === 0) return result;
   const { value } = result;
-  return value === null || typeof value === "object" ? result : keepingRules(attr, value);
+  if (value === null || typeof value === "object") return result;
+  const broken = ruleProblem(attr, value);
+  return broken === undefined ? result : { ok: true, value, broken };
 }
 
 function convertCellType(attr: Attribute, cell: CellValue | undefined): CellResult {

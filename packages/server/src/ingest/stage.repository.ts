@@ -129,9 +129,9 @@ export async function appendStage(db: Db, from: Stage, to: Stage): Promise<void>
   );
 }
 
-/** Empties a stage and its diff (createChunkDiff), for the next chunk. */
-export async function emptyStage(db: Db, stage: Stage): Promise<void> {
-  await sql`truncate ${stageTable(stage)}, ${diffTable(stage)}`.execute(db);
+/** Empties a stage and, with `diff`, its diff (chunkDiff), for the next chunk. */
+export async function emptyStage(db: Db, stage: Stage, diff = true): Promise<void> {
+  await sql`truncate ${stageTable(stage)}${diff ? sql`, ${diffTable(stage)}` : sql``}`.execute(db);
 }
 
 export async function dropStage(db: Db, stage: Stage): Promise<void> {

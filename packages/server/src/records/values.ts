@@ -73,7 +73,7 @@ export function ruleProblem(attr: Attribute, value: ScalarValue): string | undef
 }
 
 /** The converted value, or the first error rule it breaks. */
-export function keepingRules(attr: Attribute, value: ScalarValue): Converted {
+function keepingRules(attr: Attribute, value: ScalarValue): Converted {
   const problem = ruleProblem(attr, value);
   return problem === undefined ? { ok: true, value } : { ok: false, reason: problem };
 }

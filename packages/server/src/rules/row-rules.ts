@@ -2,21 +2,19 @@ import {
   breaksTypeRule,
   type TypeRule,
   typeRuleAttribute,
+  typeRuleAttributes,
   valueBreaches,
 } from "@ledgerline/contract";
+import type { RuleProblem } from "../ingest/ingest-input.ts";
 import type { IngestValue } from "../ingest/row-converter.ts";
 import type { Attribute, EntityType } from "../model/model.ts";
 
 // The error rules of rows read in the flat form of a RowChunk (values of `attributes`, row after
 // row): an upload's rows in its parser thread, a metadata import's rows. Warnings never refuse a
-// row; the approver sees them on the pending screen.
+// row; the approver sees them on the pending screen. Each problem names the attributes the rule
+// reads: it counts only where the row sets one of them (judgeRuleBreaking).
 
-interface RowProblem {
-  column: string;
-  message: string;
-}
-
-const NONE: readonly RowProblem[] = Object.freeze([]);
+const NONE: readonly RuleProblem[] = Object.freeze([]);
 
 // A reference not yet resolved counts by the text given.
 const scalar = (v: IngestValue | undefined) =>
@@ -29,13 +27,17 @@ export function typeRuleProblems(
   values: readonly IngestValue[],
   at: number,
   columnName: (attr: Attribute) => string,
-): readonly RowProblem[] {
-  let problems: RowProblem[] | undefined;
+): readonly RuleProblem[] {
+  let problems: RuleProblem[] | undefined;
   for (const rule of type.rules) {
     if (rule.severity !== "error") continue;
     if (!breaksTypeRule(rule, (name) => cellValue(attributes, values, at, name))) continue;
     problems ??= [];
-    problems.push({ column: shownColumn(rule, attributes, columnName), message: rule.message });
+    problems.push({
+      column: shownColumn(rule, attributes, columnName),
+      message: rule.message,
+      attributes: typeRuleAttributes(rule),
+    });
   }
   return problems ?? NONE;
 }
@@ -47,12 +49,16 @@ export function ruleProblems(
   values: readonly IngestValue[],
   at: number,
   columnName: (attr: Attribute) => string,
-): readonly RowProblem[] {
-  const problems: RowProblem[] = [];
+): readonly RuleProblem[] {
+  const problems: RuleProblem[] = [];
   attributes.forEach((attr, i) => {
     for (const breach of valueBreaches(attr, scalar(values[at + i])))
       if (breach.severity === "error")
-        problems.push({ column: columnName(attr), message: breach.message });
+        problems.push({
+          column: columnName(attr),
+          message: breach.message,
+          attributes: [attr.name],
+        });
   });
   problems.push(...typeRuleProblems(type, attributes, values, at, columnName));
   return problems.length > 0 ? problems : NONE;

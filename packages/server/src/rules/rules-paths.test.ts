@@ -553,6 +553,71 @@ describe("uploads", () => {
     expect(await footprint()).toEqual(before);
   });
 
+  it("judge what a row sets: stored values breaking a rule pass unchanged, and a row changing what a rule reads, or adding a record, is refused", async () => {
+    // Values stored before the rules were declared.
+    const kept = { code3: "abc", founded: "2001-01-01", dissolved: "2000-01-01" };
+    await sql`update ctx_reference.country set code3 = ${kept.code3}, founded = ${kept.founded}::date,
+      dissolved = ${kept.dissolved}::date where iso2 in ('PT', 'GR')`.execute(t.database.db);
+    const before = await footprint();
+    const first = await upload(
+      t,
+      steward,
+      await workbookOf("Countries", [
+        HEADERS,
+        row("PT", kept),
+        row("GR", { ...kept, code3: "abd" }),
+        row("QW", kept),
+      ]),
+      { layout: "countries", deleteMissing: false },
+    );
+    expect(first.statusCode).toBe(422);
+    expect(first.body.split("\n")).toEqual([
+      "The file was refused; nothing was changed. Problems:",
+      `row 3, column 'Alpha-3': ${MESSAGES.code3}`,
+      `row 4, column 'Alpha-3': ${MESSAGES.code3}`,
+      `row 4, column 'Founded': ${MESSAGES.founded}`,
+    ]);
+    const second = await upload(
+      t,
+      steward,
+      await workbookOf("Countries", [
+        HEADERS,
+        row("PT", kept),
+        row("GR", { ...kept, dissolved: "1999-01-01" }),
+      ]),
+      { layout: "countries", deleteMissing: false },
+    );
+    expect(second.statusCode).toBe(422);
+    expect(second.body.split("\n")).toEqual([
+      "The file was refused; nothing was changed. Problems:",
+      `row 3, column 'Founded': ${MESSAGES.founded}`,
+    ]);
+    expect(await footprint()).toEqual(before);
+    const accepted = await upload(
+      t,
+      steward,
+      await workbookOf("Countries", [HEADERS, row("PT", kept), row("GR", kept)]),
+      { layout: "countries", deleteMissing: false },
+    );
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    expect(accepted.body).toMatch(/: 2 rows read - 0 added, 2 changed, 0 missing/);
+    // Only the names change (the rows' 'PT land'): the values breaking the rules stay as stored.
+    const pending = await Promise.all(["PT", "GR"].map((c) => pendingOf("country", "iso2", c)));
+    expect(pending.map((p) => Object.keys(p?.attrValues ?? {}))).toEqual([["name"], ["name"]]);
+    const rejected = await t.post(
+      "/api/reject",
+      {
+        context: "reference",
+        entityType: "country",
+        entityEventIds: pending.map((p) => p?.entityEventID),
+      },
+      approver,
+    );
+    expect(rejected.statusCode, rejected.body).toBe(200);
+    await sql`update ctx_reference.country set code3 = null, founded = null, dissolved = null
+      where iso2 in ('PT', 'GR')`.execute(t.database.db);
+  });
+
   describe("into a type that holds no records (the first load on PostgreSQL)", () => {
     const REGION_HEADERS = ["Code", "Name", "Area"];
 

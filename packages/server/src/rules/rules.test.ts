@@ -636,6 +636,47 @@ describe("uploads", () => {
     expect(await footprint()).toEqual(before);
   });
 
+  it("let a currency keep minor units stored before their rule, wherever the file is diffed, and refuse a change to them", async () => {
+    await sql`insert into ctx_reference.currency (code, name, minor_units, active, created_by, updated_by)
+      values ('XQS', 'Legacy', 7, true, 'test', 'test')`.execute(t.database.db);
+    const headers = ["Code", "Name", "Minor units", "Active"];
+    const before = await footprint();
+    const changed = await upload(
+      t,
+      steward,
+      await workbookOf("Currencies", [headers, ["XQS", "Legacy", 8, true]]),
+      { layout: "currencies", deleteMissing: false },
+    );
+    expect(changed.statusCode).toBe(422);
+    expect(changed.body.split("\n")).toEqual([
+      "The file was refused; nothing was changed. Problems:",
+      "row 2, column 'Minor units': Minor units are between 0 and 4",
+    ]);
+    expect(await footprint()).toEqual(before);
+    const renamed = await upload(
+      t,
+      steward,
+      await workbookOf("Currencies", [headers, ["XQS", "Legacy renamed", 7, true]]),
+      { layout: "currencies", deleteMissing: false },
+    );
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    expect(renamed.body).toMatch(/: 1 row read - 0 added, 1 changed/);
+    const pending = await listRecords(t, approver, {
+      entityType: "currency",
+      requirePending: true,
+      rowConstraints: [{ attribute: "code", operator: "=", values: ["XQS"] }],
+    });
+    const change = pending.data[0]?.pending?.[0];
+    expect(Object.keys(change?.attrValues ?? {})).toEqual(["name"]);
+    const rejected = await t.post(
+      "/api/reject",
+      { context: "reference", entityType: "currency", entityEventIds: [change?.entityEventID] },
+      approver,
+    );
+    expect(rejected.statusCode, rejected.body).toBe(200);
+    await sql`delete from ctx_reference.currency where code = 'XQS'`.execute(t.database.db);
+  });
+
   it("refuse a currency's minor units out of range, wherever the file is diffed, and let warnings through", async () => {
     const before = await footprint();
     const headers = ["Code", "Name", "Minor units", "Active"];
