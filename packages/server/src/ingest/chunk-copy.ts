@@ -11,6 +11,7 @@ import {
   problemRowsRejected,
   type RowChunk,
   type RuleBreakingRow,
+  refusedRows,
 } from "./ingest-input.ts";
 import { resolveReferences } from "./reference-resolver.ts";
 
@@ -62,13 +63,16 @@ export async function copyInChunks(
       await writing;
       throw error;
     });
-    if (problems.length > 0 && !moreProblems) return;
     const failed = new Set([...chunk.failed, ...problems.slice(before)].map((p) => p.rowNumber));
+    // A rule-breaking row whose reference failed is refused anyway: its rules are listed with it.
+    const ruleBreaking: RuleBreakingRow[] = [];
+    for (const row of chunk.ruleBreaking)
+      if (!failed.has(row.rowNumber)) ruleBreaking.push(row);
+      else if (problems.length < MAX_PROBLEM_ROWS) problems.push(...refusedRows([row]));
+    if (problems.length > 0 && !moreProblems) return;
     const passed =
       failed.size > 0 ? withoutRows(resolved, input.attributes.length, failed) : resolved;
     if (passed.rowNumbers.length === 0) return;
-    // A row that also failed is listed for that.
-    const ruleBreaking = chunk.ruleBreaking.filter((row) => !failed.has(row.rowNumber));
     // Made while the previous chunk is still being written: once the connection is free, the
     // COPY only has to send it.
     const data = sink.copyData(passed);

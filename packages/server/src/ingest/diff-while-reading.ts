@@ -27,10 +27,12 @@ import {
   afterIngestCommit,
   type IngestInput,
   type IngestResult,
+  type ProblemRow,
+  problemRowsRejected,
   writeOptions,
 } from "./ingest-input.ts";
 import { inReadingTransaction } from "./reading-slots.ts";
-import { judgeRuleBreaking } from "./rule-breaking.ts";
+import { createRuleRows, emptyRuleRows, keepRuleRows, refusedRuleRows } from "./rule-breaking.ts";
 import {
   appendStage,
   createStage,
@@ -129,6 +131,8 @@ async function diffInTransaction(
   const identity = keys.attributes.map((a) => a.name);
   // Once a key repeats, the file will be refused (checkKeys): the rest is only staged.
   let repeated = false;
+  // Whether some row breaks a rule alone: kept beside the chunk's stage (rule-breaking.ts).
+  let ruleRows = false;
   // Once the new records outnumber the type's, the rest of the file is likely a bulk load: it is
   // staged, then written in one go, which builds the indexes again rather than adding to them
   // row by row (writeWithIndexRebuild).
@@ -138,18 +142,26 @@ async function diffInTransaction(
     async write(data, ruleBreaking) {
       await insertStageRows(tx, input.copyRows, chunk, data);
       repeated ||= await keysRepeat(tx, chunk, identity);
-      // Judged before the chunk is written, against the records as they were stored: no key
-      // repeats in a file that is not refused, so no earlier chunk has changed them.
-      const refused = await judgeRuleBreaking(tx, input, chunk, ruleBreaking);
-      if (repeated || refused.length > 0) {
-        // The file will be refused: the chunk is only staged.
-      } else if (bulk) await appendStage(tx, chunk, rest);
-      else {
+      if (ruleBreaking.length > 0) {
+        if (!ruleRows) await createRuleRows(tx, chunk);
+        ruleRows = true;
+        await keepRuleRows(tx, chunk, ruleBreaking);
+      }
+      let refused: ProblemRow[] = [];
+      if (bulk && !repeated) await appendStage(tx, chunk, rest);
+      else if (!repeated) {
         await byLookups(tx, () => classified.classify(tx));
-        const kinds = await kindCounts(tx, chunk);
-        await expectVersions(Math.round((kinds.changed * existing) / data.rows));
-        await writeDiff(chunk, kinds);
-        bulk = totals.added >= MIN_BULK_ROWS && totals.added >= existing;
+        // Judged on the chunk's diff, before it is written; a bulk write's rows at the end.
+        if (ruleBreaking.length > 0) {
+          refused = await refusedRuleRows(tx, chunk, chunk);
+          await emptyRuleRows(tx, chunk);
+        }
+        if (refused.length === 0) {
+          const kinds = await kindCounts(tx, chunk);
+          await expectVersions(Math.round((kinds.changed * existing) / data.rows));
+          await writeDiff(chunk, kinds);
+          bulk = totals.added >= MIN_BULK_ROWS && totals.added >= existing;
+        }
       }
       await appendStage(tx, chunk, keys);
       await emptyStage(tx, chunk);
@@ -159,6 +171,8 @@ async function diffInTransaction(
   await checkKeys(tx, input, keys);
   if (bulk) {
     await classifyStage(tx, context, type, rest, { deleteMissing: false });
+    const refused = ruleRows ? await refusedRuleRows(tx, chunk, rest) : [];
+    if (refused.length > 0) throw problemRowsRejected(refused);
     await writeDiff(rest, await kindCounts(tx, rest));
   }
   if (input.deleteMissing) {

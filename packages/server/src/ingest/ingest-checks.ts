@@ -10,7 +10,6 @@ import {
   MAX_PROBLEM_ROWS,
   MAX_PROBLEMS,
   type ProblemRow,
-  problemRowsRejected,
   repeatedKeysRejected,
 } from "./ingest-input.ts";
 import { referenceTexts } from "./reference-resolver.ts";
@@ -87,12 +86,6 @@ export async function uniqueProblems(
     for (const b of breaches) problems.push(uniqueProblemRow(input, attr, b.rowNumber, b.values));
   }
   return [...(await nameReferences(db, input, problems))];
-}
-
-/** Refuses (422) the file when a new or changed value breaks a unique rule (uniqueProblems). */
-export async function checkUnique(db: Db, input: IngestInput, stage: Stage): Promise<void> {
-  const problems = await uniqueProblems(db, input, stage);
-  if (problems.length > 0) throw problemRowsRejected(problems);
 }
 
 /** Refuses (409) to mark more than half of the comparable records missing, unless confirmed. */

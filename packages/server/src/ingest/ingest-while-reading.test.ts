@@ -650,6 +650,85 @@ async function writtenElsewhere(): Promise<boolean> {
   return rows[0].held;
 }
 
+describe("rows breaking a rule", () => {
+  const RULE = "Minor units are between 0 and 4";
+  /** Stores minor units the rule refuses for the given codes, as if set before the rule. */
+  const breakRule = (codes: string[]) =>
+    sql`update ctx_reference.currency set minor_units = 7 where code = any(${codes}::text[])`.execute(
+      t.database.db,
+    );
+  const minorUnits = async (code: string) =>
+    (await currencies()).find((c) => c.code === code)?.minor_units;
+
+  it.each([
+    ["written while the file is read", false],
+    ["staged whole", true],
+  ])(
+    "%s, are refused where they change what the rule reads, and pass where they keep it",
+    async (_path, staged) => {
+      await load(currencyRows(ROWS));
+      await breakRule(["Q000010", "Q006500"]);
+      const kept = (i: number, row: IngestRow) =>
+        i === 10 || i === 6_500
+          ? { ...row, values: { ...row.values, name: `Kept ${i}`, minor_units: 7 } }
+          : row;
+      const before = { records: await currencies(), stored: await stored() };
+      const refused = await load(
+        currencyRows(ROWS + 1, (i, row) =>
+          i === 6_003
+            ? { ...row, values: { ...row.values, minor_units: 9 } }
+            : i === ROWS
+              ? { ...row, values: { ...row.values, minor_units: 8 } }
+              : kept(i, row),
+        ),
+        { staged },
+      ).catch((e: unknown) => e);
+      expect((refused as IngestRejected).message.split("\n")).toEqual([
+        "The file was refused; nothing was changed. Problems:",
+        `row 6005, column 'minor_units': ${RULE}`,
+        `row ${ROWS + 2}, column 'minor_units': ${RULE}`,
+      ]);
+      expect({ records: await currencies(), stored: await stored() }).toEqual(before);
+      expect(await load(currencyRows(ROWS, kept), { staged })).toMatchObject({ changed: 2 });
+      expect(await minorUnits("Q006500")).toBe(7);
+    },
+  );
+
+  it("in the part of a large file written in one go, are judged on its diff", async () => {
+    await load(currencyRows(3));
+    await breakRule(["Q000001"]);
+    const late = 30_000;
+    // The stored record comes late in the file, where its rows are written in one go.
+    const swapped = (i: number, row: IngestRow) =>
+      i === 1 || i === late
+        ? {
+            ...row,
+            values: {
+              ...row.values,
+              code: i === 1 ? `Q0${late}` : "Q000001",
+              name: i === 1 ? `Currency ${late}` : "Currency 1",
+              minor_units: i === 1 ? 0 : 7,
+            },
+          }
+        : row;
+    const rows = 35_000;
+    const refused = await load(
+      currencyRows(rows, (i, row) =>
+        i === 31_000 ? { ...row, values: { ...row.values, minor_units: 9 } } : swapped(i, row),
+      ),
+    ).catch((e: unknown) => e);
+    expect((refused as IngestRejected).message.split("\n")).toEqual([
+      "The file was refused; nothing was changed. Problems:",
+      `row 31002, column 'minor_units': ${RULE}`,
+    ]);
+    expect(await load(currencyRows(rows, swapped))).toMatchObject({
+      added: rows - 3,
+      unchanged: 3,
+    });
+    expect(await minorUnits("Q000001")).toBe(7);
+  });
+});
+
 describe("an ingest PostgreSQL fails to break a deadlock", () => {
   it("answers 409, asking to try again, and writes nothing", async () => {
     async function* deadlocked(): AsyncGenerator<IngestRow> {

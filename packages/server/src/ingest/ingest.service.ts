@@ -16,26 +16,23 @@ import {
 import { diffWhileReading } from "./diff-while-reading.ts";
 import { loadEmptyType } from "./first-load.ts";
 import { lightenHistory } from "./history-indexes.ts";
-import { checkKeys, checkMassMissing, checkUnique, uniqueProblems } from "./ingest-checks.ts";
+import { checkKeys, checkMassMissing, uniqueProblems } from "./ingest-checks.ts";
 import {
   buildIndexesAfterCommit,
   type IngestInput,
   IngestRejected,
   type IngestResult,
+  problemRowsRejected,
   type RuleBreakingRow,
   writeOptions,
 } from "./ingest-input.ts";
 import { lockType } from "./ingest-lock.repository.ts";
-import { judgeRuleBreaking } from "./rule-breaking.ts";
+import { createRuleRows, keepRuleRows, refusedRuleRows } from "./rule-breaking.ts";
 import {
-  appendStage,
   createStage,
-  createStageBeside,
   dropStage,
-  emptyStage,
   indexStageKeys,
   insertStageRows,
-  type Stage,
   stageCopyData,
 } from "./stage.repository.ts";
 
@@ -74,23 +71,20 @@ export async function ingest(db: Db, input: IngestInput): Promise<IngestResult> 
 /** Stages the rows, classifies them against the stored records and writes the difference. */
 async function ingestByDiff(db: Db, input: IngestInput): Promise<IngestResult> {
   const stage = await createStage(db, input.attributes);
-  // Where a chunk holding rule-breaking rows is staged alone to judge them, before it joins the rest.
-  let judging: Stage | undefined;
+  // Whether some row breaks a rule alone: kept to be judged on the diff (rule-breaking.ts).
+  let ruleRows = false;
   let failed = false;
   try {
     const sink = {
       copyData: (chunk: ResolvedChunk) => stageCopyData(stage, chunk),
       async write(data: CopyData, ruleBreaking: readonly RuleBreakingRow[]) {
-        if (ruleBreaking.length === 0) {
-          await insertStageRows(db, input.copyRows, stage, data);
-          return [];
+        if (ruleBreaking.length > 0) {
+          if (!ruleRows) await createRuleRows(db, stage);
+          ruleRows = true;
+          await keepRuleRows(db, stage, ruleBreaking);
         }
-        judging ??= await createStageBeside(db, stage, "judging");
-        await insertStageRows(db, input.copyRows, judging, data);
-        const refused = await judgeRuleBreaking(db, input, judging, ruleBreaking);
-        await appendStage(db, judging, stage);
-        await emptyStage(db, judging, false);
-        return refused;
+        await insertStageRows(db, input.copyRows, stage, data);
+        return [];
       },
     };
     // With a unique rule, a refusal for bad rows also names the rows that passed but break it.
@@ -105,7 +99,9 @@ async function ingestByDiff(db: Db, input: IngestInput): Promise<IngestResult> {
     const unique = uniqueAttributes(input.type).length > 0;
     const rows = await copyInChunks(db, input, sink, unique ? more : undefined);
     await checkKeys(db, input, stage);
-    await checkUnique(db, input, stage);
+    // Listed with the rows their broken rules refuse, once the diff has judged those.
+    const notUnique = await uniqueProblems(db, input, stage);
+    if (notUnique.length > 0 && !ruleRows) throw problemRowsRejected(notUnique);
     // Outside a caller's transaction, the index builds a bulk write leaves out wait for the commit,
     // as a first load's do: the transaction (on PGlite, the one session) is held that much shorter.
     const own = !db.isTransaction;
@@ -126,6 +122,9 @@ async function ingestByDiff(db: Db, input: IngestInput): Promise<IngestResult> {
       await sql`set local jit = off`.execute(tx);
       const missing = { deleteMissing: input.deleteMissing, scope: input.missingScope };
       await classifyStage(tx, input.context, input.type, stage, missing);
+      const refused = ruleRows ? await refusedRuleRows(tx, stage, stage) : [];
+      if (refused.length + notUnique.length > 0)
+        throw problemRowsRejected([...refused, ...notUnique]);
       const counts = await countDiff(
         tx,
         input.context,
@@ -165,7 +164,6 @@ async function ingestByDiff(db: Db, input: IngestInput): Promise<IngestResult> {
   } finally {
     // Failing inside a caller's transaction fails that transaction, whose rollback takes the stage
     // with it; dropping it there could only hide the error behind "transaction aborted".
-    if (!(failed && db.isTransaction))
-      for (const staged of [stage, judging]) if (staged) await dropStage(db, staged);
+    if (!(failed && db.isTransaction)) await dropStage(db, stage);
   }
 }

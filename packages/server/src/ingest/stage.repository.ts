@@ -24,6 +24,8 @@ export const STAGE_PREFIX = "ingest_stage_";
 export const stageTable = (stage: Stage) => sql.table(`app.${stage.name}`);
 /** The classified rows, as a SQL identifier. */
 export const diffTable = (stage: Stage) => sql.table(`app.${stage.name}_diff`);
+/** The problems of the rows that break a rule alone (ingest/rule-breaking.ts), as a SQL identifier. */
+export const rulesTable = (stage: Stage) => sql.table(`app.${stage.name}_rules`);
 
 /**
  * Creates the staging table. It is a plain (unlogged) table rather than a temporary one because
@@ -129,13 +131,15 @@ export async function appendStage(db: Db, from: Stage, to: Stage): Promise<void>
   );
 }
 
-/** Empties a stage and, with `diff`, its diff (chunkDiff), for the next chunk. */
-export async function emptyStage(db: Db, stage: Stage, diff = true): Promise<void> {
-  await sql`truncate ${stageTable(stage)}${diff ? sql`, ${diffTable(stage)}` : sql``}`.execute(db);
+/** Empties a stage and its diff (chunkDiff), for the next chunk. */
+export async function emptyStage(db: Db, stage: Stage): Promise<void> {
+  await sql`truncate ${stageTable(stage)}, ${diffTable(stage)}`.execute(db);
 }
 
 export async function dropStage(db: Db, stage: Stage): Promise<void> {
-  await sql`drop table if exists ${stageTable(stage)}, ${diffTable(stage)}`.execute(db);
+  await sql`drop table if exists ${stageTable(stage)}, ${diffTable(stage)}, ${rulesTable(stage)}`.execute(
+    db,
+  );
 }
 
 /** Drops staging tables an interrupted ingest left behind (older than an hour, the longest an upload may take). */

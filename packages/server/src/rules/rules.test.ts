@@ -636,6 +636,23 @@ describe("uploads", () => {
     expect(await footprint()).toEqual(before);
   });
 
+  it("list a row's broken rules beside a reference it names that does not exist", async () => {
+    const before = await footprint();
+    const res = await upload(
+      t,
+      steward,
+      await workbookOf("Countries", [COUNTRY_HEADERS, ["QZ", "Qzland", "XQZ", -5, null, false]]),
+      { layout: "countries", deleteMissing: false },
+    );
+    expect(res.statusCode).toBe(422);
+    expect(res.body.split("\n")).toEqual([
+      "The file was refused; nothing was changed. Problems:",
+      "row 2, column 'Currency': no Currency 'XQZ'",
+      `row 2, column 'Population': ${NEGATIVE}`,
+    ]);
+    expect(await footprint()).toEqual(before);
+  });
+
   it("let a currency keep minor units stored before their rule, wherever the file is diffed, and refuse a change to them", async () => {
     await sql`insert into ctx_reference.currency (code, name, minor_units, active, created_by, updated_by)
       values ('XQS', 'Legacy', 7, true, 'test', 'test')`.execute(t.database.db);
