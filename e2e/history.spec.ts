@@ -394,6 +394,21 @@ test("compares two moments: counts, kinds and the pending screen's colours; expo
   expect(changed?.getCell(populationOld + 1).value).toBe(2500);
 });
 
+test("a link comparing from a moment compares it with the moment it is opened", async ({
+  page,
+}) => {
+  const opened = Date.now();
+  await openCountries(page, `&view=compare&from=${encodeURIComponent(iso(m1))}`, "compare-title");
+  await expect.poll(() => param(page, "to")).not.toBeNull();
+  const to = param(page, "to") as string;
+  expect(Date.parse(to)).toBeGreaterThanOrEqual(opened);
+  await expect(page.getByTestId("compare-from-moment")).toHaveValue(local(m1).input);
+  await expect(page.getByTestId("compare-to-moment")).toHaveValue(local(Date.parse(to)).input);
+  const expected = await countsBetween(iso(m1), to);
+  await expect(page.getByTestId("compare-count-Changed")).toHaveText(`Changed ${expected.Changed}`);
+  await expect(page.getByTestId("compare-empty")).toHaveCount(0);
+});
+
 test("a record's history leads to the type as of each approved change", async ({ page }) => {
   await openCountries(page);
   await showOnlyOurs(page);
@@ -437,7 +452,8 @@ test("an approved upload is an end of a comparison, also in its link", async ({ 
 
   await openCountries(page, `&view=compare&from=${encodeURIComponent(iso(m2))}`, "compare-title");
   await expect(page.getByTestId("compare-from-moment")).toHaveValue(local(m2).input);
-  await expect(page.getByTestId("compare-empty")).toHaveText("Choose both ends to compare");
+  // Compared with now until the upload is chosen as the other end.
+  await expect.poll(() => param(page, "to")).not.toBeNull();
   await page.getByTestId("compare-to-kind").selectOption("upload");
   await page.getByTestId("compare-to-upload").selectOption({ label });
   await expect.poll(() => param(page, "to")).toBe(`upload:${uploadId}`);

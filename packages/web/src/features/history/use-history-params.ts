@@ -1,5 +1,5 @@
 import type { CompareEnd } from "@ledgerline/contract";
-import { useCallback, useMemo } from "react";
+import { useCallback, useEffect, useMemo, useRef } from "react";
 import { useSearchParams } from "react-router";
 import {
   COMPARE_VIEW,
@@ -47,6 +47,23 @@ export function useHistoryParams() {
       comparing ? { from: parseCompareEnd(fromParam), to: parseCompareEnd(toParam) } : null,
     [comparing, fromParam, toParam],
   );
+
+  // A link opening the compare view with only the end to compare from compares it with the moment
+  // it is opened, written into the address (replacing it) so that the view stays as it was shown.
+  const wasComparing = useRef(false);
+  useEffect(() => {
+    const opened = comparing && !wasComparing.current;
+    wasComparing.current = comparing;
+    if (opened && fromParam !== null && toParam === null)
+      setParams(
+        (current) => {
+          const next = new URLSearchParams(current);
+          next.set(HISTORY_PARAMS.to, new Date().toISOString());
+          return next;
+        },
+        { replace: true },
+      );
+  }, [comparing, fromParam, toParam, setParams]);
 
   const setAsOf = useCallback(
     (moment: string | null) => edit((p) => put(p, HISTORY_PARAMS.asOf, moment)),
