@@ -32,19 +32,24 @@ export interface ChunkSink {
   /**
    * Writes a chunk, on the connection `copyInChunks` was given; chunks come one at a time, in
    * file order. `ruleBreaking`: the rows of it that break an error rule (written with the rest);
-   * answers those of them their rules refuse (judgeRuleBreaking), which fail the ingest.
+   * answers those of them their rules refuse (rule-breaking.ts), which fail the ingest.
+   * `refusing`: a problem was found already, so the ingest will be refused; the sink need only
+   * keep what finds the problems of the rows still to come.
    */
-  write(data: CopyData, ruleBreaking: readonly RuleBreakingRow[]): Promise<readonly ProblemRow[]>;
+  write(
+    data: CopyData,
+    ruleBreaking: readonly RuleBreakingRow[],
+    refusing: boolean,
+  ): Promise<readonly ProblemRow[]>;
 }
 
 /**
  * Streams the chunks to `sink`, resolving references per chunk. On any problem (a row that failed,
  * or one the sink found its rules refuse) it reads on to the end to gather every failing row (up to
- * MAX_PROBLEM_ROWS) and throws 422 with them. Without
- * `moreProblems` it stops writing at the first; with it, it goes on writing the rows that passed
- * and, at the end, adds the problems `moreProblems` finds in what was written (a unique rule's),
- * so one refusal lists them all. Answers the number of rows read. Nothing is left running when it
- * returns or throws.
+ * MAX_PROBLEM_ROWS), the sink told so, and throws 422 with them, adding the problems
+ * `moreProblems` finds in what was written (a unique rule's, the rules' of a staged file), so one
+ * refusal lists them all. Answers the number of rows read. Nothing is left running when it returns
+ * or throws.
  */
 export async function copyInChunks(
   db: Db,
@@ -69,7 +74,6 @@ export async function copyInChunks(
     for (const row of chunk.ruleBreaking)
       if (!failed.has(row.rowNumber)) ruleBreaking.push(row);
       else if (problems.length < MAX_PROBLEM_ROWS) problems.push(...refusedRows([row]));
-    if (problems.length > 0 && !moreProblems) return;
     const passed =
       failed.size > 0 ? withoutRows(resolved, input.attributes.length, failed) : resolved;
     if (passed.rowNumbers.length === 0) return;
@@ -77,7 +81,7 @@ export async function copyInChunks(
     // COPY only has to send it.
     const data = sink.copyData(passed);
     await writing;
-    writing = sink.write(data, ruleBreaking).then((refused) => {
+    writing = sink.write(data, ruleBreaking, problems.length > 0).then((refused) => {
       for (const row of refused) if (problems.length < MAX_PROBLEM_ROWS) problems.push(row);
     });
     // Handled when awaited; this keeps a failure while reading on from going unhandled.

@@ -139,7 +139,7 @@ async function diffInTransaction(
   let bulk = false;
   const rows = await copyInChunks(tx, input, {
     copyData: (rows) => stageCopyData(chunk, rows),
-    async write(data, ruleBreaking) {
+    async write(data, ruleBreaking, refusing) {
       await insertStageRows(tx, input.copyRows, chunk, data);
       repeated ||= await keysRepeat(tx, chunk, identity);
       if (ruleBreaking.length > 0) {
@@ -148,15 +148,18 @@ async function diffInTransaction(
         await keepRuleRows(tx, chunk, ruleBreaking);
       }
       let refused: ProblemRow[] = [];
-      if (bulk && !repeated) await appendStage(tx, chunk, rest);
-      else if (!repeated) {
+      if (repeated) {
+        // The file will be refused (checkKeys): the chunk is only staged.
+      } else if (bulk && !refusing) await appendStage(tx, chunk, rest);
+      else {
         await byLookups(tx, () => classified.classify(tx));
-        // Judged on the chunk's diff, before it is written; a bulk write's rows at the end.
+        // Judged on the chunk's diff, before it is written; a bulk write's rows at the end. Once
+        // the file is refused, chunks are only judged.
         if (ruleBreaking.length > 0) {
           refused = await refusedRuleRows(tx, chunk, chunk);
           await emptyRuleRows(tx, chunk);
         }
-        if (refused.length === 0) {
+        if (!refusing && refused.length === 0) {
           const kinds = await kindCounts(tx, chunk);
           await expectVersions(Math.round((kinds.changed * existing) / data.rows));
           await writeDiff(chunk, kinds);

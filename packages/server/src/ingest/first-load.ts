@@ -118,7 +118,9 @@ async function copyFirstLoad(
           ? { text: withoutRowNumbers(chunk.copyText), rows: chunk.rowNumbers.length }
           : flatCopyData(chunk.values, attributes.length);
       },
-      async write(data, ruleBreaking) {
+      async write(data, ruleBreaking, refusing) {
+        // Refused already, the load writes on only to find the unique rules' problems.
+        if (refusing && !more) return refusedRows(ruleBreaking);
         await copyRecords(tx, input.copyRows, context, type, attributes, data);
         const { events, last } = await writeAddEvents(
           tx,

@@ -4,7 +4,6 @@ import type { CopyData } from "../db/copy-text.ts";
 import { indexEntryTooLong, isDeadlock } from "../db/pg-errors.ts";
 import { identityAttributes } from "../model/model.ts";
 import { adjustTypeCount } from "../records/type-counts.repository.ts";
-import { uniqueAttributes } from "../rules/unique.repository.ts";
 import { copyInChunks, type ResolvedChunk } from "./chunk-copy.ts";
 import {
   ConcurrentChangeError,
@@ -77,6 +76,7 @@ async function ingestByDiff(db: Db, input: IngestInput): Promise<IngestResult> {
   try {
     const sink = {
       copyData: (chunk: ResolvedChunk) => stageCopyData(stage, chunk),
+      // Refused or not, the whole file is staged: a refusal lists every row the stage shows at fault.
       async write(data: CopyData, ruleBreaking: readonly RuleBreakingRow[]) {
         if (ruleBreaking.length > 0) {
           if (!ruleRows) await createRuleRows(db, stage);
@@ -87,17 +87,20 @@ async function ingestByDiff(db: Db, input: IngestInput): Promise<IngestResult> {
         return [];
       },
     };
-    // With a unique rule, a refusal for bad rows also names the rows that passed but break it.
+    // A refusal for bad rows also names the rows that passed but break a unique rule, and the
+    // rows breaking a rule alone that the file's diff refuses.
     const more = async () => {
       await indexStageKeys(
         db,
         stage,
         identityAttributes(input.type).map((a) => a.name),
       );
-      return uniqueProblems(db, input, stage);
+      const problems = await uniqueProblems(db, input, stage);
+      if (!ruleRows) return problems;
+      await classifyStage(db, input.context, input.type, stage, { deleteMissing: false });
+      return [...problems, ...(await refusedRuleRows(db, stage, stage))];
     };
-    const unique = uniqueAttributes(input.type).length > 0;
-    const rows = await copyInChunks(db, input, sink, unique ? more : undefined);
+    const rows = await copyInChunks(db, input, sink, more);
     await checkKeys(db, input, stage);
     // Listed with the rows their broken rules refuse, once the diff has judged those.
     const notUnique = await uniqueProblems(db, input, stage);

@@ -669,6 +669,24 @@ describe("uploads", () => {
       "The file was refused; nothing was changed. Problems:",
       "row 2, column 'Minor units': Minor units are between 0 and 4",
     ]);
+    // Once a row is refused, the rows after it are still judged: one refusal lists them all.
+    const mixed = await upload(
+      t,
+      steward,
+      await workbookOf("Currencies", [
+        headers,
+        ["XQU", "Units", "many", true],
+        ["XQS", "Legacy", 7, true],
+        ["XQV", "New", 9, true],
+      ]),
+      { layout: "currencies", deleteMissing: false },
+    );
+    expect(mixed.statusCode).toBe(422);
+    expect(mixed.body.split("\n")).toEqual([
+      "The file was refused; nothing was changed. Problems:",
+      `row 2, column 'Minor units': "many" is not a number`,
+      "row 4, column 'Minor units': Minor units are between 0 and 4",
+    ]);
     expect(await footprint()).toEqual(before);
     const renamed = await upload(
       t,
