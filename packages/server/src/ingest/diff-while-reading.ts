@@ -131,46 +131,60 @@ async function diffInTransaction(
   const identity = keys.attributes.map((a) => a.name);
   // Once a key repeats, the file will be refused (checkKeys): the rest is only staged.
   let repeated = false;
-  // Whether some row breaks a rule alone: kept beside the chunk's stage (rule-breaking.ts).
+  // Whether some row breaks a rule alone: kept beside the chunk's stage (rule-breaking.ts); and
+  // whether some of them wait in `rest`, to be judged on its diff.
   let ruleRows = false;
+  let bulkRules = false;
   // Once the new records outnumber the type's, the rest of the file is likely a bulk load: it is
   // staged, then written in one go, which builds the indexes again rather than adding to them
   // row by row (writeWithIndexRebuild).
   let bulk = false;
-  const rows = await copyInChunks(tx, input, {
-    copyData: (rows) => stageCopyData(chunk, rows),
-    async write(data, ruleBreaking, refusing) {
-      await insertStageRows(tx, input.copyRows, chunk, data);
-      repeated ||= await keysRepeat(tx, chunk, identity);
-      if (ruleBreaking.length > 0) {
-        if (!ruleRows) await createRuleRows(tx, chunk);
-        ruleRows = true;
-        await keepRuleRows(tx, chunk, ruleBreaking);
-      }
-      let refused: ProblemRow[] = [];
-      if (repeated) {
-        // The file will be refused (checkKeys): the chunk is only staged.
-      } else if (bulk && !refusing) await appendStage(tx, chunk, rest);
-      else {
-        await byLookups(tx, () => classified.classify(tx));
-        // Judged on the chunk's diff, before it is written; a bulk write's rows at the end. Once
-        // the file is refused, chunks are only judged.
+  const rows = await copyInChunks(
+    tx,
+    input,
+    {
+      copyData: (rows) => stageCopyData(chunk, rows),
+      async write(data, ruleBreaking, refusing) {
+        await insertStageRows(tx, input.copyRows, chunk, data);
+        repeated ||= await keysRepeat(tx, chunk, identity);
         if (ruleBreaking.length > 0) {
-          refused = await refusedRuleRows(tx, chunk, chunk);
-          await emptyRuleRows(tx, chunk);
+          if (!ruleRows) await createRuleRows(tx, chunk);
+          ruleRows = true;
+          await keepRuleRows(tx, chunk, ruleBreaking);
         }
-        if (!refusing && refused.length === 0) {
-          const kinds = await kindCounts(tx, chunk);
-          await expectVersions(Math.round((kinds.changed * existing) / data.rows));
-          await writeDiff(chunk, kinds);
-          bulk = totals.added >= MIN_BULK_ROWS && totals.added >= existing;
+        let refused: ProblemRow[] = [];
+        if (repeated) {
+          // The file will be refused (checkKeys): the chunk is only staged.
+        } else if (bulk && !refusing) {
+          await appendStage(tx, chunk, rest);
+          bulkRules ||= ruleBreaking.length > 0;
+        } else {
+          await byLookups(tx, () => classified.classify(tx));
+          // Judged on the chunk's diff, before it is written; the rows in `rest` on its diff, at
+          // the end (they stay kept). Once the file is refused, chunks are only judged.
+          if (ruleBreaking.length > 0) {
+            refused = await refusedRuleRows(tx, chunk, chunk);
+            if (!bulkRules) await emptyRuleRows(tx, chunk);
+          }
+          if (!refusing && refused.length === 0) {
+            const kinds = await kindCounts(tx, chunk);
+            await expectVersions(Math.round((kinds.changed * existing) / data.rows));
+            await writeDiff(chunk, kinds);
+            bulk = totals.added >= MIN_BULK_ROWS && totals.added >= existing;
+          }
         }
-      }
-      await appendStage(tx, chunk, keys);
-      await emptyStage(tx, chunk);
-      return refused;
+        await appendStage(tx, chunk, keys);
+        await emptyStage(tx, chunk);
+        return refused;
+      },
     },
-  });
+    // Refused, the rows kept for the one write are judged all the same.
+    async () => {
+      if (!bulkRules) return [];
+      await classifyStage(tx, context, type, rest, { deleteMissing: false });
+      return refusedRuleRows(tx, chunk, rest);
+    },
+  );
   await checkKeys(tx, input, keys);
   if (bulk) {
     await classifyStage(tx, context, type, rest, { deleteMissing: false });

@@ -721,6 +721,21 @@ describe("rows breaking a rule", () => {
       "The file was refused; nothing was changed. Problems:",
       `row 31002, column 'minor_units': ${RULE}`,
     ]);
+    // Refused for a row of a later chunk, the file still lists them.
+    const later = await load(
+      currencyRows(rows, (i, row) =>
+        i === 16_000
+          ? { ...row, values: { ...row.values, minor_units: 9 } }
+          : i === 34_000
+            ? { ...row, problems: [{ column: "name", message: "not a name" }] }
+            : swapped(i, row),
+      ),
+    ).catch((e: unknown) => e);
+    expect((later as IngestRejected).message.split("\n")).toEqual([
+      "The file was refused; nothing was changed. Problems:",
+      `row 16002, column 'minor_units': ${RULE}`,
+      "row 34002, column 'name': not a name",
+    ]);
     expect(await load(currencyRows(rows, swapped))).toMatchObject({
       added: rows - 3,
       unchanged: 3,
