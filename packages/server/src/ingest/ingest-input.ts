@@ -32,7 +32,7 @@ export interface RuleProblem extends RowProblem {
 /**
  * A row whose values are all storable but break an error rule. A rule judges what a change sets,
  * so the row is written with the others and refused only where it adds a record or changes an
- * attribute a broken rule reads (judgeRuleBreaking): a row keeping a stored value that a rule
+ * attribute a broken rule reads (ingest/rule-breaking.ts): a row keeping a stored value that a rule
  * declared since then would refuse passes, as a web save of it does.
  */
 export interface RuleBreakingRow {
@@ -53,17 +53,9 @@ export interface RowFindings {
 const plain = (problems: readonly RowProblem[]): RowProblem[] =>
   problems.map(({ column, message }) => ({ column, message }));
 
-/** Rule-breaking rows as refused ones, with the problems that count (all of them by default). */
-export function refusedRows(
-  rows: readonly RuleBreakingRow[],
-  problemsOf: (row: RuleBreakingRow) => readonly RuleProblem[] = (row) => row.problems,
-): ProblemRow[] {
-  const refused: ProblemRow[] = [];
-  for (const row of rows) {
-    const problems = plain(problemsOf(row));
-    if (problems.length > 0) refused.push({ rowNumber: row.rowNumber, cells: row.cells, problems });
-  }
-  return refused;
+/** Rule-breaking rows as refused ones, every problem counted. */
+export function refusedRows(rows: readonly RuleBreakingRow[]): ProblemRow[] {
+  return rows.map((row) => ({ ...row, problems: plain(row.problems) }));
 }
 
 export interface IngestRow {

@@ -12,7 +12,7 @@ export type IngestValue = ScalarValue | ReferenceText;
 
 /**
  * A converted cell, or why it cannot be stored. `broken`: the first error rule a storable value
- * breaks, which refuses the row only where it sets the value (judgeRuleBreaking).
+ * breaks, which refuses the row only where it sets the value (ingest/rule-breaking.ts).
  */
 export type CellResult =
   | { ok: true; value: IngestValue; broken?: string }

@@ -12,7 +12,7 @@ import type { Attribute, EntityType } from "../model/model.ts";
 // The error rules of rows read in the flat form of a RowChunk (values of `attributes`, row after
 // row): an upload's rows in its parser thread, a metadata import's rows. Warnings never refuse a
 // row; the approver sees them on the pending screen. Each problem names the attributes the rule
-// reads: it counts only where the row sets one of them (judgeRuleBreaking).
+// reads: it counts only where the row sets one of them (ingest/rule-breaking.ts).
 
 const NONE: readonly RuleProblem[] = Object.freeze([]);
 
