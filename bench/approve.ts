@@ -4,7 +4,6 @@
 // call. During each decision a probe pages the pending screen of another type.
 import path from "node:path";
 import type { Kysely } from "kysely";
-import { SYSTEM_COLUMNS } from "../packages/server/src/model/model.ts";
 import { login } from "./support/app.ts";
 import { envNumber, envSize } from "./support/env.ts";
 import { BENCH_CONTEXT, BENCH_SCHEMA, BENCH_TYPE, PROBE_TYPE } from "./support/model.ts";
@@ -27,8 +26,6 @@ import {
 /** Records of the probe's type (bench/support/model.ts), whose pending screen is paged meanwhile. */
 const PROBE_ROWS = 20_000;
 
-const HIDDEN = SYSTEM_COLUMNS.map((c) => `'${c}'`).join(",");
-
 /** The records of the probe's type, each with one pending change (not of an upload). */
 async function seedProbeType({ bench }: AppSetup): Promise<void> {
   const probe = `${BENCH_SCHEMA}.${PROBE_TYPE}`;
@@ -41,8 +38,8 @@ async function seedProbeType({ bench }: AppSetup): Promise<void> {
   await bench.raw(
     `insert into app.events (context, entity_type, entity_key_id, action, status, old_values,
        new_values, base_version, source, created_by, created_at, effective_from)
-     select $1, $2, t.entity_key_id, 'Change', 'pending', to_jsonb(t) - array[${HIDDEN}],
-       (to_jsonb(t) - array[${HIDDEN}]) || jsonb_build_object('amount', t.amount + 1),
+     select $1, $2, t.entity_key_id, 'Change', 'pending', jsonb_build_object('amount', t.amount),
+       jsonb_build_object('amount', t.amount + 1),
        t.version, 'bench', $3, now(), now()
      from ${probe} t order by t.entity_key_id`,
     [BENCH_CONTEXT, PROBE_TYPE, SEED_USER],
@@ -51,7 +48,8 @@ async function seedProbeType({ bench }: AppSetup): Promise<void> {
 
 /**
  * One upload (a row of app.uploads) whose pending events change every item: `name` and `amount`
- * get new values, marked with `mark`. Answers the upload's id.
+ * get new values, marked with `mark`; an event holds the changed attributes only, old and new, as
+ * an upload writes them. Answers the upload's id.
  */
 async function seedPendingUpload({ bench }: AppSetup, mark: string): Promise<number> {
   const [upload] = (await bench.raw(
@@ -63,9 +61,9 @@ async function seedPendingUpload({ bench }: AppSetup, mark: string): Promise<num
   await bench.raw(
     `insert into app.events (context, entity_type, entity_key_id, action, status, old_values,
        new_values, base_version, source, created_by, created_at, effective_from)
-     select $1, $2, t.entity_key_id, 'Change', 'pending', to_jsonb(t) - array[${HIDDEN}],
-       (to_jsonb(t) - array[${HIDDEN}]) || jsonb_build_object('name', $4 || ' ' || t.name,
-         'amount', coalesce(t.amount, 0) + 1),
+     select $1, $2, t.entity_key_id, 'Change', 'pending',
+       jsonb_build_object('name', t.name, 'amount', t.amount),
+       jsonb_build_object('name', $4 || ' ' || t.name, 'amount', coalesce(t.amount, 0) + 1),
        t.version, 'upload:' || $3::text, $5, now(), now()
      from ${BENCH_SCHEMA}.${BENCH_TYPE} t order by t.entity_key_id`,
     [BENCH_CONTEXT, BENCH_TYPE, upload.id, mark, SEED_USER],
