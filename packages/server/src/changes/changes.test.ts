@@ -240,6 +240,47 @@ describe("approve", () => {
     expect(ok.json().count).toBe(1);
   });
 
+  it("refuses a proposer approving their change once another person amended it", async () => {
+    const saved = (
+      await post(
+        "/api/save",
+        { entityType: "country", record: { iso2: "IE", population: 5_100_000 } },
+        both,
+      )
+    ).json();
+    const amended = (
+      await post(
+        "/api/save",
+        { entityType: "country", record: { iso2: "IE", joined_eu: "1973-01-01" } },
+        steward,
+      )
+    ).json();
+    expect(amended.entityEventID).toBe(saved.entityEventID);
+    const res = await post(
+      "/api/approve",
+      { entityType: "country", entityEventIds: [saved.entityEventID] },
+      both,
+    );
+    expect(res.statusCode).toBe(403);
+    expect(messageOf(res)).toMatch(/You cannot approve your own changes/);
+    expect((await country("IE")).requested.attrValues.population.value).toBeNull();
+    // The amender is its author now; the first author stays on record, once however often they amend.
+    await post("/api/save", { entityType: "country", record: { iso2: "IE", joined_eu: "1972-01-01" } }, both);
+    await post("/api/save", { entityType: "country", record: { iso2: "IE", joined_eu: "1973-01-01" } }, steward);
+    const { rows } = await sql<{ created_by: string; earlier_proposers: string[] }>`
+      select created_by, earlier_proposers from app.events where event_id = ${saved.entityEventID}`.execute(
+      t.database.db,
+    );
+    expect(rows[0]).toEqual({ created_by: "steward", earlier_proposers: ["both"] });
+    // A third person approves it.
+    const ok = await post(
+      "/api/approve",
+      { entityType: "country", entityEventIds: [saved.entityEventID] },
+      approver,
+    );
+    expect(ok.json().count).toBe(1);
+  });
+
   it("answers 403 without the approve right and changes nothing", async () => {
     const saved = (
       await post(

@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from "kysely";
+import { type Insertable, type Selectable, sql } from "kysely";
 import type { Db } from "../db/connection.ts";
 import { isoMoment } from "../db/iso-moment.ts";
 import type { EventsTable } from "../db/tables.ts";
@@ -83,6 +83,9 @@ export async function amendPendingEvent(
       action: change.action,
       old_values: change.oldValues === null ? null : JSON.stringify(change.oldValues),
       new_values: change.newValues === null ? null : JSON.stringify(change.newValues),
+      // The author it had joins the earlier ones, which never hold the author (none may approve it).
+      earlier_proposers: sql<string[]>`case when created_by = ${change.user} then earlier_proposers
+        else array_append(array_remove(coalesce(earlier_proposers, '{}'), ${change.user}), created_by) end`,
       created_by: change.user,
       created_at: new Date(),
     })

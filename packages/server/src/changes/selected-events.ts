@@ -23,7 +23,7 @@ const REASONS: Record<string, string> = {
 
 /**
  * The temporary table of the transaction's selected events (`event_id`, `entity_key_id`,
- * `action`, `created_by`, `outcome`, `was_deleted`: whether the record was discontinued; these
+ * `action`, `created_by`, `earlier_proposers`, `outcome`, `was_deleted`: whether the record was discontinued; these
  * two null when the selection was not judged). The statements of a decision join it to
  * app.events and the type's table, so no list of ids goes back and forth however many events are
  * selected.
@@ -39,7 +39,7 @@ export function outcomeIn(alias: string, outcomes: readonly Outcome[]) {
 /** How many selected events there are, by outcome, and what approving them does to the count. */
 export interface SelectedSummary {
   selected: number;
-  /** Of them, proposed by this user. */
+  /** Of them, proposed by this user (as their author, or an author an Amend took over from). */
   own: number;
   // What approving them does, by outcome: all 0 when the selection was not judged.
   create: number;
@@ -106,7 +106,7 @@ export async function selectPendingEvents(
   const t = entityTable(context, type);
   await sql`lock table ${t} in exclusive mode`.execute(tx);
   await sql`create temporary table ${SELECTED} (event_id bigint not null, entity_key_id bigint not null,
-    action text not null, created_by text not null, outcome text,
+    action text not null, created_by text not null, earlier_proposers text[], outcome text,
     was_deleted boolean) on commit drop`.execute(tx);
   const judged = judge ? judgedAgainst(t) : NOT_JUDGED;
   const match =
@@ -114,7 +114,7 @@ export async function selectPendingEvents(
       ? sql`e.source = ${`upload:${selection.uploadId}`}`
       : sql`e.event_id = any(${selection.entityEventIds}::bigint[])`;
   await sql`insert into ${SELECTED}
-    select e.event_id, e.entity_key_id, e.action, e.created_by,
+    select e.event_id, e.entity_key_id, e.action, e.created_by, e.earlier_proposers,
       ${judged.columns}
     from app.events e ${judged.join}
     where e.context = ${context.name} and e.entity_type = ${type.name} and e.status = 'pending'
@@ -122,7 +122,7 @@ export async function selectPendingEvents(
   await sql`analyze ${SELECTED}`.execute(tx);
   const { rows } = await sql<Record<keyof SelectedSummary, string>>`
     select count(*) as selected,
-      count(*) filter (where created_by = ${user}) as own,
+      count(*) filter (where created_by = ${user} or ${user} = any(earlier_proposers)) as own,
       count(*) filter (where outcome = 'create') as create,
       count(*) filter (where outcome = 'change') as change,
       count(*) filter (where outcome = 'remove') as remove,

@@ -10,6 +10,7 @@ import * as apiTokens from "./migrations/008-api-tokens.ts";
 import * as ruleChecks from "./migrations/009-rule-checks.ts";
 import * as recordVersions from "./migrations/010-record-versions.ts";
 import * as pendingCountsIndex from "./migrations/011-pending-counts-index.ts";
+import * as earlierProposers from "./migrations/012-earlier-proposers.ts";
 
 // Ordered by name; a new migration is a new numbered file added here. Applied migrations never change.
 const MIGRATIONS: Record<string, Migration> = {
@@ -24,6 +25,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "009-rule-checks": ruleChecks,
   "010-record-versions": recordVersions,
   "011-pending-counts-index": pendingCountsIndex,
+  "012-earlier-proposers": earlierProposers,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -51,6 +51,8 @@ export interface EventsTable {
   base_version: number | null;
   source: string;
   created_by: string;
+  /** Authors an Amend took over from (migration 012); null when the author is the only one. */
+  earlier_proposers: string[] | null;
   created_at: Timestamp;
   decided_by: string | null;
   decided_at: Date | null;
