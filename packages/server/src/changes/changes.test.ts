@@ -265,8 +265,16 @@ describe("approve", () => {
     expect(messageOf(res)).toMatch(/You cannot approve your own changes/);
     expect((await country("IE")).requested.attrValues.population.value).toBeNull();
     // The amender is its author now; the first author stays on record, once however often they amend.
-    await post("/api/save", { entityType: "country", record: { iso2: "IE", joined_eu: "1972-01-01" } }, both);
-    await post("/api/save", { entityType: "country", record: { iso2: "IE", joined_eu: "1973-01-01" } }, steward);
+    await post(
+      "/api/save",
+      { entityType: "country", record: { iso2: "IE", joined_eu: "1972-01-01" } },
+      both,
+    );
+    await post(
+      "/api/save",
+      { entityType: "country", record: { iso2: "IE", joined_eu: "1973-01-01" } },
+      steward,
+    );
     const { rows } = await sql<{ created_by: string; earlier_proposers: string[] }>`
       select created_by, earlier_proposers from app.events where event_id = ${saved.entityEventID}`.execute(
       t.database.db,
