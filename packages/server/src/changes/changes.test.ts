@@ -172,6 +172,37 @@ describe("approve", () => {
     );
   });
 
+  it("lets only the proposer or an approver withdraw a proposed record", async () => {
+    await t.createUser({
+      username: "steward2",
+      roles: [{ context: "reference", role: "steward" }],
+    });
+    const other = await t.login("steward2", TEST_USER_PASSWORD);
+    const usd = await usdKey();
+    const first = await proposeCountry({ iso2: "XW", name: "Withdrawia", currency: usd });
+    const second = await proposeCountry({ iso2: "XV", name: "Keepia", currency: usd });
+    const withdraw = (keyId: number, cookie: string) =>
+      post("/api/delete", { entityType: "country", entityKeyIds: [keyId] }, cookie);
+
+    const refused = await withdraw(first.entityKeyID, other);
+    expect(refused.statusCode).toBe(403);
+    expect(messageOf(refused)).toBe(
+      "Only the proposer or an approver can withdraw a proposed Country record (1 of those selected was proposed by someone else); nothing was changed",
+    );
+    const pendingKeys = (await pendingOf("country")).data.map((r) => r.entityKeyID);
+    expect(pendingKeys).toContain(first.entityKeyID);
+
+    expect((await withdraw(first.entityKeyID, steward)).json().Msg).toBe(
+      "1 proposed record withdrawn",
+    );
+    expect((await withdraw(second.entityKeyID, both)).json().Msg).toBe(
+      "1 proposed record withdrawn",
+    );
+    const left = (await pendingOf("country")).data.map((r) => r.entityKeyID);
+    expect(left).not.toContain(first.entityKeyID);
+    expect(left).not.toContain(second.entityKeyID);
+  });
+
   it("reports a conflict when the record changed since the proposal, and leaves it pending", async () => {
     const nl = await country("NL");
     const saved = (

@@ -4,7 +4,7 @@ import { requireTypePermission, rightsIn } from "../admin/permissions.ts";
 import type { CurrentUser } from "../auth/auth.service.ts";
 import { counted } from "../counted.ts";
 import type { Db } from "../db/connection.ts";
-import { ConflictError, NotFoundError } from "../errors.ts";
+import { ConflictError, ForbiddenError, NotFoundError } from "../errors.ts";
 import { lockTypeShared } from "../ingest/ingest-lock.repository.ts";
 import { type ContextModel, type EntityType, type Model, SYSTEM_COLUMNS } from "../model/model.ts";
 import { markWebDigestDue, type Notifier } from "../notifications/notify.service.ts";
@@ -50,6 +50,8 @@ export async function deleteRecords(
       .filter((r) => !r.is_pending_new && !r.is_deleted)
       .map((r) => Number(r.entity_key_id));
     const already = found.length - withdrawn.length - live.length;
+    if (!rights.flagsOf(type.name).canapprove)
+      await assertOwnProposals(tx, context, type, withdrawn, user.username);
     await assertNotReferenced(tx, context, type, live);
 
     // A withdrawal or a deletion, proposed or done, replaces what waited for the record: left
@@ -106,6 +108,31 @@ export async function deleteRecords(
       );
     return { Msg: parts.join("; ") };
   });
+}
+
+/**
+ * Refuses (403) to withdraw proposed records that someone else proposed: without the approve
+ * right, that would be rejecting their proposal.
+ */
+async function assertOwnProposals(
+  db: Db,
+  context: ContextModel,
+  type: EntityType,
+  keyIds: readonly number[],
+  username: string,
+): Promise<void> {
+  if (keyIds.length === 0) return;
+  const { rows } = await sql<{ n: number }>`
+    select count(*)::int as n from app.events
+    where context = ${context.name} and entity_type = ${type.name} and status = 'pending'
+      and entity_key_id = any(${[...keyIds]}::bigint[])
+      and created_by <> ${username} and not (${username} = any(coalesce(earlier_proposers, '{}')))`.execute(
+    db,
+  );
+  if (rows[0].n > 0)
+    throw new ForbiddenError(
+      `Only the proposer or an approver can withdraw a proposed ${type.uiName} record (${rows[0].n} of those selected ${rows[0].n === 1 ? "was" : "were"} proposed by someone else); nothing was changed`,
+    );
 }
 
 /** Refuses to discontinue records that other live records still refer to (409, naming the referrers). */
