@@ -26,6 +26,9 @@ function checkedValue(attr: Attribute, value: ScalarValue, operator: string): Sc
   switch (attr.dataType) {
     case "String":
       if (typeof value !== "string") throw bad("text");
+      // A backslash escapes the next character of a Like pattern: a last one escapes nothing.
+      if (operator.endsWith("Like") && /(^|[^\\])(\\\\)*\\$/.test(value))
+        throw bad("a pattern: it ends with a lone \\ (write \\\\ for a backslash)");
       return value;
     case "Number":
       if (typeof value !== "number" || !Number.isFinite(value)) throw bad("a number");

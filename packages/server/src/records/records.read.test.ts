@@ -339,6 +339,8 @@ describe("POST /api/entity: filters", () => {
     expect(await codes([c("name", "=", "france")])).toEqual(["FR"]);
     expect(await codes([c("name", "Like", "fr_nce")])).toEqual(["FR"]);
     expect(await codes([c("name", "Like", "%ustr%")])).toEqual(["AT", "AU"]);
+    // An escaped backslash is a backslash: no name ends with one.
+    expect(await codes([c("name", "Like", "%\\\\")])).toEqual([]);
     const all = countryCount;
     expect((await codes([c("name", "!StartsWith", "ger")])).length).toBe(all - 1);
     expect((await codes([c("name", "!=", "France")])).length).toBe(all - 1);
@@ -425,6 +427,8 @@ describe("POST /api/entity: filters", () => {
       [c("joined_eu", "=", "yesterday"), /is not a date/],
       [c("eu_member", "=", "yes"), /is not true, false or null/],
       [c("population", "<", 1, 2), /takes exactly one value/],
+      [c("name", "!Like", "\\"), /is not a pattern: it ends with a lone \\/],
+      [c("name", "Like", "Ber\\\\\\"), /is not a pattern/],
     ];
     for (const [constraint, expected] of cases) {
       const res = await t.post(
