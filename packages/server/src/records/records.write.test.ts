@@ -241,6 +241,10 @@ describe("update", () => {
     expect(messageOf(locked)).toBe("verified_on: cannot be edited");
     const missing = await save({ code: "ZZZ", name: "Nothing" }, steward, { action: "update" });
     expect(missing.statusCode).toBe(404);
+    expect(messageOf(missing)).toBe("No Currency record 'ZZZ'");
+    const byKey = await save({ entityKeyID: 999_999, name: "x" }, steward, { action: "update" });
+    expect(byKey.statusCode).toBe(404);
+    expect(messageOf(byKey)).toBe("No Currency record with key 999999");
   });
 
   it("holds an edit for approval, and a second edit amends the same pending event", async () => {

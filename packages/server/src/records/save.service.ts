@@ -262,7 +262,9 @@ async function updateRecord(
     keyId === undefined ? undefined : await records.lockRecord(db, context, type, keyId);
   if (!current || keyId === undefined)
     throw new NotFoundError(
-      `No ${type.uiName} record '${await keyText(db, context, type, record)}'`,
+      typeof record[KEY_FIELD] === "number"
+        ? `No ${type.uiName} record with key ${record[KEY_FIELD]}`
+        : `No ${type.uiName} record '${await keyText(db, context, type, record)}'`,
     );
   if (current.isDeleted)
     throw new ConflictError(
