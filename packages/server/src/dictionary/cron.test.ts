@@ -39,9 +39,12 @@ describe("cron expressions", () => {
     expect(everyTwo.nextFiring(at("00:00:04.000"))).toEqual(at("00:00:06.000"));
   });
 
-  it("answer no firing for a schedule that never comes", () => {
-    const never = schedule("0 0 30 2 *");
-    expect(never.latestFiring(at("00:00:00"), at("12:00:00"))).toBeNull();
-    expect(never.nextFiring(at("00:00:00"))).toBeNull();
+  it("refuse a date no calendar holds, which would never fire", () => {
+    expect(checkCron("0 0 30 2 *")).toEqual({
+      valid: false,
+      message: "the expression never fires",
+    });
+    expect(scheduleOf("0 0 31 4 *")).toEqual({ problem: "the expression never fires" });
+    expect(checkCron("0 0 29 2 *")).toMatchObject({ valid: true });
   });
 });

@@ -5,7 +5,7 @@ export type CronCheck = { valid: true; next: string[] } | { valid: false; messag
 type Parsed = { ok: true; cron: Cron } | { ok: false; message: string };
 
 /**
- * The one reading of a cron text: 5 fields, or 6 with seconds. Croner alone would also take
+ * The one reading of a cron text: 5 fields, or 6 with seconds, that fires at some date. Croner alone would also take
  * nicknames such as `@daily` and a seventh (year) field; refusing them here keeps what a save
  * accepts, what the check answers and what the scheduler runs the same.
  */
@@ -15,11 +15,15 @@ function parseCron(expression: string): Parsed {
   const fields = text.split(/\s+/).length;
   if (fields < 5 || fields > 6)
     return { ok: false, message: `a cron expression has 5 or 6 fields, not ${fields}` };
+  let cron: Cron;
   try {
-    return { ok: true, cron: new Cron(text, { paused: true }) };
+    cron = new Cron(text, { paused: true });
   } catch (error) {
     return { ok: false, message: (error as Error).message };
   }
+  // A date no calendar holds (30 February) never comes: saved, its source would never run.
+  if (!cron.nextRun()) return { ok: false, message: "the expression never fires" };
+  return { ok: true, cron };
 }
 
 /** Validates a cron expression (5 fields, or 6 with seconds) and answers its next runs. */
