@@ -2,8 +2,15 @@ import { z } from "zod";
 
 /** The sign-in form, posted as application/x-www-form-urlencoded. */
 export const LoginForm = z.object({
-  username: z.string().trim().min(1, "Username is required").max(256),
-  password: z.string().min(1, "Password is required").max(256),
+  username: z
+    .string({ error: (issue) => (issue.input === undefined ? "Username is required" : undefined) })
+    .trim()
+    .min(1, "Username is required")
+    .max(256),
+  password: z
+    .string({ error: (issue) => (issue.input === undefined ? "Password is required" : undefined) })
+    .min(1, "Password is required")
+    .max(256),
 });
 export type LoginForm = z.infer<typeof LoginForm>;
 
