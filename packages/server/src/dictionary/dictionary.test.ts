@@ -259,7 +259,7 @@ describe.skipIf(!reachable)("Data Dictionary metadata sources", () => {
     });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().Msg).toBe(
-      "metadata imported: 6 data objects (6 added, 0 changed, 0 missing, 0 unchanged); 17 data elements (17 added, 0 changed, 0 missing, 0 unchanged)",
+      "metadata imported: 6 data objects (6 added, 0 changed, 0 missing, 0 unchanged); 17 data elements (17 added, 0 changed, 0 missing, 0 unchanged); 23 changes pending approval",
     );
     const objectEvents = await pendingEvents("dataobject");
     const elementEvents = await pendingEvents("dataelement");
@@ -367,7 +367,7 @@ describe.skipIf(!reachable)("Data Dictionary metadata sources", () => {
       EntityKeyID: sourceKey,
     });
     expect(res.json().Msg).toBe(
-      "metadata imported: 6 data objects (1 added, 0 changed, 1 missing, 5 unchanged); 17 data elements (2 added, 1 changed, 2 missing, 14 unchanged)",
+      "metadata imported: 6 data objects (1 added, 0 changed, 1 missing, 5 unchanged); 17 data elements (2 added, 1 changed, 2 missing, 14 unchanged); 7 changes pending approval",
     );
     const elementEvents = await listRecords(t, admin, {
       context: DD,

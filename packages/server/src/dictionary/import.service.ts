@@ -3,7 +3,12 @@ import { counted } from "../counted.ts";
 import type { CopyRows, Database, Db } from "../db/connection.ts";
 import { AppError, NotFoundError } from "../errors.ts";
 import { ingest } from "../ingest/ingest.service.ts";
-import { IngestRejected, type IngestResult, rowChunks } from "../ingest/ingest-input.ts";
+import {
+  IngestRejected,
+  type IngestResult,
+  outcomeParts,
+  rowChunks,
+} from "../ingest/ingest-input.ts";
 import type { IngestValue } from "../ingest/row-converter.ts";
 import type { Attribute, ContextModel, EntityType } from "../model/model.ts";
 import {
@@ -284,7 +289,15 @@ async function ingestCatalog(
     apply: !dataelement.approval.upload,
   });
   return {
-    message: `metadata imported: ${counts("data object", objects)}; ${counts("data element", elements)}`,
+    message: [
+      `metadata imported: ${counts("data object", objects)}`,
+      counts("data element", elements),
+      ...outcomeParts({
+        applied: objects.applied + elements.applied,
+        pending: objects.pending + elements.pending,
+        superseded: objects.superseded + elements.superseded,
+      }),
+    ].join("; "),
     objects,
     elements,
   };

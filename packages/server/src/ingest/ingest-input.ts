@@ -1,3 +1,4 @@
+import { counted } from "../counted.ts";
 import type { CopyRows, Database, Db } from "../db/connection.ts";
 import type { Attribute, ContextModel, EntityType } from "../model/model.ts";
 import { identityAttributes } from "../model/model.ts";
@@ -236,6 +237,19 @@ export interface IngestResult extends Omit<DiffCounts, "existing"> {
   applied: number;
   /** Pending changes of other sources (or earlier runs) that the file contradicts (supersedeContradicted). */
   superseded: number;
+}
+
+/** What an ingest did with its changes, as parts of its summary: applied, pending, superseded. */
+export function outcomeParts(
+  r: Pick<IngestResult, "applied" | "pending" | "superseded">,
+): string[] {
+  const parts: string[] = [];
+  if (r.applied > 0) parts.push(`${counted(r.applied, "change")} applied`);
+  if (r.pending > 0) parts.push(`${counted(r.pending, "change")} pending approval`);
+  if (r.applied === 0 && r.pending === 0) parts.push("nothing to change");
+  if (r.superseded > 0)
+    parts.push(`${counted(r.superseded, "earlier pending change")} it contradicts superseded`);
+  return parts;
 }
 
 /**

@@ -11,7 +11,7 @@ import type { Attribute, Model } from "../model/model.ts";
 import { findEntityType } from "../model/model.ts";
 import { notifierOf, notifyChangeSetWaiting } from "../notifications/notify.service.ts";
 import { ingest } from "./ingest.service.ts";
-import { IngestRejected, type IngestResult } from "./ingest-input.ts";
+import { IngestRejected, type IngestResult, outcomeParts } from "./ingest-input.ts";
 import { type LayoutInWorker, openLayoutInWorker } from "./parse-in-worker.ts";
 import { writeProblemList } from "./problem-list.ts";
 import { finishUpload, insertUpload } from "./uploads.repository.ts";
@@ -74,13 +74,7 @@ function checkRights(
 function summary(fileName: string, r: IngestResult, dryRun: boolean): string {
   const counts = `${counted(r.rows, "row")} read - ${r.added} added, ${r.changed} changed, ${r.missing} missing, ${r.unchanged} unchanged`;
   if (dryRun) return `Check only, nothing was changed. ${fileName}: ${counts}`;
-  const parts = [`${fileName}: ${counts}`];
-  if (r.applied > 0) parts.push(`${counted(r.applied, "change")} applied`);
-  if (r.pending > 0) parts.push(`${counted(r.pending, "change")} pending approval`);
-  if (r.applied === 0 && r.pending === 0) parts.push("nothing to change");
-  if (r.superseded > 0)
-    parts.push(`${counted(r.superseded, "earlier pending change")} it contradicts superseded`);
-  return parts.join("; ");
+  return [`${fileName}: ${counts}`, ...outcomeParts(r)].join("; ");
 }
 
 /**
