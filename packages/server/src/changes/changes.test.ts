@@ -122,6 +122,22 @@ describe("approve", () => {
       count: 0,
       conflicts: [],
     });
+    // An id that is no change of the type is not found, alone (404) or among others.
+    const unknown = await post(
+      "/api/approve",
+      { entityType: "currency", entityEventIds: [saved.entityEventID, 99_999_999] },
+      approver,
+    );
+    expect(unknown.statusCode).toBe(404);
+    expect(messageOf(unknown)).toBe(
+      `No Currency change has the id ${saved.entityEventID}, 99999999`,
+    );
+    const mixed = await post(
+      "/api/approve",
+      { entityType: "country", entityEventIds: [saved.entityEventID, 99_999_999] },
+      approver,
+    );
+    expect(mixed.json().Msg).toBe("0 changes approved; 1 no longer pending; 1 not found");
   });
 
   it("makes a proposed record visible and counts it", async () => {

@@ -52,13 +52,42 @@ function assertNotOwn(type: EntityType, selected: SelectedSummary): void {
   );
 }
 
-function response(verb: string, requested: number, result: ApplyResult): DecisionResponse {
+function response(
+  verb: string,
+  requested: number,
+  result: ApplyResult,
+  unknown = 0,
+): DecisionResponse {
   const parts = [`${counted(result.applied, "change")} ${verb}`];
   if (result.conflicts.length > 0)
     parts.push(`${counted(result.conflicts.length, "conflict")} not applied`);
-  const skipped = requested - result.applied - result.conflicts.length;
+  const skipped = requested - result.applied - result.conflicts.length - unknown;
   if (skipped > 0) parts.push(`${skipped} no longer pending`);
+  if (unknown > 0) parts.push(`${unknown} not found`);
   return { Msg: parts.join("; "), count: result.applied, conflicts: result.conflicts };
+}
+
+/**
+ * How many of the requested event ids are no change of the type at all (unknown, or another
+ * type's); none of them being one answers 404.
+ */
+async function unknownEvents(
+  tx: Db,
+  context: ContextModel,
+  type: EntityType,
+  request: DecisionRequest,
+): Promise<number> {
+  if (!request.entityEventIds?.length) return 0;
+  const ids = [...new Set(request.entityEventIds)];
+  const { rows } = await sql<{ n: number }>`select count(*)::int as n from app.events
+    where event_id = any(${ids}::bigint[]) and context = ${context.name} and entity_type = ${type.name}`.execute(
+    tx,
+  );
+  if (rows[0].n === 0)
+    throw new NotFoundError(
+      `No ${type.uiName} change has the id ${ids.slice(0, 10).join(", ")}${ids.length > 10 ? ", ..." : ""}`,
+    );
+  return ids.length - rows[0].n;
 }
 
 function requestedCount(request: DecisionRequest, found: number): number {
@@ -106,6 +135,7 @@ async function decideOn(
   const rights = rightsIn(model, user, request.context);
   const type = requireTypePermission(rights, request.entityType, "approve");
   return decideThenBuild(db, indexBuilds, async (tx) => {
+    const unknown = await unknownEvents(tx, rights.context, type, request);
     const selected = await selectPendingEvents(
       tx,
       rights.context,
@@ -122,7 +152,7 @@ async function decideOn(
       decidedBy: user.username,
       notDecided: how.notDecided,
     });
-    const answer = response(how.verb, requestedCount(request, selected.selected), result);
+    const answer = response(how.verb, requestedCount(request, selected.selected), result, unknown);
     return { answer, result };
   });
 }
