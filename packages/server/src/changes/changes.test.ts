@@ -219,6 +219,44 @@ describe("approve", () => {
     expect(left).not.toContain(second.entityKeyID);
   });
 
+  it("leaves a removal pending, as a conflict, while other records still refer to the record", async () => {
+    const created = await post(
+      "/api/save",
+      { entityType: "currency", record: { code: "XQA", name: "Unused", minor_units: 2 } },
+      steward,
+    );
+    expect(created.statusCode).toBe(200);
+    const unused = created.json().entityKeyID as number;
+    const usd = await usdKey();
+    // An upload with 'Delete missing' that left both out.
+    const { rows } = await sql<{ event_id: number }>`
+      insert into app.events (context, entity_type, entity_key_id, action, status, old_values, base_version, source, created_by)
+      select 'reference', 'currency', entity_key_id, 'Missing', 'pending', '{}'::jsonb, version, 'upload:9', 'steward'
+      from ctx_reference.currency where entity_key_id in (${usd}, ${unused})
+      order by entity_key_id = ${usd}
+      returning event_id`.execute(t.database.db);
+    const [unusedEvent, usdEvent] = rows.map((r) => r.event_id);
+    const res = await post(
+      "/api/approve",
+      { entityType: "currency", entityEventIds: [unusedEvent, usdEvent] },
+      approver,
+    );
+    expect(res.json()).toEqual({
+      Msg: "1 change approved; 1 conflict not applied",
+      count: 1,
+      conflicts: [
+        { entityEventID: usdEvent, entityKeyID: usd, reason: "other records still refer to it" },
+      ],
+    });
+    const live = await listRecords(t, approver, {
+      entityType: "currency",
+      rowConstraints: [{ attribute: "code", operator: "=", values: ["USD", "XQA"] }],
+    });
+    expect(live.data.map((r) => r.keyAttrValues.code)).toEqual(["USD"]);
+    const pending = await pendingOf("currency");
+    expect(pending.data.some((r) => r.entityKeyID === usd)).toBe(true);
+  });
+
   it("reports a conflict when the record changed since the proposal, and leaves it pending", async () => {
     const nl = await country("NL");
     const saved = (

@@ -3,6 +3,7 @@ import type { Db } from "../db/connection.ts";
 import { entityTable } from "../ingest/diff.repository.ts";
 import { lockTypeShared } from "../ingest/ingest-lock.repository.ts";
 import type { ContextModel, EntityType } from "../model/model.ts";
+import { liveReferrersSql, referrersOf } from "../records/referrers.ts";
 
 /** Which pending events to decide on: explicit ids, or every pending event of one upload. */
 export type EventSelection = { entityEventIds: number[] } | { uploadId: number };
@@ -10,15 +11,17 @@ export type EventSelection = { entityEventIds: number[] } | { uploadId: number }
 /**
  * What approving a selected event would do, judged against its record when it was selected:
  * write a proposed new record, change or discontinue a record, or nothing, as a conflict (the
- * record is gone, or changed since the event was proposed).
+ * record is gone, changed since the event was proposed, or, to be discontinued, still referred to
+ * by live records, which a deletion from the web refuses too).
  */
-export type Outcome = "create" | "change" | "remove" | "gone" | "changed";
+export type Outcome = "create" | "change" | "remove" | "gone" | "changed" | "referenced";
 
-export const CONFLICTS: readonly Outcome[] = ["gone", "changed"];
+export const CONFLICTS: readonly Outcome[] = ["gone", "changed", "referenced"];
 
 const REASONS: Record<string, string> = {
   gone: "the record no longer exists",
   changed: "the record changed since this change was proposed",
+  referenced: "other records still refer to it",
 };
 
 /**
@@ -120,6 +123,7 @@ export async function selectPendingEvents(
     where e.context = ${context.name} and e.entity_type = ${type.name} and e.status = 'pending'
       and ${match}`.execute(tx);
   await sql`analyze ${SELECTED}`.execute(tx);
+  if (judge) await judgeReferencedRemovals(tx, context, type);
   const { rows } = await sql<Record<keyof SelectedSummary, string>>`
     select count(*) as selected,
       count(*) filter (where created_by = ${user} or ${user} = any(earlier_proposers)) as own,
@@ -134,6 +138,28 @@ export async function selectPendingEvents(
   return Object.fromEntries(
     Object.entries(rows[0]).map(([k, v]) => [k, Number(v)]),
   ) as unknown as SelectedSummary;
+}
+
+/**
+ * Judges the selected removals of records that live records still refer to as conflicts
+ * ('referenced'); records of the type that the selection removes too do not count.
+ */
+async function judgeReferencedRemovals(
+  tx: Db,
+  context: ContextModel,
+  type: EntityType,
+): Promise<void> {
+  for (const referrer of referrersOf(context, type)) {
+    const besides =
+      referrer.type.name === type.name
+        ? sql<boolean>`not exists (select 1 from ${SELECTED} r
+            where r.entity_key_id = o.entity_key_id and r.outcome = 'remove')`
+        : undefined;
+    await sql`update ${SELECTED} s set outcome = 'referenced' where s.outcome = 'remove'
+      and exists (${liveReferrersSql(context, referrer, sql`= s.entity_key_id`, besides)})`.execute(
+      tx,
+    );
+  }
 }
 
 export interface Conflict {

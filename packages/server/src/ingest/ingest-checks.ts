@@ -1,7 +1,10 @@
 import type { ScalarValue } from "@ledgerline/contract";
+import { sql } from "kysely";
+import { counted } from "../counted.ts";
 import type { Db } from "../db/connection.ts";
 import type { Attribute } from "../model/model.ts";
 import { identityAttributes } from "../model/model.ts";
+import { liveReferrersSql, referrersOf } from "../records/referrers.ts";
 import { stagedUniqueBreaches, uniqueAttributes } from "../rules/unique.repository.ts";
 import type { DiffCounts } from "./diff.repository.ts";
 import {
@@ -100,4 +103,30 @@ export function checkMassMissing(
     `This upload would mark ${counts.missing} of ${counts.existing} ${input.type.uiName} records missing (more than half). ` +
       "Check the file, or confirm to continue.",
   );
+}
+
+/**
+ * Refuses (409) an ingest that discontinued records (its Missing rows, applied under `source`)
+ * which live records still refer to, as a deletion from the web refuses them. Run in the ingest's
+ * transaction once its changes are written, so records it discontinued itself do not count.
+ */
+export async function checkMissingUnreferenced(
+  db: Db,
+  input: Pick<IngestInput, "context" | "type" | "source">,
+): Promise<void> {
+  const { context, type, source } = input;
+  for (const referrer of referrersOf(context, type)) {
+    const { rows } = await sql<{ n: number }>`
+      select count(*)::int as n from app.events e
+        join ${sql.table(`${context.schema}.${type.name}`)} t on t.entity_key_id = e.entity_key_id
+      where e.source = ${source} and e.action = 'Missing' and e.status = 'approved'
+        and e.context = ${context.name} and e.entity_type = ${type.name} and t.is_deleted
+        and exists (${liveReferrersSql(context, referrer, sql`= t.entity_key_id`)})`.execute(db);
+    const n = rows[0].n;
+    if (n > 0)
+      throw new IngestRejected(
+        409,
+        `The file was refused; nothing was changed. ${counted(n, `${type.uiName} record`)} it leaves out ${n === 1 ? "is" : "are"} still referred to by ${referrer.type.uiName} records (${referrer.attribute.uiName}): a record others refer to cannot be deleted.`,
+      );
+  }
 }

@@ -11,6 +11,7 @@ import type { Attribute, Model } from "../model/model.ts";
 import { findEntityType } from "../model/model.ts";
 import { notifierOf, notifyChangeSetWaiting } from "../notifications/notify.service.ts";
 import { ingest } from "./ingest.service.ts";
+import { checkMissingUnreferenced } from "./ingest-checks.ts";
 import { IngestRejected, type IngestResult, outcomeParts } from "./ingest-input.ts";
 import { type LayoutInWorker, openLayoutInWorker } from "./parse-in-worker.ts";
 import { writeProblemList } from "./problem-list.ts";
@@ -128,6 +129,7 @@ export async function uploadFile(
     );
     const { columns } = parsed;
     const headers = new Map(columns.map((c) => [c.attribute, c.header]));
+    const source = `upload:${uploadId}`;
     const result = await ingest(db, {
       copyRows: database.copyRows,
       context: rights.context,
@@ -141,19 +143,22 @@ export async function uploadFile(
       apply: approveEverything || !type.approval.upload,
       dryRun: request.dryRun,
       confirmMassMissing: request.confirmMassMissing,
-      source: `upload:${uploadId}`,
+      source,
       user: user.username,
       maxRows: config.upload.maxRows,
       // PGlite runs one statement at a time for the whole server: no transaction may last a file.
       loadTransaction: database.kind === "postgres" ? database.transaction : undefined,
-      beforeCommit: (tx, written) =>
-        notifyChangeSetWaiting(tx, notifierOf(config), {
+      async beforeCommit(tx, written) {
+        if (written.missing > 0 && written.applied > 0)
+          await checkMissingUnreferenced(tx, { context: rights.context, type, source });
+        await notifyChangeSetWaiting(tx, notifierOf(config), {
           context: rights.context,
           written: [{ type, result: written }],
-          source: `upload:${uploadId}`,
+          source,
           what: `the upload of ${request.fileName}`,
           by: user.username,
-        }),
+        });
+      },
       afterCommit: (indexWork) =>
         background.add(indexWork, (error) =>
           log.error(

@@ -246,6 +246,38 @@ describe("POST /api/upload", () => {
     expect(await eventCount()).toBe(events);
   });
 
+  it("refuses an applied upload leaving out a record others still refer to, and changes nothing", async () => {
+    const { rows: stored } = await sql<{
+      code: string;
+      name: string;
+      minor_units: number | null;
+      active: boolean | null;
+    }>`select code, name, minor_units, active from ctx_reference.currency
+      where not is_deleted and not is_pending_new order by code`.execute(t.database.db);
+    // Every currency as stored, but the US dollar, which countries refer to.
+    const rows: unknown[][] = [
+      ["Code", "Name", "Minor units", "Active"],
+      ...stored
+        .filter((c) => c.code !== "USD")
+        .map((c) => [c.code, c.name, c.minor_units ?? "", c.active ?? ""]),
+    ];
+    const events = await eventCount();
+    const res = await upload(t, admin, await workbookOf("Currencies", rows), {
+      layout: "currencies",
+      approveEverything: true,
+    });
+    expect(res.statusCode, res.body).toBe(409);
+    expect(res.body).toBe(
+      "The file was refused; nothing was changed. 1 Currency record it leaves out is still referred to by Country records (Currency): a record others refer to cannot be deleted.",
+    );
+    expect(await eventCount()).toBe(events);
+    const usd = await listRecords(t, viewer, {
+      entityType: "currency",
+      rowConstraints: [{ attribute: "code", operator: "=", values: ["USD"] }],
+    });
+    expect(usd.data).toHaveLength(1);
+  });
+
   it("brings a discontinued record back as a Change when it reappears", async () => {
     const gb = (
       await listRecords(t, viewer, {

@@ -8,6 +8,7 @@ import { ConflictError, ForbiddenError, NotFoundError } from "../errors.ts";
 import { lockTypeShared } from "../ingest/ingest-lock.repository.ts";
 import { type ContextModel, type EntityType, type Model, SYSTEM_COLUMNS } from "../model/model.ts";
 import { markWebDigestDue, type Notifier } from "../notifications/notify.service.ts";
+import { liveReferrersSql, referrersOf } from "./referrers.ts";
 import { adjustTypeCount } from "./type-counts.repository.ts";
 
 /**
@@ -143,21 +144,22 @@ async function assertNotReferenced(
   keyIds: readonly number[],
 ): Promise<void> {
   if (keyIds.length === 0) return;
-  for (const other of context.entityTypes) {
-    for (const attr of other.attributes.filter(
-      (a) => a.dataType === "Reference" && a.referencedEntityType === type.name,
-    )) {
-      const { rows } = await sql<{ n: number }>`
-        select count(*)::int as n from ${sql.table(`${context.schema}.${other.name}`)}
-        where ${sql.id(attr.name)} = any(${[...keyIds]}::bigint[]) and not is_deleted
-          ${other.name === type.name ? sql`and entity_key_id <> all(${[...keyIds]}::bigint[])` : sql``}`.execute(
-        db,
+  const keys = sql`any(${[...keyIds]}::bigint[])`;
+  for (const referrer of referrersOf(context, type)) {
+    // Records of the type itself that are deleted along with them do not count.
+    const besides =
+      referrer.type.name === type.name
+        ? sql<boolean>`o.entity_key_id <> all(${[...keyIds]}::bigint[])`
+        : undefined;
+    const { rows } = await sql<{ n: number }>`
+      select count(*)::int as n from (${liveReferrersSql(context, referrer, sql`= ${keys}`, besides)}) r`.execute(
+      db,
+    );
+    if (rows[0].n > 0) {
+      const other = referrer.type.uiName;
+      throw new ConflictError(
+        `Cannot delete: ${counted(rows[0].n, `${other} record still refers`, `${other} records still refer`)} to it (${referrer.attribute.uiName})`,
       );
-      if (rows[0].n > 0) {
-        throw new ConflictError(
-          `Cannot delete: ${counted(rows[0].n, `${other.uiName} record still refers`, `${other.uiName} records still refer`)} to it (${attr.uiName})`,
-        );
-      }
     }
   }
 }
