@@ -73,12 +73,15 @@ test.describe("developer pages", () => {
   });
 });
 
-test("a user who is not a developer is sent home from /theme and /testdate", async ({ page }) => {
+test("a user who is not a developer is sent home from /theme, and may open /testdate", async ({
+  page,
+}) => {
   await signIn(page, plain);
   await expect(page.getByRole("button", { name: "Developer" })).toHaveCount(0);
-  for (const path of ["/theme", "/testdate"]) {
-    await page.goto(path);
-    await expect(page).toHaveURL(/\/$/);
-    await expect(page.getByTestId("theme-showcase")).toHaveCount(0);
-  }
+  await page.goto("/theme");
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByTestId("theme-showcase")).toHaveCount(0);
+  // SPEC.md names the console and the theme page developer-only; the date test page is not.
+  await page.goto("/testdate");
+  await expect(page.getByRole("heading", { name: "Date format test" })).toBeVisible();
 });

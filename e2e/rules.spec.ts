@@ -139,7 +139,7 @@ test("the Add modal shows the rules as hints and refuses a negative population l
     "ISO 3166-1 codes are two capital letters",
   );
   await expect(modal.getByTestId("rule-hint-name")).toHaveText(
-    "Another country already has this name (checked when saved)",
+    "No two countries share a name (checked when saved)",
   );
   await expect(modal.getByTestId("rule-hint-joined_eu")).toHaveText([
     "The date of joining the EU cannot be in the future",

@@ -432,7 +432,7 @@ describe("rules of a valid file", () => {
       ["iso2 matches [A-Z]{2}", "warning", "ISO 3166-1 codes are two capital letters"],
     ]);
     expect(of(country, "name")).toEqual([
-      ["name unique", "error", "Another country already has this name"],
+      ["name unique", "error", "No two countries share a name"],
     ]);
     expect(of(country, "population")).toEqual([
       ["population in [0, ]", "error", "Population cannot be negative"],
@@ -548,7 +548,7 @@ describe("a start", () => {
       "reference.yaml": (doc) => {
         attributeIn(doc, "country", "population").rules = [{ min: 1000 }];
         attributeIn(doc, "country", "name").rules = [
-          { unique: true, message: "Another country already has this name" },
+          { unique: true, message: "No two countries share a name" },
           { maxLength: 6, severity: "warning" },
         ];
         attributeIn(doc, "country", "joined_eu").rules = [];

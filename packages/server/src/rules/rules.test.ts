@@ -24,7 +24,7 @@ let eurKey: number;
 const COUNTRY_HEADERS = ["ISO2", "Name", "Currency", "Population", "Joined EU", "EU member"];
 const NEGATIVE = "Population cannot be negative";
 const FUTURE = "The date of joining the EU cannot be in the future";
-const TAKEN = "Another country already has this name";
+const TAKEN = "No two countries share a name";
 const CROWDED = "More people than any country has: check the figure";
 const NO_DATE = "An EU member is expected to have the date it joined";
 
