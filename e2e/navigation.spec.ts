@@ -163,6 +163,9 @@ test.describe("navigation bar of other users", () => {
   test("without any role no application can be chosen", async ({ page }) => {
     await signIn(page, norole);
     await expect(page.getByText("Please select an application")).toBeVisible();
+    await expect(page.getByTestId("no-applications")).toHaveText(
+      "You have no role in any application yet: an administrator grants one on the Role management page.",
+    );
     const select = contextSelect(page);
     await expect(select).toBeDisabled();
     await expect(select.locator("option:not([disabled])")).toHaveCount(0);
@@ -176,6 +179,7 @@ test.describe("navigation bar of other users", () => {
     await expect(page).toHaveURL(/\/login$/);
     await signIn(page, plain);
     await expect(page.getByText("Please select an application")).toBeVisible();
+    await expect(page.getByTestId("no-applications")).toHaveCount(0);
     await expectLinks(page, ["Home"], [...contextItems, ...dictionaryItems]);
   });
 });
