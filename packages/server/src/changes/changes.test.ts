@@ -56,9 +56,21 @@ async function usdKey(): Promise<number> {
   return list.data[0].entityKeyID;
 }
 
-/** A country saved by the steward, held for approval: the save's answer. */
-async function proposeCountry(record: object) {
-  return (await post("/api/save", { entityType: "country", record }, steward)).json();
+/** A country saved by the steward (or `cookie`'s user), held for approval: the save's answer. */
+async function proposeCountry(record: object, cookie = steward) {
+  return (await post("/api/save", { entityType: "country", record }, cookie)).json();
+}
+
+/** `both` may not approve the event as their own: 403, and the country keeps no population. */
+async function expectOwnChangeRefused(eventId: number, iso2: string) {
+  const res = await post(
+    "/api/approve",
+    { entityType: "country", entityEventIds: [eventId] },
+    both,
+  );
+  expect(res.statusCode).toBe(403);
+  expect(messageOf(res)).toMatch(/You cannot approve your own changes/);
+  expect((await country(iso2)).requested.attrValues.population.value).toBeNull();
 }
 
 /** A pending change as an upload would propose it (the ingest engine arrives later). */
@@ -292,21 +304,8 @@ describe("approve", () => {
   });
 
   it("refuses a user approving their own change unless the type allows it", async () => {
-    const saved = (
-      await post(
-        "/api/save",
-        { entityType: "country", record: { iso2: "PT", population: 10_300_000 } },
-        both,
-      )
-    ).json();
-    const res = await post(
-      "/api/approve",
-      { entityType: "country", entityEventIds: [saved.entityEventID] },
-      both,
-    );
-    expect(res.statusCode).toBe(403);
-    expect(messageOf(res)).toMatch(/You cannot approve your own changes/);
-    expect((await country("PT")).requested.attrValues.population.value).toBeNull();
+    const saved = await proposeCountry({ iso2: "PT", population: 10_300_000 }, both);
+    await expectOwnChangeRefused(saved.entityEventID, "PT");
     // Currency allows self-approval.
     const chf = (
       await listRecords(t, approver, {
@@ -326,40 +325,13 @@ describe("approve", () => {
   });
 
   it("refuses a proposer approving their change once another person amended it", async () => {
-    const saved = (
-      await post(
-        "/api/save",
-        { entityType: "country", record: { iso2: "IE", population: 5_100_000 } },
-        both,
-      )
-    ).json();
-    const amended = (
-      await post(
-        "/api/save",
-        { entityType: "country", record: { iso2: "IE", joined_eu: "1973-01-01" } },
-        steward,
-      )
-    ).json();
+    const saved = await proposeCountry({ iso2: "IE", population: 5_100_000 }, both);
+    const amended = await proposeCountry({ iso2: "IE", joined_eu: "1973-01-01" });
     expect(amended.entityEventID).toBe(saved.entityEventID);
-    const res = await post(
-      "/api/approve",
-      { entityType: "country", entityEventIds: [saved.entityEventID] },
-      both,
-    );
-    expect(res.statusCode).toBe(403);
-    expect(messageOf(res)).toMatch(/You cannot approve your own changes/);
-    expect((await country("IE")).requested.attrValues.population.value).toBeNull();
+    await expectOwnChangeRefused(saved.entityEventID, "IE");
     // The amender is its author now; the first author stays on record, once however often they amend.
-    await post(
-      "/api/save",
-      { entityType: "country", record: { iso2: "IE", joined_eu: "1972-01-01" } },
-      both,
-    );
-    await post(
-      "/api/save",
-      { entityType: "country", record: { iso2: "IE", joined_eu: "1973-01-01" } },
-      steward,
-    );
+    await proposeCountry({ iso2: "IE", joined_eu: "1972-01-01" }, both);
+    await proposeCountry({ iso2: "IE", joined_eu: "1973-01-01" });
     const { rows } = await sql<{ created_by: string; earlier_proposers: string[] }>`
       select created_by, earlier_proposers from app.events where event_id = ${saved.entityEventID}`.execute(
       t.database.db,
