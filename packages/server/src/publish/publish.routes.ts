@@ -56,37 +56,36 @@ export async function publishRoutes(app: App, { database, model, config }: AppDe
     },
   );
 
-  app.get("/ws/publish", { websocket: true, schema: { hide: true } }, (socket, request) => {
-    const user = currentUser(request);
-    // The listener goes on at once: a message sent right after opening arrives while the rights
-    // are still being read, and a socket without a listener drops it.
-    const allowed = mayPublish(user).then(
-      () => true,
-      () => false,
-    );
-    void allowed.then((ok) => {
-      if (ok) hub.add(socket);
-      else socket.close(1008, "not allowed to publish");
-    });
-    socket.on("message", async (data, isBinary) => {
-      if (!(await allowed)) return;
-      const message = PublishClientMessage.safeParse(isBinary ? "" : data.toString());
-      if (!message.success) {
-        socket.close(1008, "only 'status' and 'publish' are accepted");
-      } else if (message.data === "status") {
-        socket.send(JSON.stringify(await hub.status()));
-      } else {
-        const result = await hub.publish(user.username);
-        // A refusal while busy goes to the asker only; real results reach every watcher.
-        if (result.message === BUSY_MESSAGE) {
-          const refusal: PublishResponse = {
-            type: "publishResponse",
-            message: result.message,
-            error: true,
-          };
-          socket.send(JSON.stringify(refusal));
+  app.get(
+    "/ws/publish",
+    {
+      websocket: true,
+      schema: { hide: true },
+      // Checked before the upgrade: a caller who may not publish is answered 403, not a socket.
+      preValidation: async (request) => mayPublish(currentUser(request)),
+    },
+    (socket, request) => {
+      const user = currentUser(request);
+      hub.add(socket);
+      socket.on("message", async (data, isBinary) => {
+        const message = PublishClientMessage.safeParse(isBinary ? "" : data.toString());
+        if (!message.success) {
+          socket.close(1008, "only 'status' and 'publish' are accepted");
+        } else if (message.data === "status") {
+          socket.send(JSON.stringify(await hub.status()));
+        } else {
+          const result = await hub.publish(user.username);
+          // A refusal while busy goes to the asker only; real results reach every watcher.
+          if (result.message === BUSY_MESSAGE) {
+            const refusal: PublishResponse = {
+              type: "publishResponse",
+              message: result.message,
+              error: true,
+            };
+            socket.send(JSON.stringify(refusal));
+          }
         }
-      }
-    });
-  });
+      });
+    },
+  );
 }

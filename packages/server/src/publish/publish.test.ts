@@ -215,6 +215,12 @@ describe("WebSocket /ws/publish", () => {
     b.ws.close();
   });
 
+  it("answers 403 instead of a socket to a user who cannot read the dictionary", async () => {
+    await t.createUser({ username: "refonly2", roles: [{ context: "reference", role: "viewer" }] });
+    const cookie = await t.login("refonly2", TEST_USER_PASSWORD);
+    await expect(connect(cookie)).rejects.toThrow("HTTP 403");
+  });
+
   it("refuses a publish while another instance publishes", async () => {
     const running = await t.database.db
       .insertInto("app.publish_runs")
