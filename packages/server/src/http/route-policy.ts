@@ -125,15 +125,16 @@ export const ROUTE_POLICY: Readonly<Record<string, RoutePolicy>> = {
   "POST /api/runaction": writes(signedIn("approve")),
 
   "POST /api/getusers": reads(admin()),
-  // A new user has a password, which no token may set (users.service.ts).
+  // Users and roles are managed by people: a leaked token must not be able to make an account an
+  // administrator, grant roles or set a password that outlives the token.
   "POST /api/createuser": admin(),
-  "POST /api/updateuser": writes(admin()),
-  "POST /api/removeuser": writes(admin()),
+  "POST /api/updateuser": admin(),
+  "POST /api/removeuser": admin(),
   "POST /api/getroles": reads(admin()),
   "POST /api/getrolesbycontext": reads(admin()),
   "POST /api/getrolesbyusername": reads(admin()),
-  "POST /api/addrole": writes(admin()),
-  "POST /api/removerole": writes(admin()),
+  "POST /api/addrole": admin(),
+  "POST /api/removerole": admin(),
 
   "POST /api/notifications/settings": reads(signedIn()),
   "POST /api/notifications/updatesetting": writes(signedIn()),

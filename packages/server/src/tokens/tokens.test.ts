@@ -139,25 +139,53 @@ describe("API tokens", () => {
     }
   });
 
-  it("never sets a password, which would open a session that outlives the token", async () => {
+  it("never manages users or roles: no password, no administrator right, no role", async () => {
     const token = await newToken("admin", "write");
-    const update = (password: string | null) =>
-      t.post(
+    const calls: [string, object][] = [
+      [
+        "/api/createuser",
+        {
+          username: "scripted",
+          name: "Scripted",
+          email: "s@example.com",
+          password: "Pass-word-123",
+        },
+      ],
+      [
         "/api/updateuser",
-        { username: "steward", name: "Steward", email: "steward@example.com", password },
-        bearer(token),
-      );
-    const refused = await update("Another-pass-123");
-    expect(refused.statusCode).toBe(403);
-    expect(refused.json().message).toBe("An API token cannot set passwords; sign in to do it");
+        {
+          username: "steward",
+          name: "Steward",
+          email: "steward@example.com",
+          password: "Another-pass-123",
+        },
+      ],
+      [
+        "/api/updateuser",
+        {
+          username: "viewer",
+          name: "Viewer",
+          email: "viewer@example.com",
+          password: null,
+          isadmin: true,
+        },
+      ],
+      ["/api/addrole", { context: "reference", username: "viewer", role: "approver" }],
+      ["/api/removerole", { context: "reference", username: "steward", role: "steward" }],
+      ["/api/removeuser", { username: "viewer" }],
+    ];
+    for (const [url, body] of calls) {
+      const res = await t.post(url, body, bearer(token));
+      expect(res.statusCode, url).toBe(403);
+      expect(res.json().message).toBe("This call is not open to API tokens");
+    }
     expect((await t.login("steward", TEST_USER_PASSWORD)).length).toBeGreaterThan(0);
-    const create = await t.post(
-      "/api/createuser",
-      { username: "scripted", name: "Scripted", email: "s@example.com", password: "Pass-word-123" },
-      bearer(token),
+    const viewer = await t.post(
+      "/api/getrolesbyusername",
+      { context: "reference", username: "viewer" },
+      cookies.admin,
     );
-    expect(create.statusCode).toBe(403);
-    expect((await update(null)).statusCode).toBe(200);
+    expect(viewer.json().map((r: { name: string }) => r.name)).not.toContain("approver");
   });
 
   it("refuses lifetimes beyond the configured limit", async () => {
