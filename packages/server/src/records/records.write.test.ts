@@ -247,6 +247,37 @@ describe("update", () => {
     expect(messageOf(byKey)).toBe("No Currency record with key 999999");
   });
 
+  it("takes a whole record back: stored values it sends unchanged are not judged, changed ones are", async () => {
+    // Stored before the rule, and set by the system.
+    await sql`update ctx_reference.country set population = -10, verified_on = '2024-01-01'
+      where iso2 = 'LU'`.execute(t.database.db);
+    const lu = (
+      await listRecords(t, viewer, {
+        entityType: "country",
+        rowConstraints: [{ attribute: "iso2", operator: "=", values: ["LU"] }],
+      })
+    ).data[0];
+    const whole = {
+      entityKeyID: lu.entityKeyID,
+      iso2: "LU",
+      population: -10,
+      verified_on: "2024-01-01",
+    };
+    const renamed = await save(
+      { ...whole, name: "Grand Duchy of Luxembourg" },
+      steward,
+      {},
+      "country",
+    );
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    expect(renamed.json().pending).toBe(true);
+    const negative = await save({ ...whole, population: -11 }, steward, {}, "country");
+    expect(negative.statusCode).toBe(400);
+    expect(messageOf(negative)).toBe("population: Population cannot be negative");
+    const verified = await save({ ...whole, verified_on: "2025-01-01" }, steward, {}, "country");
+    expect(messageOf(verified)).toBe("verified_on: cannot be edited");
+  });
+
   it("holds an edit for approval, and a second edit amends the same pending event", async () => {
     const fr = (
       await listRecords(t, viewer, {

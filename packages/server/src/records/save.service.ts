@@ -119,6 +119,8 @@ function convertFields(
   type: EntityType,
   record: Record<string, ScalarValue>,
   allow: (attr: Attribute) => string | undefined,
+  /** The record's values, when it is stored: one sent back unchanged is not judged by its rules. */
+  stored: Record<string, ScalarValue> = {},
 ): { values: Record<string, ScalarValue>; problems: string[]; failed: Set<string> } {
   const problems: string[] = [];
   const failed = new Set<string>();
@@ -138,12 +140,14 @@ function convertFields(
       refuse(name, "computed, cannot be set");
       continue;
     }
+    const converted = convertValue(attr, raw, stored[name]);
     const refusal = allow(attr);
-    if (refusal && raw !== null) {
+    // What it may not set passes where it is the stored value, sent back unchanged.
+    const unchanged = converted.ok && name in stored && sameValue(converted.value, stored[name]);
+    if (refusal && raw !== null && !unchanged) {
       refuse(name, refusal);
       continue;
     }
-    const converted = convertValue(attr, raw);
     if (converted.ok) values[name] = converted.value;
     else refuse(name, converted.reason);
   }
@@ -280,8 +284,11 @@ async function updateRecord(
     values: given,
     problems,
     failed,
-  } = convertFields(type, record, (a) =>
-    a.identity ? undefined : a.editable ? undefined : "cannot be edited",
+  } = convertFields(
+    type,
+    record,
+    (a) => (a.identity ? undefined : a.editable ? undefined : "cannot be edited"),
+    current.values,
   );
   for (const a of identityAttributes(type)) {
     if (given[a.name] !== undefined && !sameValue(given[a.name], current.values[a.name]))

@@ -80,11 +80,19 @@ function keepingRules(attr: Attribute, value: ScalarValue): Converted {
 
 /**
  * Converts a value sent by a client to the attribute's type. Empty text counts as no value; a
- * missing value is refused unless the attribute is nullable; a value breaking an error rule too.
+ * missing value is refused unless the attribute is nullable; a value breaking an error rule too,
+ * unless it is the record's `stored` value (an edit sending it back changes nothing).
  */
-export function convertValue(attr: Attribute, raw: ScalarValue): Converted {
+export function convertValue(attr: Attribute, raw: ScalarValue, stored?: ScalarValue): Converted {
   const converted = convertType(attr, raw);
-  return converted.ok && converted.value !== null ? keepingRules(attr, converted.value) : converted;
+  // A rule judges what a change sets: the value stored already passes, whatever rule came later.
+  if (
+    !converted.ok ||
+    converted.value === null ||
+    (stored !== undefined && sameValue(converted.value, stored))
+  )
+    return converted;
+  return keepingRules(attr, converted.value);
 }
 
 function convertType(attr: Attribute, raw: ScalarValue): Converted {
