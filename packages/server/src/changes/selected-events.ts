@@ -194,18 +194,21 @@ export async function selectedEventIds(tx: Db): Promise<number[]> {
   return rows.map((r) => Number(r.event_id));
 }
 
-/** Per proposer other than `decidedBy`: how many of their selected events were decided, how many not. */
+/** Per proposer (an author, or an earlier one) other than `decidedBy`: how many of their selected events were decided, how many not. */
 export async function tallyByAuthor(
   tx: Db,
   decidedBy: string,
   notDecided: readonly Outcome[],
 ): Promise<{ author: string; decided: number; conflicts: number }[]> {
+  // An amended change counts for each of its authors, the earlier ones too.
   const { rows } = await sql<{ author: string; decided: string; conflicts: string }>`
-    select created_by as author,
+    select p.author,
       count(*) filter (where not (${outcomeIn("s", notDecided)})) as decided,
       count(*) filter (where ${outcomeIn("s", notDecided)}) as conflicts
-    from ${SELECTED} s where lower(created_by) <> lower(${decidedBy})
-    group by created_by order by min(event_id)`.execute(tx);
+    from ${SELECTED} s
+      cross join lateral unnest(array[s.created_by] || coalesce(s.earlier_proposers, '{}')) as p(author)
+    where lower(p.author) <> lower(${decidedBy})
+    group by p.author order by min(s.event_id)`.execute(tx);
   return rows.map((r) => ({
     author: r.author,
     decided: Number(r.decided),

@@ -247,6 +247,37 @@ describe("decisions", () => {
   });
 });
 
+describe("decisions on amended changes", () => {
+  it("tells each author of a change another person amended", async () => {
+    await t.createUser({ username: "amender", roles: [{ context: "reference", role: "steward" }] });
+    const amender = await t.login("amender", TEST_USER_PASSWORD);
+    const uploadId = await uploadCountries("amend-me.xlsx", 1);
+    const { rows } = await sql<{ key: number }>`select entity_key_id as key from app.events
+      where source = ${`upload:${uploadId}`}`.execute(t.database.db);
+    const amended = await t.post(
+      "/api/save",
+      {
+        context: "reference",
+        entityType: "country",
+        record: { entityKeyID: Number(rows[0].key), population: 2000 },
+      },
+      amender,
+    );
+    expect(amended.json().Msg, amended.body).toMatch(/amended$/);
+    const res = await t.post(
+      "/api/approve",
+      { context: "reference", entityType: "country", uploadId },
+      cookies.approver,
+    );
+    expect(res.json().count).toBe(1);
+    await send();
+    for (const to of ["steward@example.com", "amender@example.com"])
+      expect(smtp.to(to).at(-1)?.text, to).toContain(
+        "approver approved 1 of your changes to Country (Reference Data).",
+      );
+  });
+});
+
 describe("delivery", () => {
   it("keeps messages while the SMTP server is down and delivers each exactly once later", async () => {
     await smtp.stop();
