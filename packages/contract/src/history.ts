@@ -1,11 +1,15 @@
 import { z } from "zod";
-import { AttrValue, Moment, RowConstraint } from "./entities.ts";
+import { AttrValue, RowConstraint } from "./entities.ts";
 
 /**
  * One end of a comparison: a moment, or an upload id meaning "the state right after that upload's
  * changes were approved".
  */
-export const CompareEnd = z.union([Moment, z.number().int().positive()]);
+const COMPARE_END = "a moment (ISO 8601, with its offset) or an upload id (a number)";
+export const CompareEnd = z.union(
+  [z.iso.datetime({ offset: true, error: COMPARE_END }), z.number().int().positive()],
+  { error: COMPARE_END },
+);
 export type CompareEnd = z.infer<typeof CompareEnd>;
 
 export const CHANGE_KINDS = ["Added", "Changed", "Removed"] as const;

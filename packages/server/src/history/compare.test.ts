@@ -117,6 +117,17 @@ describe("/api/compare", () => {
     );
     expect(res.statusCode).toBe(400);
     expect(messageOf(res)).toMatch(/^to: .* is in the future$/);
+    for (const to of ["6", undefined]) {
+      const unclear = await t.post(
+        "/api/compare",
+        { context: "reference", entityType: "currency", from: m.start, to },
+        steward,
+      );
+      expect(unclear.statusCode).toBe(400);
+      expect(messageOf(unclear)).toBe(
+        "to: a moment (ISO 8601, with its offset) or an upload id (a number)",
+      );
+    }
     const refused = await t.post(
       "/api/compare",
       { context: "reference", entityType: "currency", from: m.start, to: m.second },
