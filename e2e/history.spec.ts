@@ -296,6 +296,16 @@ test("a link with asOf restores the view of then; a future moment is refused", a
   await expect(page.getByTestId("toast").filter({ hasText: "As of" })).toContainText(
     "in the future",
   );
+  // The refused moment is left for the live list: no banner claims it.
+  await expect(banner(page)).toHaveCount(0);
+  await expect.poll(() => param(page, "asOf")).toBeNull();
+
+  await page.goto("/explorer?type=country&asOf=garbage");
+  await expect(page.getByTestId("toast").filter({ hasText: "As of" })).toContainText(
+    "'garbage' is not a moment (ISO 8601, with its offset): showing the records as they are now",
+  );
+  await expect(banner(page)).toHaveCount(0);
+  await expect.poll(() => param(page, "asOf")).toBeNull();
 });
 
 /** Compare columns: Change, ISO code, Name, Currency, Population, ... */

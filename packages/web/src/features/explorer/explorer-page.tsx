@@ -1,3 +1,4 @@
+import { useEffect } from "react";
 import Spinner from "react-bootstrap/Spinner";
 import { useSearchParams } from "react-router";
 import { OpeningApplication } from "../../app/opening-application.tsx";
@@ -25,6 +26,17 @@ export function ExplorerPage() {
   const history = useHistoryParams();
   // A link (a decision e-mail) may name the application: `?context=<name>`.
   const following = useContextFromLink();
+  // A link whose moment is no moment is told, and the live list shown without it.
+  const { unusableAsOf, setAsOf } = history;
+  useEffect(() => {
+    if (unusableAsOf === null) return;
+    showToast(
+      "As of",
+      `'${unusableAsOf}' is not a moment (ISO 8601, with its offset): showing the records as they are now`,
+      "danger",
+    );
+    setAsOf(null);
+  }, [unusableAsOf, setAsOf, showToast]);
 
   if (following) return <OpeningApplication />;
   if (context === null) {

@@ -1,6 +1,7 @@
 import type { EntityTypeInfo, SaveResponse } from "@ledgerline/contract";
 import { useEffect, useState } from "react";
 import Collapse from "react-bootstrap/Collapse";
+import { isApiError } from "../../api/index.ts";
 import { ConfirmModal } from "../../components/confirm-modal.tsx";
 import { shownBounds, useKeepPageInRange } from "../../components/data-table/use-list-controls.ts";
 import { activeFilterCount } from "../../components/filters/filter-model.ts";
@@ -54,6 +55,11 @@ export function ExplorerView(props: ExplorerViewProps) {
   useKeepPageInRange(records, view);
   useLastPageOnceCounted(records, view);
   useFailureToast("As of", asOf ? records.error : null, showToast);
+  // A moment the server refuses (in the future) is not shown under a banner claiming it.
+  const refusedAsOf = asOf !== null && isApiError(records.error);
+  useEffect(() => {
+    if (refusedAsOf) onAsOf(null);
+  }, [refusedAsOf, onAsOf]);
   // A record's history may lead to a past moment: nothing stays open for editing there.
   useEffect(() => {
     if (asOf) setDialog(null);

@@ -38,7 +38,10 @@ export function useHistoryParams() {
     [setParams],
   );
 
-  const asOf = momentOrNull(params.get(HISTORY_PARAMS.asOf));
+  const asOfText = params.get(HISTORY_PARAMS.asOf);
+  const asOf = momentOrNull(asOfText);
+  /** An `asOf` the address holds that is no moment (a mistyped link): shown as now. */
+  const unusableAsOf = asOfText !== null && asOf === null ? asOfText : null;
   const comparing = params.get(HISTORY_PARAMS.view) === COMPARE_VIEW;
   const fromParam = params.get(HISTORY_PARAMS.from);
   const toParam = params.get(HISTORY_PARAMS.to);
@@ -93,5 +96,5 @@ export function useHistoryParams() {
     [edit],
   );
 
-  return { asOf, setAsOf, compare, openCompare, setCompareEnd, closeCompare };
+  return { asOf, unusableAsOf, setAsOf, compare, openCompare, setCompareEnd, closeCompare };
 }
