@@ -300,12 +300,15 @@ test("a link with asOf restores the view of then; a future moment is refused", a
   await expect(banner(page)).toHaveCount(0);
   await expect.poll(() => param(page, "asOf")).toBeNull();
 
+  const steps = await page.evaluate(() => window.history.length);
   await page.goto("/explorer?type=country&asOf=garbage");
   await expect(page.getByTestId("toast").filter({ hasText: "As of" })).toContainText(
     "'garbage' is not a moment (ISO 8601, with its offset): showing the records as they are now",
   );
   await expect(banner(page)).toHaveCount(0);
   await expect.poll(() => param(page, "asOf")).toBeNull();
+  // Taken out in place: the back button does not lead to the unusable link again.
+  expect(await page.evaluate(() => window.history.length)).toBe(steps + 1);
 });
 
 /** Compare columns: Change, ISO code, Name, Currency, Population, ... */

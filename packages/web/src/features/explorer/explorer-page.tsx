@@ -27,7 +27,7 @@ export function ExplorerPage() {
   // A link (a decision e-mail) may name the application: `?context=<name>`.
   const following = useContextFromLink();
   // A link whose moment is no moment is told, and the live list shown without it.
-  const { unusableAsOf, setAsOf } = history;
+  const { unusableAsOf, dropAsOf } = history;
   useEffect(() => {
     if (unusableAsOf === null) return;
     showToast(
@@ -35,8 +35,8 @@ export function ExplorerPage() {
       `'${unusableAsOf}' is not a moment (ISO 8601, with its offset): showing the records as they are now`,
       "danger",
     );
-    setAsOf(null);
-  }, [unusableAsOf, setAsOf, showToast]);
+    dropAsOf();
+  }, [unusableAsOf, dropAsOf, showToast]);
 
   if (following) return <OpeningApplication />;
   if (context === null) {
@@ -80,6 +80,7 @@ export function ExplorerPage() {
             type={type}
             asOf={history.asOf}
             onAsOf={history.setAsOf}
+            onAsOfRefused={history.dropAsOf}
             onCompare={() =>
               history.openCompare({ from: history.asOf, to: new Date().toISOString() })
             }

@@ -29,6 +29,8 @@ interface ExplorerViewProps {
   /** The past moment listed (read-only); null for the live list. */
   asOf: string | null;
   onAsOf: (moment: string | null) => void;
+  /** The server refused the moment: the live list instead, in place of the refused address. */
+  onAsOfRefused: () => void;
   onCompare: () => void;
   showToast: (title: string, body: string, variant?: ToastVariant) => void;
 }
@@ -40,7 +42,7 @@ type Dialog = "add" | "edit" | "delete" | "history" | null;
  * moment, the same table read-only under a banner.
  */
 export function ExplorerView(props: ExplorerViewProps) {
-  const { context, type, asOf, onAsOf, showToast } = props;
+  const { context, type, asOf, onAsOf, onAsOfRefused, showToast } = props;
   const view = useExplorerView(context, type, asOf);
   const records = useRecords(view.query);
   const remove = useDeleteRecords();
@@ -58,8 +60,8 @@ export function ExplorerView(props: ExplorerViewProps) {
   // A moment the server refuses (in the future) is not shown under a banner claiming it.
   const refusedAsOf = asOf !== null && isApiError(records.error);
   useEffect(() => {
-    if (refusedAsOf) onAsOf(null);
-  }, [refusedAsOf, onAsOf]);
+    if (refusedAsOf) onAsOfRefused();
+  }, [refusedAsOf, onAsOfRefused]);
   // A record's history may lead to a past moment: nothing stays open for editing there.
   useEffect(() => {
     if (asOf) setDialog(null);

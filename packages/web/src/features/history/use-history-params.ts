@@ -72,6 +72,20 @@ export function useHistoryParams() {
     (moment: string | null) => edit((p) => put(p, HISTORY_PARAMS.asOf, moment)),
     [edit],
   );
+  // A moment that cannot be shown is taken out of the address in place: a step back would only
+  // lead to it again.
+  const dropAsOf = useCallback(
+    () =>
+      setParams(
+        (current) => {
+          const next = new URLSearchParams(current);
+          next.delete(HISTORY_PARAMS.asOf);
+          return next;
+        },
+        { replace: true },
+      ),
+    [setParams],
+  );
   const openCompare = useCallback(
     (ends: CompareEnds) =>
       edit((p) => {
@@ -96,5 +110,14 @@ export function useHistoryParams() {
     [edit],
   );
 
-  return { asOf, unusableAsOf, setAsOf, compare, openCompare, setCompareEnd, closeCompare };
+  return {
+    asOf,
+    unusableAsOf,
+    setAsOf,
+    dropAsOf,
+    compare,
+    openCompare,
+    setCompareEnd,
+    closeCompare,
+  };
 }
