@@ -1,4 +1,4 @@
-import { type Insertable, type Selectable, sql } from "kysely";
+import { type Insertable, type RawBuilder, type Selectable, sql } from "kysely";
 import type { Db } from "../db/connection.ts";
 import { isoMoment } from "../db/iso-moment.ts";
 import type { EventsTable } from "../db/tables.ts";
@@ -64,6 +64,11 @@ export async function pendingEventsOf(
     .where("status", "=", "pending")
     .orderBy("event_id")
     .execute();
+}
+
+/** Whether `user` proposed an event (of app.events, or a selection of it): its author or an earlier one. */
+export function proposedBy(user: string): RawBuilder<boolean> {
+  return sql<boolean>`(created_by = ${user} or ${user} = any(coalesce(earlier_proposers, '{}')))`;
 }
 
 /** Replaces the values of a pending event (an Amend keeps the event's id). */

@@ -4,6 +4,7 @@ import { entityTable } from "../ingest/diff.repository.ts";
 import { lockTypeShared } from "../ingest/ingest-lock.repository.ts";
 import type { ContextModel, EntityType } from "../model/model.ts";
 import { liveReferrersSql, referrersOf } from "../records/referrers.ts";
+import { proposedBy } from "./events.repository.ts";
 
 /** Which pending events to decide on: explicit ids, or every pending event of one upload. */
 export type EventSelection = { entityEventIds: number[] } | { uploadId: number };
@@ -126,7 +127,7 @@ export async function selectPendingEvents(
   if (judge) await judgeReferencedRemovals(tx, context, type);
   const { rows } = await sql<Record<keyof SelectedSummary, string>>`
     select count(*) as selected,
-      count(*) filter (where created_by = ${user} or ${user} = any(earlier_proposers)) as own,
+      count(*) filter (where ${proposedBy(user)}) as own,
       count(*) filter (where outcome = 'create') as create,
       count(*) filter (where outcome = 'change') as change,
       count(*) filter (where outcome = 'remove') as remove,

@@ -6,7 +6,7 @@ import type { Attribute } from "../model/model.ts";
 import { identityAttributes } from "../model/model.ts";
 import { liveReferrersSql, referrersOf } from "../records/referrers.ts";
 import { stagedUniqueBreaches, uniqueAttributes } from "../rules/unique.repository.ts";
-import type { DiffCounts } from "./diff.repository.ts";
+import { type DiffCounts, entityTable } from "./diff.repository.ts";
 import {
   type IngestInput,
   IngestRejected,
@@ -118,7 +118,7 @@ export async function checkMissingUnreferenced(
   for (const referrer of referrersOf(context, type)) {
     const { rows } = await sql<{ n: number }>`
       select count(*)::int as n from app.events e
-        join ${sql.table(`${context.schema}.${type.name}`)} t on t.entity_key_id = e.entity_key_id
+        join ${entityTable(context, type)} t on t.entity_key_id = e.entity_key_id
       where e.source = ${source} and e.action = 'Missing' and e.status = 'approved'
         and e.context = ${context.name} and e.entity_type = ${type.name} and t.is_deleted
         and exists (${liveReferrersSql(context, referrer, sql`= t.entity_key_id`)})`.execute(db);

@@ -2,6 +2,7 @@ import type { DeleteRequest, MsgBody } from "@ledgerline/contract";
 import { sql } from "kysely";
 import { requireTypePermission, rightsIn } from "../admin/permissions.ts";
 import type { CurrentUser } from "../auth/auth.service.ts";
+import { proposedBy } from "../changes/events.repository.ts";
 import { counted } from "../counted.ts";
 import type { Db } from "../db/connection.ts";
 import { ConflictError, ForbiddenError, NotFoundError } from "../errors.ts";
@@ -127,9 +128,7 @@ async function assertOwnProposals(
     select count(*)::int as n from app.events
     where context = ${context.name} and entity_type = ${type.name} and status = 'pending'
       and entity_key_id = any(${[...keyIds]}::bigint[])
-      and created_by <> ${username} and not (${username} = any(coalesce(earlier_proposers, '{}')))`.execute(
-    db,
-  );
+      and not ${proposedBy(username)}`.execute(db);
   if (rows[0].n > 0)
     throw new ForbiddenError(
       `Only the proposer or an approver can withdraw a proposed ${type.uiName} record (${rows[0].n} of those selected ${rows[0].n === 1 ? "was" : "were"} proposed by someone else); nothing was changed`,
