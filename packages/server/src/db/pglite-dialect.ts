@@ -94,12 +94,24 @@ class PgliteDriver implements Driver {
 const savepointCommand = (command: string, name: string) =>
   CompiledQuery.raw(`${command} ${pg.escapeIdentifier(name)}`);
 
+/** PostgreSQL's adapter, telling the Kysely instances of the embedded database apart (oneSession). */
+class PgliteAdapter extends PostgresAdapter {}
+
+/**
+ * Whether `db` runs on the embedded database, whose one session serves the whole server one
+ * caller at a time: work queued on it at once is all done before any call made meanwhile.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: any Kysely instance, a transaction's included
+export function oneSession(db: Kysely<any>): boolean {
+  return db.getExecutor().adapter instanceof PgliteAdapter;
+}
+
 /** Kysely on the embedded database running in its own thread (db/pglite-thread.ts). */
 export class PgliteDialect implements Dialect {
   constructor(private readonly thread: PgliteThread) {}
 
   createAdapter() {
-    return new PostgresAdapter();
+    return new PgliteAdapter();
   }
 
   createDriver(): Driver {

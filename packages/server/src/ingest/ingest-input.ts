@@ -205,19 +205,20 @@ export interface IngestInput {
   user: string;
   maxRows: number;
   /**
-   * `Database.transaction` where one transaction may stay open while a whole file is read (not on
-   * PGlite, which would serve nothing else meanwhile). Given, the first load of a type that holds
-   * no records writes them as they are read (loadEmptyType).
+   * `Database.transaction`, for a transaction that stays open while the whole file is read (an
+   * upload's). Given, the first load of a type that holds no records writes them as they are read
+   * (loadEmptyType), and a type that holds records is diffed chunk by chunk (diffWhileReading).
    */
   loadTransaction?: Database["transaction"];
   /**
    * Takes the index work a write leaves for after its commit (afterIngestCommit: the builds of
-   * the indexes a first load or a bulk write dropped, the merge of pending trigram entries), so
-   * that the answer need not wait for it: the records are stored and readable meanwhile, and writes
-   * to the type wait for the builds. A build that fails leaves the records stored; the next start
-   * builds it. Without it, the answer waits for the work and throws a failure.
+   * the indexes a first load or a bulk write dropped, the merge of pending trigram entries), for
+   * the caller to start once it has answered: on PGlite's one session, work started at once would
+   * be served before the caller's own next statements. The records are stored and readable
+   * meanwhile, and writes to the type wait for the builds. A build that fails leaves the records
+   * stored; the next start builds it. Without it, the answer waits for the work and throws a failure.
    */
-  afterCommit?: (indexWork: Promise<void>) => void;
+  afterCommit?: (indexWork: () => Promise<void>) => void;
   /**
    * Takes the non-unique index builds that a bulk write of new records, in the caller's own
    * transaction, leaves for the caller to build once that has committed (a metadata import's; see
@@ -328,16 +329,15 @@ export const writeOptions = ({
 }: IngestInput): WriteOptions => ({ source, user, apply, buildIndexesLater });
 
 /**
- * Runs index work a committed write of the ingest left (`work`): handed to the input's afterCommit
- * when it takes it, so the answer does not wait, else awaited.
+ * Index work a committed write of the ingest left (`work`): handed to the input's afterCommit
+ * when it takes it, so the answer does not wait, else run and awaited.
  */
 export async function afterIngestCommit(
   input: IngestInput,
   work: () => Promise<void>,
 ): Promise<void> {
-  const done = work();
-  if (input.afterCommit) input.afterCommit(done);
-  else await done;
+  if (input.afterCommit) input.afterCommit(work);
+  else await work();
 }
 
 /** Builds the non-unique indexes a committed bulk write of the ingest left out (buildIndexes), after its commit. */

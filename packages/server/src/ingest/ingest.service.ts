@@ -42,8 +42,8 @@ function inTransaction<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> {
 
 /**
  * The shared ingest engine (uploads and metadata imports): rows in, staged in chunks, diffed
- * set-based by natural key, then written as events in one short transaction; on PostgreSQL an
- * upload is written while its file is read instead (loadEmptyType, diffWhileReading). All or
+ * set-based by natural key, then written as events in one short transaction; an upload is
+ * written while its file is read instead where it can be (loadEmptyType, diffWhileReading). All or
  * nothing.
  */
 export async function ingest(db: Db, input: IngestInput): Promise<IngestResult> {

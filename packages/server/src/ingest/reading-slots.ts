@@ -26,9 +26,9 @@ export async function inReadingSlot<T>(work: () => Promise<T | undefined>): Prom
 /**
  * Runs `work` in a transaction that stays open while the file is read (loadEmptyType,
  * diffWhileReading), holding the type's ingest lock. Answers undefined, having read no row, where
- * such a transaction is not to be: a dry run, a caller's transaction, no loadTransaction (PGlite,
- * which would serve nothing else meanwhile), a type whose file refers to the type itself (a row
- * may only refer to records stored before the file, never to an earlier chunk's), every reading
+ * such a transaction is not to be: a dry run, a caller's transaction (a metadata import's), no
+ * loadTransaction, a type whose file refers to the type itself (a row may only refer to records
+ * stored before the file, never to an earlier chunk's), every reading
  * slot taken, or another ingest of the type (or a decision on it) under way; and where `work` does.
  */
 export async function inReadingTransaction<T>(

@@ -109,6 +109,8 @@ export async function uploadFile(
     user: user.username,
   });
   let parsed: LayoutInWorker | undefined;
+  // Index work the committed upload left, started once its outcome is written (afterCommit).
+  const indexWork: (() => Promise<void>)[] = [];
   try {
     parsed = await openLayoutInWorker(
       request.filePath,
@@ -146,8 +148,7 @@ export async function uploadFile(
       source,
       user: user.username,
       maxRows: config.upload.maxRows,
-      // PGlite runs one statement at a time for the whole server: no transaction may last a file.
-      loadTransaction: database.kind === "postgres" ? database.transaction : undefined,
+      loadTransaction: database.transaction,
       async beforeCommit(tx, written) {
         if (written.missing > 0 && written.applied > 0)
           await checkMissingUnreferenced(tx, { context: rights.context, type, source });
@@ -159,13 +160,7 @@ export async function uploadFile(
           by: user.username,
         });
       },
-      afterCommit: (indexWork) =>
-        background.add(indexWork, (error) =>
-          log.error(
-            { err: error, context: rights.context.name, entityType: type.name },
-            "the index work left for after an upload's commit failed; the next start builds any index missing",
-          ),
-        ),
+      afterCommit: (work) => indexWork.push(work),
     });
     const text = summary(request.fileName, result, request.dryRun);
     await finishUpload(db, uploadId, { succeeded: true, message: text, counts: { ...result } });
@@ -191,5 +186,12 @@ export async function uploadFile(
   } finally {
     // A refused file leaves the parser mid-sheet, and its thread must stop.
     await parsed?.close();
+    for (const work of indexWork)
+      background.add(work(), (error) =>
+        log.error(
+          { err: error, context: rights.context.name, entityType: type.name },
+          "the index work left for after an upload's commit failed; the next start builds any index missing",
+        ),
+      );
   }
 }

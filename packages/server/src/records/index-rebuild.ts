@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { Db } from "../db/connection.ts";
 import { isUniqueViolation, sqlState } from "../db/pg-errors.ts";
+import { oneSession } from "../db/pglite-dialect.ts";
 
 /** Fewer rows than this are always written with the indexes in place. */
 export const MIN_BULK_ROWS = 10_000;
@@ -162,13 +163,14 @@ export async function buildInTransaction(tx: Db, definitions: readonly string[])
   for (const definition of definitions) await sql.raw(definition).execute(tx);
 }
 
-/** How many indexes buildIndexes builds at once, each on a connection of its own. */
+/** How many indexes buildIndexes builds at once on PostgreSQL, each on a connection of its own. */
 const PARALLEL_BUILDS = 3;
 
 /**
  * Builds the indexes a committed first load left out (EmptyTableLoad.indexes), several at once,
  * each in a transaction of its own, the trigram (GIN) ones first as they take longest; an index
- * that exists already is skipped. A build blocks writes to the table while it runs, not reads.
+ * that exists already is skipped. On PGlite one at a time: builds queued together would each be
+ * served before the calls made meanwhile (the upload's own answer among them). A build blocks writes to the table while it runs, not reads.
  * Until they are built the table is whole, only slower to filter; one that fails is built by the
  * next start's model sync. Throws the first failure once every build has ended.
  */
@@ -189,7 +191,7 @@ export async function buildIndexes(db: Db, definitions: readonly string[]): Prom
         .catch((error: unknown) => failures.push(error));
     }
   };
-  await Promise.all(Array.from({ length: PARALLEL_BUILDS }, builder));
+  await Promise.all(Array.from({ length: oneSession(db) ? 1 : PARALLEL_BUILDS }, builder));
   if (failures.length > 0) throw failures[0];
 }
 
