@@ -34,7 +34,8 @@ describe("buildIndexes", () => {
 
   it("lets a call made meanwhile in after the build under way on PGlite's one session", async () => {
     const definitions = ["a", "b", "c", "d"].map(
-      (column) => `CREATE INDEX build_probe__${column} ON public.build_probe USING btree (${column})`,
+      (column) =>
+        `CREATE INDEX build_probe__${column} ON public.build_probe USING btree (${column})`,
     );
     const builds = buildIndexes(database.db, definitions);
     const seen = await builtNow();
