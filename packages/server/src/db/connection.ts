@@ -7,7 +7,7 @@ import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import type { CopyData } from "./copy-text.ts";
 import { CallbackQueryClient } from "./pg-callback-queries.ts";
-import { PgliteDialect } from "./pglite-dialect.ts";
+import { copyQuery, PgliteDialect } from "./pglite-dialect.ts";
 import { lockDataFolder } from "./pglite-folder-lock.ts";
 import { type PgliteThread, startPgliteThread } from "./pglite-thread.ts";
 import { DEFAULT_STATEMENT_CACHE, type StatementCacheLimits } from "./statement-cache.ts";
@@ -193,13 +193,11 @@ export function pgliteDatabase(thread: PgliteThread): Database {
     db,
     kind: "pglite",
     copyRows: async (on, target, data) => {
-      const copy = async () => {
-        const result = await thread.query(copyStatement(target, "'/dev/blob'"), [], data.text);
-        checkCopied(result.affectedRows, data.rows);
-      };
-      // One session for all: outside a transaction the COPY holds the driver's connection like any
-      // query, so it cannot land in another request's open transaction; inside one it is that one's.
-      await (on.isTransaction ? copy() : on.connection().execute(copy));
+      // Through the driver like any statement: inside a transaction it is that one's, and outside
+      // one it waits for the session, never landing in another request's open transaction.
+      const copy = copyQuery(copyStatement(target, "'/dev/blob'"), data.text);
+      const { numAffectedRows } = await on.executeQuery(copy);
+      checkCopied(numAffectedRows === undefined ? undefined : Number(numAffectedRows), data.rows);
     },
     transaction: (work) => db.transaction().execute(work),
     listen: (channel, handler) => thread.listen(channel, handler),

@@ -11,15 +11,70 @@ import {
   type TransactionSettings,
 } from "kysely";
 import pg from "pg";
+import { mayBeGuest } from "./pglite-guests.ts";
+import type { QueryAnswer } from "./pglite-protocol.ts";
 import type { PgliteThread } from "./pglite-thread.ts";
 
-/** The one session of the embedded database, as Kysely runs queries on it. */
+/** The COPY texts of queries made by copyQuery, which the connection sends along. */
+const copyTexts = new WeakMap<CompiledQuery, string | Uint8Array<ArrayBuffer>>();
+
+/** `copy ... from '/dev/blob'` reading `text`, run through Kysely like any query. */
+export function copyQuery(sql: string, text: string | Uint8Array<ArrayBuffer>): CompiledQuery {
+  const query = CompiledQuery.raw(sql);
+  copyTexts.set(query, text);
+  return query;
+}
+
+/**
+ * PGlite's one session for the whole server: a caller holds it from its first statement to the end
+ * of its turn (a statement, or a whole transaction), the others waiting first come first served.
+ * While the holder's transaction is open, a read of a waiting caller may be served inside it as a
+ * guest (pglite-guests.ts), rather than wait for its commit.
+ */
+class PgliteSession {
+  private held = false;
+  private readonly queue: (() => void)[] = [];
+  /** Whether the holder has a transaction open. */
+  inTransaction = false;
+
+  constructor(readonly thread: PgliteThread) {}
+
+  /** Answers once the session is the caller's. */
+  async take(): Promise<void> {
+    if (!this.held) {
+      this.held = true;
+      return;
+    }
+    return new Promise((resolve) => this.queue.push(resolve));
+  }
+
+  release(): void {
+    const next = this.queue.shift();
+    if (next) next();
+    else this.held = false;
+  }
+}
+
+/** A caller's turn on the session: it takes the session at its first statement that is no guest. */
 class PgliteConnection implements DatabaseConnection {
-  constructor(private readonly thread: PgliteThread) {}
+  holding = false;
+
+  constructor(private readonly session: PgliteSession) {}
+
+  async hold(): Promise<void> {
+    if (this.holding) return;
+    await this.session.take();
+    this.holding = true;
+  }
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    const { rows, affectedRows } = await this.thread.query<R>(query.sql, query.parameters);
-    return affectedRows === undefined ? { rows } : { rows, numAffectedRows: BigInt(affectedRows) };
+    const { thread } = this.session;
+    if (!this.holding && this.session.inTransaction && mayBeGuest(query.sql)) {
+      const answer = await thread.guest(query.sql, query.parameters);
+      if (answer.admitted) return queryResult<R>(answer);
+    }
+    await this.hold();
+    return queryResult<R>(await thread.query(query.sql, query.parameters, copyTexts.get(query)));
   }
 
   // Nothing here streams (exports page through the table); PGlite would hold the whole result anyway.
@@ -29,33 +84,27 @@ class PgliteConnection implements DatabaseConnection {
   }
 }
 
-/**
- * PGlite has one session for the whole server: a caller holds it from acquireConnection to
- * releaseConnection (a whole transaction), and the others wait their turn, first come first served.
- */
+function queryResult<R>({ rows, affectedRows }: QueryAnswer<unknown>): QueryResult<R> {
+  return affectedRows === undefined
+    ? { rows: rows as R[] }
+    : { rows: rows as R[], numAffectedRows: BigInt(affectedRows) };
+}
+
 class PgliteDriver implements Driver {
-  private readonly connection: PgliteConnection;
-  private held = false;
-  private readonly queue: ((connection: PgliteConnection) => void)[] = [];
+  private readonly session: PgliteSession;
 
   constructor(private readonly thread: PgliteThread) {
-    this.connection = new PgliteConnection(thread);
+    this.session = new PgliteSession(thread);
   }
 
   async init(): Promise<void> {}
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    if (!this.held) {
-      this.held = true;
-      return this.connection;
-    }
-    return new Promise((resolve) => this.queue.push(resolve));
+    return new PgliteConnection(this.session);
   }
 
-  async releaseConnection(): Promise<void> {
-    const next = this.queue.shift();
-    if (next) next(this.connection);
-    else this.held = false;
+  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    if ((connection as PgliteConnection).holding) this.session.release();
   }
 
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings) {
@@ -63,15 +112,22 @@ class PgliteDriver implements Driver {
       settings.isolationLevel && `isolation level ${settings.isolationLevel}`,
       settings.accessMode,
     ].filter(Boolean);
+    await (connection as PgliteConnection).hold();
     await connection.executeQuery(CompiledQuery.raw(`start transaction ${mode.join(" ")}`));
+    this.session.inTransaction = true;
   }
 
   async commitTransaction(connection: DatabaseConnection) {
-    await connection.executeQuery(CompiledQuery.raw("commit"));
+    await this.endTransaction(connection, "commit");
   }
 
   async rollbackTransaction(connection: DatabaseConnection) {
-    await connection.executeQuery(CompiledQuery.raw("rollback"));
+    await this.endTransaction(connection, "rollback");
+  }
+
+  private async endTransaction(connection: DatabaseConnection, command: string) {
+    this.session.inTransaction = false;
+    await connection.executeQuery(CompiledQuery.raw(command));
   }
 
   async savepoint(connection: DatabaseConnection, name: string) {

@@ -14,6 +14,7 @@ export type ThreadRequest = { id: number } & (
       params: readonly unknown[];
       blob?: string | Uint8Array<ArrayBuffer>;
     }
+  | { op: "guest"; sql: string; params: readonly unknown[] }
   | { op: "exec"; sql: string }
   | { op: "listen"; channel: string }
   | { op: "unlisten"; channel: string }
@@ -36,6 +37,9 @@ export type ThreadEvent =
   | { op: "ready"; upgrade?: FolderUpgrade }
   | { op: "failed"; error: ThreadError }
   | { op: "notification"; channel: string; payload: string };
+
+/** The answer to a guest: its rows if it was run inside the open transaction (pglite-guests.ts). */
+export type GuestAnswer = { admitted: false } | ({ admitted: true } & QueryAnswer);
 
 /** The rows of a query and how many rows a write touched. */
 export interface QueryAnswer<R = Record<string, unknown>> {

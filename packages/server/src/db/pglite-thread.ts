@@ -1,5 +1,6 @@
 import { Worker } from "node:worker_threads";
 import type {
+  GuestAnswer,
   QueryAnswer,
   ThreadError,
   ThreadEvent,
@@ -33,6 +34,8 @@ export interface PgliteThread {
     params?: readonly unknown[],
     blob?: string | Uint8Array<ArrayBuffer>,
   ): Promise<QueryAnswer<R>>;
+  /** Runs a read inside the transaction open on the session, if it qualifies (pglite-guests.ts). */
+  guest(sql: string, params: readonly unknown[]): Promise<GuestAnswer>;
   exec(sql: string): Promise<void>;
   /** Subscribes to a NOTIFY channel; answers the unsubscribe function. */
   listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>>;
@@ -97,6 +100,7 @@ export async function startPgliteThread(dir: string): Promise<PgliteThread> {
     upgrade,
     query: (sql, params = [], blob) =>
       call({ op: "query", sql, params, blob }) as Promise<QueryAnswer<never>>,
+    guest: (sql, params) => call({ op: "guest", sql, params }) as Promise<GuestAnswer>,
     exec: async (sql) => {
       await call({ op: "exec", sql });
     },

@@ -1,10 +1,12 @@
 // Runs in a worker thread: owns the embedded PGlite database, so that its statements, which run
-// synchronously inside WebAssembly, never hold up the server's event loop. The parent sends one
-// request at a time per connection (db/pglite-dialect.ts serialises them) and gets plain values
-// back: rows as the value parsers of both engines make them, errors with their SQLSTATE fields.
+// synchronously inside WebAssembly, never hold up the server's event loop. The parent sends
+// requests (db/pglite-dialect.ts decides who may use the session), answered one at a time in the
+// order sent, and gets plain values back: rows as the value parsers of both engines make them,
+// errors with their SQLSTATE fields.
 import { parentPort, workerData } from "node:worker_threads";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { asGuest } from "./pglite-guests.ts";
 import type { ThreadReply, ThreadRequest, WorkerStart } from "./pglite-protocol.ts";
 import { upgradeDataFolder } from "./pglite-upgrade.ts";
 import { VALUE_PARSERS } from "./value-parsers.ts";
@@ -51,6 +53,8 @@ async function answer(client: PGlite, request: ThreadRequest): Promise<unknown> 
       );
       return { rows: result.rows, affectedRows: result.affectedRows };
     }
+    case "guest":
+      return asGuest(client, request.sql, request.params);
     case "exec":
       await client.exec(request.sql);
       return undefined;
@@ -82,15 +86,19 @@ try {
     extensions: { pg_trgm },
     parsers: VALUE_PARSERS,
   });
-  port.on("message", async (request: ThreadRequest) => {
-    let reply: ThreadReply;
-    try {
-      reply = { id: request.id, ok: true, value: await answer(client, request) };
-    } catch (error) {
-      reply = { id: request.id, ok: false, error: describe(error) };
-    }
-    port.postMessage(reply);
-    if (request.op === "close") port.close();
+  // One request at a time, in the order sent: a guest's statements must not interleave with others.
+  let previous = Promise.resolve();
+  port.on("message", (request: ThreadRequest) => {
+    previous = previous.then(async () => {
+      let reply: ThreadReply;
+      try {
+        reply = { id: request.id, ok: true, value: await answer(client, request) };
+      } catch (error) {
+        reply = { id: request.id, ok: false, error: describe(error) };
+      }
+      port.postMessage(reply);
+      if (request.op === "close") port.close();
+    });
   });
   port.postMessage({ op: "ready", upgrade });
 } catch (error) {

@@ -840,3 +840,37 @@ describe("an upload into an empty type", () => {
     // machine, more while other test files run beside it.
   }, 60_000);
 });
+
+describe("another user's list call while the file is read", () => {
+  it("is answered at once when it reads nothing the upload writes", async () => {
+    await t.createUser({
+      username: "reader",
+      roles: [{ context: "Data Dictionary", role: "dictionary_viewer" }],
+    });
+    const reader = await t.login("reader", TEST_USER_PASSWORD);
+    let listed: { statusCode: number; waitedMs: number } | undefined;
+    async function* watched() {
+      for await (const row of currencyRows(ROWS)) {
+        // The first chunk is written, and the upload's transaction waits for the next rows.
+        if (row.rowNumber === 6_002) {
+          const started = Date.now();
+          const list = t.post(
+            "/api/entity",
+            { context: "Data Dictionary", entityType: "edition" },
+            reader,
+          );
+          const answered = await Promise.race([
+            list,
+            new Promise<undefined>((resolve) => setTimeout(resolve, 5_000)),
+          ]);
+          listed = answered && { statusCode: answered.statusCode, waitedMs: Date.now() - started };
+        }
+        yield row;
+      }
+    }
+    expect(await load(watched())).toMatchObject({ added: ROWS, applied: ROWS });
+    // Before: it waited for the upload's commit, which waited for it.
+    expect(listed?.statusCode).toBe(200);
+    expect(listed?.waitedMs).toBeLessThan(1_000);
+  });
+});
