@@ -126,6 +126,25 @@ describe("sessions", () => {
     expect((await t.post("/api/ping", {}, cookie)).statusCode).toBe(401);
   });
 
+  it("records a session's last use, without waiting for another caller's open transaction", async () => {
+    const cookie = await t.login("admin", ADMIN_PASSWORD);
+    const lastSeen = sql<{ minutes: number }>`
+      select extract(epoch from now() - max(last_seen_at))::int / 60 as minutes from app.sessions`;
+    await sql`update app.sessions set last_seen_at = now() - interval '5 minutes'`.execute(
+      t.database.db,
+    );
+    await t.database.transaction(async (tx) => {
+      await sql`update app.type_counts set row_count = row_count`.execute(tx);
+      const ping = t.post("/api/ping", {}, cookie);
+      const answered = await Promise.race([
+        ping,
+        new Promise<undefined>((resolve) => setTimeout(resolve, 3_000)),
+      ]);
+      expect(answered?.statusCode).toBe(200);
+    });
+    await expect.poll(async () => (await lastSeen.execute(t.database.db)).rows[0].minutes).toBe(0);
+  });
+
   it("refuses a forged cookie", async () => {
     expect((await t.post("/api/ping", {}, "ledgerline_session=forged-value")).statusCode).toBe(401);
   });

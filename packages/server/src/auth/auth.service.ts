@@ -4,7 +4,7 @@ import type { Db } from "../db/connection.ts";
 import { ForbiddenError, UnauthorizedError } from "../errors.ts";
 import { assertLoginAllowed, clearLoginFailures, recordLoginFailure } from "./login-throttle.ts";
 import { verifyAgainstDummy, verifyPassword } from "./password.ts";
-import { dueForTouch, hashSecret, randomSecret } from "./secrets.ts";
+import { dueForTouch, hashSecret, randomSecret, writeLastUse } from "./secrets.ts";
 import * as sessions from "./sessions.repository.ts";
 
 export interface SessionSettings {
@@ -86,7 +86,7 @@ export async function resolveSession(
 ): Promise<sessions.SessionUser | undefined> {
   const user = await sessions.findLiveSession(db, sessionHash, settings.idleMinutes);
   if (!user || !dueForTouch(user.lastSeenAt)) return user;
-  await sessions.touchSession(db, user.sessionHash);
+  await writeLastUse(db, (on) => sessions.touchSession(on, user.sessionHash));
   return { ...user, lastSeenAt: new Date() };
 }
 

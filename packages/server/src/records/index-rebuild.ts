@@ -1,3 +1,4 @@
+import { setTimeout } from "node:timers/promises";
 import { sql } from "kysely";
 import type { Db } from "../db/connection.ts";
 import { isUniqueViolation, sqlState } from "../db/pg-errors.ts";
@@ -165,12 +166,18 @@ export async function buildInTransaction(tx: Db, definitions: readonly string[])
 
 /** How many indexes buildIndexes builds at once on PostgreSQL, each on a connection of its own. */
 const PARALLEL_BUILDS = 3;
+/**
+ * On PGlite, the pause between two builds: a call that waited for one build gets to send its next
+ * statements before the next build takes the session again.
+ */
+const PAUSE_BETWEEN_BUILDS_MS = 30;
 
 /**
  * Builds the indexes a committed first load left out (EmptyTableLoad.indexes), several at once,
  * each in a transaction of its own, the trigram (GIN) ones first as they take longest; an index
- * that exists already is skipped. On PGlite one at a time: builds queued together would each be
- * served before the calls made meanwhile (the upload's own answer among them). A build blocks writes to the table while it runs, not reads.
+ * that exists already is skipped. On PGlite one at a time, with a pause between them: builds
+ * queued together would each be served before the calls made meanwhile (an upload's own answer
+ * among them). A build blocks writes to the table while it runs, not reads.
  * Until they are built the table is whole, only slower to filter; one that fails is built by the
  * next start's model sync. Throws the first failure once every build has ended.
  */
@@ -179,8 +186,10 @@ export async function buildIndexes(db: Db, definitions: readonly string[]): Prom
     .map((d) => d.replace(/^CREATE INDEX /, "CREATE INDEX IF NOT EXISTS "))
     .sort((a, b) => Number(b.includes(" USING gin ")) - Number(a.includes(" USING gin ")));
   const failures: unknown[] = [];
+  const alone = oneSession(db);
   const builder = async () => {
     for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+      if (alone && queue.length < definitions.length - 1) await setTimeout(PAUSE_BETWEEN_BUILDS_MS);
       const definition = next;
       await db
         .transaction()
@@ -191,7 +200,7 @@ export async function buildIndexes(db: Db, definitions: readonly string[]): Prom
         .catch((error: unknown) => failures.push(error));
     }
   };
-  await Promise.all(Array.from({ length: oneSession(db) ? 1 : PARALLEL_BUILDS }, builder));
+  await Promise.all(Array.from({ length: alone ? 1 : PARALLEL_BUILDS }, builder));
   if (failures.length > 0) throw failures[0];
 }
 

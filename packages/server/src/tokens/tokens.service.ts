@@ -5,7 +5,7 @@ import type {
   CreatedApiToken,
 } from "@ledgerline/contract";
 import type { CurrentUser } from "../auth/auth.service.ts";
-import { dueForTouch, hashSecret, randomSecret } from "../auth/secrets.ts";
+import { dueForTouch, hashSecret, randomSecret, writeLastUse } from "../auth/secrets.ts";
 import type { Db } from "../db/connection.ts";
 import { BadRequestError, NotFoundError } from "../errors.ts";
 import {
@@ -92,6 +92,6 @@ export function tokenHashOf(secret: string): string | undefined {
 export async function resolveToken(db: Db, hash: string): Promise<TokenUser | undefined> {
   const user = await findLiveToken(db, hash);
   if (!user || !dueForTouch(user.lastSeenAt)) return user;
-  await touchToken(db, user.tokenId);
+  await writeLastUse(db, (on) => touchToken(on, user.tokenId));
   return { ...user, lastSeenAt: new Date() };
 }
