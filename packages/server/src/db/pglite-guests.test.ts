@@ -65,6 +65,17 @@ describe("another caller's open transaction", () => {
     expect(await read).toBe(0);
   });
 
+  it("keeps a read away from what it has written since an earlier read was served", async () => {
+    let later: Promise<number> | undefined;
+    await inWritingTransaction(async (tx) => {
+      expect(await within(count(database.db, "guest_read"), 3_000)).toBe(2);
+      await sql`insert into public.guest_read values (3)`.execute(tx);
+      later = count(database.db, "guest_read");
+      await new Promise((r) => setTimeout(r, 200));
+    });
+    expect(await later).toBe(2);
+  });
+
   it("does not take in a write made meanwhile: its rollback leaves that write", async () => {
     let write: Promise<unknown> | undefined;
     await inWritingTransaction(async () => {

@@ -44,38 +44,53 @@ function relationsOf(node: PlanNode, into = new Set<string>()): Set<string> {
 }
 
 /**
- * Runs `sql` inside the transaction open on `client`, if it reads nothing that transaction wrote
- * (worker thread). Answers `admitted: false`, having changed nothing, when there is no open
- * transaction, when the statement would read a written relation, write, or fail: failing in the
- * transaction might be its doing, so the caller runs it again on its own.
+ * The guests of the session open on `client` (worker thread). The relations its transaction has
+ * written are read once between two of its own statements: guests change none.
  */
-export async function asGuest(
-  client: PGlite,
-  sql: string,
-  params: readonly unknown[],
-): Promise<GuestAnswer> {
-  try {
-    await client.query(`savepoint ${SAVEPOINT}`);
-  } catch {
-    return { admitted: false };
+export class Guests {
+  private written: Set<string> | undefined;
+
+  constructor(private readonly client: PGlite) {}
+
+  /** To be told before every statement of the session's own (not a guest's). */
+  forget(): void {
+    this.written = undefined;
   }
-  try {
-    await client.query("set local transaction_read_only = on");
-    const written = await client.query<{ schema: string; name: string }>(WRITTEN);
-    const writtenNames = new Set(written.rows.map((r) => `${r.schema}.${r.name}`));
-    const explained = await client.query<{ "QUERY PLAN": string | [{ Plan: PlanNode }] }>(
-      `explain (format json, verbose) ${sql}`,
-      [...params],
-    );
-    const plan = explained.rows[0]["QUERY PLAN"];
-    const reads = relationsOf((typeof plan === "string" ? JSON.parse(plan) : plan)[0].Plan);
-    if ([...reads].some((name) => writtenNames.has(name))) return { admitted: false };
-    const result = await client.query<Record<string, unknown>>(sql, [...params]);
-    return { admitted: true, rows: result.rows, affectedRows: result.affectedRows };
-  } catch {
-    return { admitted: false };
-  } finally {
-    await client.query(`rollback to savepoint ${SAVEPOINT}`);
-    await client.query(`release savepoint ${SAVEPOINT}`);
+
+  /**
+   * Runs `sql` inside the open transaction, if it reads nothing that transaction wrote. Answers
+   * `admitted: false`, having changed nothing, when there is no open transaction, when the
+   * statement would read a written relation, write, or fail: failing in the transaction might be
+   * its doing, so the caller runs it again on its own.
+   */
+  async serve(sql: string, params: readonly unknown[]): Promise<GuestAnswer> {
+    const { client } = this;
+    try {
+      await client.query(`savepoint ${SAVEPOINT}`);
+    } catch {
+      return { admitted: false };
+    }
+    try {
+      await client.query("set local transaction_read_only = on");
+      this.written ??= new Set(
+        (await client.query<{ schema: string; name: string }>(WRITTEN)).rows.map(
+          (r) => `${r.schema}.${r.name}`,
+        ),
+      );
+      const written = this.written;
+      const explained = await client.query<{ "QUERY PLAN": string | [{ Plan: PlanNode }] }>(
+        `explain (format json, verbose) ${sql}`,
+        [...params],
+      );
+      const plan = explained.rows[0]["QUERY PLAN"];
+      const reads = relationsOf((typeof plan === "string" ? JSON.parse(plan) : plan)[0].Plan);
+      if ([...reads].some((name) => written.has(name))) return { admitted: false };
+      const result = await client.query<Record<string, unknown>>(sql, [...params]);
+      return { admitted: true, rows: result.rows, affectedRows: result.affectedRows };
+    } catch {
+      return { admitted: false };
+    } finally {
+      await client.exec(`rollback to savepoint ${SAVEPOINT}; release savepoint ${SAVEPOINT}`);
+    }
   }
 }

@@ -6,7 +6,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
-import { asGuest } from "./pglite-guests.ts";
+import { Guests } from "./pglite-guests.ts";
 import type { ThreadReply, ThreadRequest, WorkerStart } from "./pglite-protocol.ts";
 import { upgradeDataFolder } from "./pglite-upgrade.ts";
 import { VALUE_PARSERS } from "./value-parsers.ts";
@@ -43,9 +43,10 @@ function describe(error: unknown): Extract<ThreadReply, { ok: false }>["error"] 
 
 const unlisteners = new Map<string, () => Promise<void>>();
 
-async function answer(client: PGlite, request: ThreadRequest): Promise<unknown> {
+async function answer(client: PGlite, guests: Guests, request: ThreadRequest): Promise<unknown> {
   switch (request.op) {
     case "query": {
+      guests.forget();
       const result = await client.query(
         request.sql,
         [...request.params],
@@ -54,8 +55,9 @@ async function answer(client: PGlite, request: ThreadRequest): Promise<unknown> 
       return { rows: result.rows, affectedRows: result.affectedRows };
     }
     case "guest":
-      return asGuest(client, request.sql, request.params);
+      return guests.serve(request.sql, request.params);
     case "exec":
+      guests.forget();
       await client.exec(request.sql);
       return undefined;
     case "listen":
@@ -86,13 +88,14 @@ try {
     extensions: { pg_trgm },
     parsers: VALUE_PARSERS,
   });
+  const guests = new Guests(client);
   // One request at a time, in the order sent: a guest's statements must not interleave with others.
   let previous = Promise.resolve();
   port.on("message", (request: ThreadRequest) => {
     previous = previous.then(async () => {
       let reply: ThreadReply;
       try {
-        reply = { id: request.id, ok: true, value: await answer(client, request) };
+        reply = { id: request.id, ok: true, value: await answer(client, guests, request) };
       } catch (error) {
         reply = { id: request.id, ok: false, error: describe(error) };
       }
