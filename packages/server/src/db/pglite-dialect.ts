@@ -36,8 +36,21 @@ class PgliteSession {
   private readonly queue: (() => void)[] = [];
   /** Whether the holder has a transaction open. */
   inTransaction = false;
+  private began = signal();
 
   constructor(readonly thread: PgliteThread) {}
+
+  /** Answers when the holder next opens a transaction. */
+  nextTransaction(): Promise<void> {
+    return this.began.promise;
+  }
+
+  transactionOpen(open: boolean): void {
+    this.inTransaction = open;
+    if (!open) return;
+    this.began.fire();
+    this.began = signal();
+  }
 
   /** Answers once the session is the caller's. */
   async take(): Promise<void> {
@@ -69,12 +82,40 @@ class PgliteConnection implements DatabaseConnection {
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     const { thread } = this.session;
-    if (!this.holding && this.session.inTransaction && mayBeGuest(query.sql)) {
-      const answer = await thread.guest(query.sql, query.parameters);
-      if (answer.admitted) return queryResult<R>(answer);
+    if (!this.holding && mayBeGuest(query.sql)) {
+      const served = await this.servedWhileWaiting(query);
+      if (served) return queryResult<R>(served);
     }
     await this.hold();
     return queryResult<R>(await thread.query(query.sql, query.parameters, copyTexts.get(query)));
+  }
+
+  /**
+   * Waits for the session, offering the read as a guest whenever a transaction holds it: answers
+   * the guest's rows, or undefined once the session is this caller's. A guest served gives its
+   * turn away when it comes.
+   */
+  private async servedWhileWaiting(query: CompiledQuery): Promise<QueryAnswer | undefined> {
+    const { session } = this;
+    const turn = session.take().then(() => "turn" as const);
+    for (;;) {
+      if (session.inTransaction) {
+        const answer = await session.thread.guest(query.sql, query.parameters);
+        if (answer.admitted) {
+          void turn.then(() => session.release());
+          return answer;
+        }
+        break;
+      }
+      const next = await Promise.race([
+        turn,
+        session.nextTransaction().then(() => "transaction" as const),
+      ]);
+      if (next === "turn") break;
+    }
+    await turn;
+    this.holding = true;
+    return undefined;
   }
 
   // Nothing here streams (exports page through the table); PGlite would hold the whole result anyway.
@@ -82,6 +123,15 @@ class PgliteConnection implements DatabaseConnection {
   async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
     throw new Error("Streaming queries are not supported on the embedded database");
   }
+}
+
+/** A promise fired once, by hand. */
+function signal(): { promise: Promise<void>; fire(): void } {
+  let fire = () => {};
+  const promise = new Promise<void>((resolve) => {
+    fire = resolve;
+  });
+  return { promise, fire };
 }
 
 function queryResult<R>({ rows, affectedRows }: QueryAnswer<unknown>): QueryResult<R> {
@@ -114,7 +164,7 @@ class PgliteDriver implements Driver {
     ].filter(Boolean);
     await (connection as PgliteConnection).hold();
     await connection.executeQuery(CompiledQuery.raw(`start transaction ${mode.join(" ")}`));
-    this.session.inTransaction = true;
+    this.session.transactionOpen(true);
   }
 
   async commitTransaction(connection: DatabaseConnection) {
@@ -126,7 +176,7 @@ class PgliteDriver implements Driver {
   }
 
   private async endTransaction(connection: DatabaseConnection, command: string) {
-    this.session.inTransaction = false;
+    this.session.transactionOpen(false);
     await connection.executeQuery(CompiledQuery.raw(command));
   }
 

@@ -56,6 +56,23 @@ describe("another caller's open transaction", () => {
     expect(await count(database.db, "guest_written")).toBe(2);
   });
 
+  it("serves a read made while it was being opened", async () => {
+    let readAt = 0;
+    let endedAt = 0;
+    const transaction = database.transaction(async (tx) => {
+      await sql`insert into public.guest_written values (1)`.execute(tx);
+      await new Promise((r) => setTimeout(r, 500));
+      endedAt = Date.now();
+    });
+    const read = count(database.db, "guest_read").then((n) => {
+      readAt = Date.now();
+      return n;
+    });
+    await transaction;
+    expect(await read).toBe(2);
+    expect(readAt).toBeLessThan(endedAt);
+  });
+
   it("never shows a read what it has written before it ends", async () => {
     let read: Promise<number> | undefined;
     await inWritingTransaction(async () => {
