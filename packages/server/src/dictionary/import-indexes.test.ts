@@ -15,8 +15,8 @@ import { ADMIN_PASSWORD, createTestApp, type TestApp } from "../testing/test-app
 import { dictionaryContext } from "./dictionary-model.ts";
 
 // The first import of a large source writes its data elements with the table's indexes dropped
-// (writeWithIndexRebuild). The unique ones are built again before the commit; on PostgreSQL the
-// others are built after it, and the answer does not wait for them.
+// (writeWithIndexRebuild). The unique ones are built again before the commit; the others after
+// it, and the answer does not wait for them.
 
 const DD = "Data Dictionary";
 const TABLES = 200;

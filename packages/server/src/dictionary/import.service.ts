@@ -125,8 +125,8 @@ export async function importMetadataSource(
     notifier: Notifier;
     /**
      * Takes the index builds that a bulk write (the first import of a large source) leaves for
-     * after the commit, on PostgreSQL, so that the answer need not wait for them, as after an
-     * upload's first load. Without it they are built before the commit.
+     * after the commit, started once the run's outcome is written, so that the answer need not
+     * wait for them, as after an upload's first load. Without it they are built before the commit.
      */
     afterCommit?: (indexBuilds: Promise<void>) => void;
   },
@@ -143,10 +143,9 @@ export async function importMetadataSource(
     const catalog = await readSourceCatalog(options.connectionsDir, source);
     const sourceName = source.name;
     const later: string[] = [];
-    const buildIndexesLater =
-      options.afterCommit && database.kind === "postgres"
-        ? (definitions: string[]) => later.push(...definitions)
-        : undefined;
+    const buildIndexesLater = options.afterCommit
+      ? (definitions: string[]) => later.push(...definitions)
+      : undefined;
     const outcome = await database.transaction(async (tx) => {
       const written = await ingestCatalog(tx, context, catalog, {
         copyRows: database.copyRows,
@@ -167,16 +166,20 @@ export async function importMetadataSource(
       });
       return written;
     });
-    if (later.length > 0) options.afterCommit?.(buildIndexes(db, later));
-    await finishRun(db, runId, {
-      succeeded: true,
-      message: outcome.message,
-      counts: {
-        objects: outcome.objects.rows,
-        elements: outcome.elements.rows,
-        pending: outcome.objects.pending + outcome.elements.pending,
-      },
-    });
+    try {
+      await finishRun(db, runId, {
+        succeeded: true,
+        message: outcome.message,
+        counts: {
+          objects: outcome.objects.rows,
+          elements: outcome.elements.rows,
+          pending: outcome.objects.pending + outcome.elements.pending,
+        },
+      });
+    } finally {
+      // Started after the run's outcome: on PGlite's one session they would be served first.
+      if (later.length > 0) options.afterCommit?.(buildIndexes(db, later));
+    }
     return outcome;
   } catch (error) {
     const message = failureText(error);
