@@ -82,6 +82,17 @@ describe("another caller's open transaction", () => {
     expect(await read).toBe(0);
   });
 
+  it("plans a read with the server's settings, not its own, and keeps its own", async () => {
+    const bitmapScans = (db: Db) =>
+      sql<{ on: string }>`select current_setting('enable_bitmapscan') as on`.execute(db);
+    await database.transaction(async (tx) => {
+      await sql`select set_config('enable_bitmapscan', 'off', true)`.execute(tx);
+      await sql`insert into public.guest_written values (1)`.execute(tx);
+      expect((await bitmapScans(database.db)).rows[0].on).toBe("on");
+      expect((await bitmapScans(tx)).rows[0].on).toBe("off");
+    });
+  });
+
   it("keeps a read away from what it has written since an earlier read was served", async () => {
     let later: Promise<number> | undefined;
     await inWritingTransaction(async (tx) => {

@@ -24,6 +24,18 @@ export function mayBeGuest(sql: string): boolean {
 
 const SAVEPOINT = "ledgerline_guest";
 
+/**
+ * Planner settings a holder may change for its own statements (an ingest turns bitmap scans off for
+ * its whole transaction), set back to the server's for a guest's.
+ */
+const HOLDERS_PLANNER_SETTINGS = [
+  "enable_bitmapscan",
+  "enable_hashjoin",
+  "enable_mergejoin",
+  "jit",
+  "work_mem",
+];
+
 /** The relations the open transaction has written or changed: any lock stronger than a read's. */
 const WRITTEN = `select n.nspname as schema, c.relname as name
   from pg_locks l join pg_class c on c.oid = l.relation join pg_namespace n on n.oid = c.relnamespace
@@ -71,7 +83,12 @@ export class Guests {
       return { admitted: false };
     }
     try {
-      await client.query("set local transaction_read_only = on");
+      await client.exec(
+        [
+          "set local transaction_read_only = on",
+          ...HOLDERS_PLANNER_SETTINGS.map((name) => `reset ${name}`),
+        ].join("; "),
+      );
       this.written ??= new Set(
         (await client.query<{ schema: string; name: string }>(WRITTEN)).rows.map(
           (r) => `${r.schema}.${r.name}`,
