@@ -4,7 +4,7 @@ import { counted } from "../counted.ts";
 import type { Db } from "../db/connection.ts";
 import type { Attribute } from "../model/model.ts";
 import { identityAttributes } from "../model/model.ts";
-import { liveReferrersSql, referrersOf } from "../records/referrers.ts";
+import { liveReferrersSql, type Referrer, referrersOf } from "../records/referrers.ts";
 import { stagedUniqueBreaches, uniqueAttributes } from "../rules/unique.repository.ts";
 import { type DiffCounts, entityTable } from "./diff.repository.ts";
 import {
@@ -16,7 +16,13 @@ import {
   repeatedKeysRejected,
 } from "./ingest-input.ts";
 import { referenceTexts } from "./reference-resolver.ts";
-import { duplicateKeys, indexStageKeys, type Stage, stageTable } from "./stage.repository.ts";
+import {
+  diffTable,
+  duplicateKeys,
+  indexStageKeys,
+  type Stage,
+  stageTable,
+} from "./stage.repository.ts";
 
 /** Refuses the file (422) when a natural key repeats in it. */
 export async function checkKeys(db: Db, input: IngestInput, stage: Stage): Promise<void> {
@@ -122,11 +128,44 @@ export async function checkMissingUnreferenced(
       where e.source = ${source} and e.action = 'Missing' and e.status = 'approved'
         and e.context = ${context.name} and e.entity_type = ${type.name} and t.is_deleted
         and exists (${liveReferrersSql(context, referrer, sql`= t.entity_key_id`)})`.execute(db);
-    const n = rows[0].n;
-    if (n > 0)
-      throw new IngestRejected(
-        409,
-        `The file was refused; nothing was changed. ${counted(n, `${type.uiName} record`)} it leaves out ${n === 1 ? "is" : "are"} still referred to by ${referrer.type.uiName} records (${referrer.attribute.uiName}): a record others refer to cannot be deleted.`,
-      );
+    refuseReferenced(input, referrer, rows[0].n);
   }
+}
+
+/**
+ * What checkMissingUnreferenced refuses once the changes are written, found by a dry run in its
+ * diff: the Missing rows whose records live records refer to, but those the file leaves out too.
+ */
+export async function checkMissingUnreferencedInDiff(
+  db: Db,
+  input: Pick<IngestInput, "context" | "type">,
+  stage: Stage,
+): Promise<void> {
+  const { context, type } = input;
+  const diff = diffTable(stage);
+  for (const referrer of referrersOf(context, type)) {
+    const notLeftOut =
+      referrer.type.name === type.name
+        ? sql<boolean>`not exists (select 1 from ${diff} m
+            where m._kind = 'Missing' and m._key_id = o.entity_key_id)`
+        : undefined;
+    const { rows } = await sql<{ n: number }>`
+      select count(*)::int as n from ${diff} s where s._kind = 'Missing'
+        and exists (${liveReferrersSql(context, referrer, sql`= s._key_id`, notLeftOut)})`.execute(
+      db,
+    );
+    refuseReferenced(input, referrer, rows[0].n);
+  }
+}
+
+function refuseReferenced(
+  { type }: Pick<IngestInput, "type">,
+  referrer: Referrer,
+  n: number,
+): void {
+  if (n > 0)
+    throw new IngestRejected(
+      409,
+      `The file was refused; nothing was changed. ${counted(n, `${type.uiName} record`)} it leaves out ${n === 1 ? "is" : "are"} still referred to by ${referrer.type.uiName} records (${referrer.attribute.uiName}): a record others refer to cannot be deleted.`,
+    );
 }

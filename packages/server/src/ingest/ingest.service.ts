@@ -15,7 +15,12 @@ import {
 import { diffWhileReading } from "./diff-while-reading.ts";
 import { loadEmptyType } from "./first-load.ts";
 import { lightenHistory } from "./history-indexes.ts";
-import { checkKeys, checkMassMissing, uniqueProblems } from "./ingest-checks.ts";
+import {
+  checkKeys,
+  checkMassMissing,
+  checkMissingUnreferencedInDiff,
+  uniqueProblems,
+} from "./ingest-checks.ts";
 import {
   buildIndexesAfterCommit,
   type IngestInput,
@@ -138,7 +143,12 @@ async function ingestByDiff(db: Db, input: IngestInput): Promise<IngestResult> {
       );
       checkMassMissing(input, counts);
       const { existing: _existing, ...result } = counts;
-      if (input.dryRun) return { ...result, rows, pending: 0, applied: 0, superseded: 0 };
+      if (input.dryRun) {
+        // What the upload's own check (checkMissingUnreferenced) would refuse once written.
+        if (input.apply && result.missing > 0)
+          await checkMissingUnreferencedInDiff(tx, input, stage);
+        return { ...result, rows, pending: 0, applied: 0, superseded: 0 };
+      }
       if (own && input.apply)
         later.push(...(await lightenHistory(tx, input, result.changed + result.missing)));
       const { events, visibleChange } =

@@ -262,14 +262,20 @@ describe("POST /api/upload", () => {
         .map((c) => [c.code, c.name, c.minor_units ?? "", c.active ?? ""]),
     ];
     const events = await eventCount();
-    const res = await upload(t, admin, await workbookOf("Currencies", rows), {
+    const file = await workbookOf("Currencies", rows);
+    const refusal =
+      "The file was refused; nothing was changed. 1 Currency record it leaves out is still referred to by Country records (Currency): a record others refer to cannot be deleted.";
+    const res = await upload(t, admin, file, { layout: "currencies", approveEverything: true });
+    expect(res.statusCode, res.body).toBe(409);
+    expect(res.body).toBe(refusal);
+    // 'Check only' tells the same.
+    const checked = await upload(t, admin, file, {
       layout: "currencies",
       approveEverything: true,
+      dryRun: true,
     });
-    expect(res.statusCode, res.body).toBe(409);
-    expect(res.body).toBe(
-      "The file was refused; nothing was changed. 1 Currency record it leaves out is still referred to by Country records (Currency): a record others refer to cannot be deleted.",
-    );
+    expect(checked.statusCode, checked.body).toBe(409);
+    expect(checked.body).toBe(refusal);
     expect(await eventCount()).toBe(events);
     const usd = await listRecords(t, viewer, {
       entityType: "currency",
