@@ -86,7 +86,7 @@ export async function resolveSession(
 ): Promise<sessions.SessionUser | undefined> {
   const user = await sessions.findLiveSession(db, sessionHash, settings.idleMinutes);
   if (!user || !dueForTouch(user.lastSeenAt)) return user;
-  await writeLastUse(db, (on) => sessions.touchSession(on, user.sessionHash));
+  await writeLastUse(db, () => sessions.touchSession(db, user.sessionHash));
   return { ...user, lastSeenAt: new Date() };
 }
 

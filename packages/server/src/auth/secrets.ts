@@ -29,7 +29,7 @@ export function dueForTouch(lastUsedAt: Date | null): boolean {
  * length, and a write cannot be served inside it as reads are (db/pglite-guests.ts). One that
  * fails leaves the earlier time, written again at a later call.
  */
-export async function writeLastUse(db: Db, touch: (db: Db) => Promise<void>): Promise<void> {
-  if (!oneSession(db)) return touch(db);
-  touch(db).catch(() => undefined);
+export async function writeLastUse(db: Db, touch: () => Promise<void>): Promise<void> {
+  if (!oneSession(db)) return touch();
+  touch().catch(() => undefined);
 }

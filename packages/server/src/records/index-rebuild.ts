@@ -189,7 +189,6 @@ export async function buildIndexes(db: Db, definitions: readonly string[]): Prom
   const alone = oneSession(db);
   const builder = async () => {
     for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
-      if (alone && queue.length < definitions.length - 1) await setTimeout(PAUSE_BETWEEN_BUILDS_MS);
       const definition = next;
       await db
         .transaction()
@@ -198,6 +197,7 @@ export async function buildIndexes(db: Db, definitions: readonly string[]): Prom
           await sql.raw(definition).execute(tx);
         })
         .catch((error: unknown) => failures.push(error));
+      if (alone && queue.length > 0) await setTimeout(PAUSE_BETWEEN_BUILDS_MS);
     }
   };
   await Promise.all(Array.from({ length: alone ? 1 : PARALLEL_BUILDS }, builder));

@@ -92,6 +92,6 @@ export function tokenHashOf(secret: string): string | undefined {
 export async function resolveToken(db: Db, hash: string): Promise<TokenUser | undefined> {
   const user = await findLiveToken(db, hash);
   if (!user || !dueForTouch(user.lastSeenAt)) return user;
-  await writeLastUse(db, (on) => touchToken(on, user.tokenId));
+  await writeLastUse(db, () => touchToken(db, user.tokenId));
   return { ...user, lastSeenAt: new Date() };
 }

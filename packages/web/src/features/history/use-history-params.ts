@@ -28,13 +28,17 @@ function put(params: URLSearchParams, name: string, value: string | null): void 
  */
 export function useHistoryParams() {
   const [params, setParams] = useSearchParams();
+  // `replace`: the change takes the place of the address instead of adding a step.
   const edit = useCallback(
-    (change: Edit) =>
-      setParams((current) => {
-        const next = new URLSearchParams(current);
-        change(next);
-        return next;
-      }),
+    (change: Edit, replace = false) =>
+      setParams(
+        (current) => {
+          const next = new URLSearchParams(current);
+          change(next);
+          return next;
+        },
+        { replace },
+      ),
     [setParams],
   );
 
@@ -58,15 +62,8 @@ export function useHistoryParams() {
     const opened = comparing && !wasComparing.current;
     wasComparing.current = comparing;
     if (opened && fromParam !== null && toParam === null)
-      setParams(
-        (current) => {
-          const next = new URLSearchParams(current);
-          next.set(HISTORY_PARAMS.to, new Date().toISOString());
-          return next;
-        },
-        { replace: true },
-      );
-  }, [comparing, fromParam, toParam, setParams]);
+      edit((p) => p.set(HISTORY_PARAMS.to, new Date().toISOString()), true);
+  }, [comparing, fromParam, toParam, edit]);
 
   const setAsOf = useCallback(
     (moment: string | null) => edit((p) => put(p, HISTORY_PARAMS.asOf, moment)),
@@ -74,18 +71,7 @@ export function useHistoryParams() {
   );
   // A moment that cannot be shown is taken out of the address in place: a step back would only
   // lead to it again.
-  const dropAsOf = useCallback(
-    () =>
-      setParams(
-        (current) => {
-          const next = new URLSearchParams(current);
-          next.delete(HISTORY_PARAMS.asOf);
-          return next;
-        },
-        { replace: true },
-      ),
-    [setParams],
-  );
+  const dropAsOf = useCallback(() => edit((p) => p.delete(HISTORY_PARAMS.asOf), true), [edit]);
   const openCompare = useCallback(
     (ends: CompareEnds) =>
       edit((p) => {
