@@ -11,20 +11,25 @@ let database: Database;
 
 beforeAll(async () => {
   database = await openTestDatabase();
+  await sql`drop view if exists public.guest_view`.execute(database.db);
   await sql`drop table if exists public.guest_written, public.guest_read`.execute(database.db);
   await sql`create table public.guest_written (n int)`.execute(database.db);
   await sql`create table public.guest_read (n int)`.execute(database.db);
 });
 afterAll(async () => {
+  await sql`drop view if exists public.guest_view`.execute(database.db);
   await sql`drop table if exists public.guest_written, public.guest_read`.execute(database.db);
   await database.close();
 });
 beforeEach(async () => {
   await sql`truncate public.guest_written, public.guest_read`.execute(database.db);
   await sql`insert into public.guest_read values (1), (2)`.execute(database.db);
+  await sql`create or replace view public.guest_view as select n from public.guest_read`.execute(
+    database.db,
+  );
 });
 
-const count = async (db: Db, table: "guest_written" | "guest_read") => {
+const count = async (db: Db, table: "guest_written" | "guest_read" | "guest_view") => {
   const { rows } = await sql<{ n: number }>`
     select count(*)::int as n from ${sql.table(`public.${table}`)}`.execute(db);
   return rows[0].n;
@@ -102,6 +107,62 @@ describe("another caller's open transaction", () => {
       await new Promise((r) => setTimeout(r, 200));
     });
     expect(await later).toBe(2);
+  });
+
+  it("plans a read again once a view it went through was made again", async () => {
+    await inWritingTransaction(async () => {
+      expect(await within(count(database.db, "guest_view"), 3_000)).toBe(2);
+    });
+    await sql`create or replace view public.guest_view as select n from public.guest_written`.execute(
+      database.db,
+    );
+    let later: Promise<number> | undefined;
+    await inWritingTransaction(async () => {
+      later = count(database.db, "guest_view");
+      await new Promise((r) => setTimeout(r, 200));
+    });
+    // Through guest_written now, which the transaction wrote: read after its rollback.
+    expect(await later).toBe(0);
+  });
+
+  it("serves no read while it changes a view, even of what it has not written", async () => {
+    let later: Promise<number> | undefined;
+    await database.transaction(async (tx) => {
+      await sql`create or replace view public.guest_view as select n from public.guest_read where n > 1`.execute(
+        tx,
+      );
+      later = count(database.db, "guest_view");
+      await new Promise((r) => setTimeout(r, 200));
+      await sql`create or replace view public.guest_view as select n from public.guest_read`.execute(
+        tx,
+      );
+    });
+    // Read after the commit: the view as it was made last, not as it stood meanwhile.
+    expect(await later).toBe(2);
+  });
+
+  it("keeps a read of several statements waiting for one of its long statements, not one each", async () => {
+    const statements = 4;
+    let took = 0;
+    let holding = true;
+    await database.transaction(async (tx) => {
+      await sql`insert into public.guest_written values (1)`.execute(tx);
+      const read = (async () => {
+        // Begun while the first long statement runs.
+        await new Promise((r) => setTimeout(r, 50));
+        const started = Date.now();
+        for (let i = 0; i < statements; i++) await count(database.db, "guest_read");
+        took = Date.now() - started;
+      })();
+      while (holding) {
+        await sql`select pg_sleep(0.25)`.execute(tx);
+        holding = took === 0;
+      }
+      await read;
+    });
+    // Each statement waiting for one of the transaction's would take four of them (1 s).
+    expect(took).toBeGreaterThan(0);
+    expect(took).toBeLessThan(600);
   });
 
   it("does not take in a write made meanwhile: its rollback leaves that write", async () => {

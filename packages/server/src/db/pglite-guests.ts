@@ -23,6 +23,8 @@ export function mayBeGuest(sql: string): boolean {
 }
 
 const SAVEPOINT = "ledgerline_guest";
+/** Inside SAVEPOINT, for a plan that may fail. */
+const PLANNING = "ledgerline_guest_plan";
 
 /**
  * Planner settings a holder may change for its own statements (an ingest turns bitmap scans off for
@@ -36,11 +38,18 @@ const HOLDERS_PLANNER_SETTINGS = [
   "work_mem",
 ];
 
-/** The relations the open transaction has written or changed: any lock stronger than a read's. */
-const WRITTEN = `select n.nspname as schema, c.relname as name
+/**
+ * The relations the open transaction has written or changed: any lock stronger than a read's. A
+ * view among them (made again) stands for every relation: a plan names the tables a view reads,
+ * not the view.
+ */
+const WRITTEN = `select n.nspname as schema, c.relname as name, c.relkind in ('v', 'm') as view
   from pg_locks l join pg_class c on c.oid = l.relation join pg_namespace n on n.oid = c.relnamespace
   where l.locktype = 'relation' and l.pid = pg_backend_pid()
     and l.mode not in ('AccessShareLock', 'RowShareLock')`;
+
+/** In the written relations: a view was changed, so every relation counts as written. */
+const EVERY_RELATION = "*";
 
 interface PlanNode {
   Schema?: string;
@@ -56,17 +65,31 @@ function relationsOf(node: PlanNode, into = new Set<string>()): Set<string> {
 }
 
 /**
+ * Statements that change no definition: after any other one of the session's own (DDL: a view
+ * made again, a table dropped; or a rollback, which may undo DDL), what a text reads may differ.
+ */
+const KEEPS_DEFINITIONS =
+  /^[\s(]*(select|insert|update|delete|with|values|table|copy|truncate|begin|start|commit|savepoint|release|set|reset|show)\b/i;
+
+/** How many statement texts' relations are kept (the app's reads are a few hundred texts). */
+const KEPT_TEXTS = 1_000;
+
+/**
  * The guests of the session open on `client` (worker thread). The relations its transaction has
- * written are read once between two of its own statements: guests change none.
+ * written are read once between two of its own statements: guests change none. The relations a
+ * statement text reads are planned once, generically (for any parameters), and kept until the
+ * session runs a statement that may change a definition.
  */
 export class Guests {
   private written: Set<string> | undefined;
+  private readonly reads = new Map<string, Set<string> | undefined>();
 
   constructor(private readonly client: PGlite) {}
 
   /** To be told before every statement of the session's own (not a guest's). */
-  forget(): void {
+  forget(sql?: string): void {
     this.written = undefined;
+    if (sql === undefined || !KEEPS_DEFINITIONS.test(sql)) this.reads.clear();
   }
 
   /**
@@ -78,30 +101,27 @@ export class Guests {
   async serve(sql: string, params: readonly unknown[]): Promise<GuestAnswer> {
     const { client } = this;
     try {
-      await client.query(`savepoint ${SAVEPOINT}`);
-    } catch {
-      return { admitted: false };
-    }
-    try {
+      // Fails, having done nothing, outside a transaction block.
       await client.exec(
         [
+          `savepoint ${SAVEPOINT}`,
           "set local transaction_read_only = on",
           ...HOLDERS_PLANNER_SETTINGS.map((name) => `reset ${name}`),
         ].join("; "),
       );
+    } catch {
+      return { admitted: false };
+    }
+    try {
       this.written ??= new Set(
-        (await client.query<{ schema: string; name: string }>(WRITTEN)).rows.map(
-          (r) => `${r.schema}.${r.name}`,
+        (await client.query<{ schema: string; name: string; view: boolean }>(WRITTEN)).rows.map(
+          (r) => (r.view ? EVERY_RELATION : `${r.schema}.${r.name}`),
         ),
       );
       const written = this.written;
-      const explained = await client.query<{ "QUERY PLAN": string | [{ Plan: PlanNode }] }>(
-        `explain (format json, verbose) ${sql}`,
-        [...params],
-      );
-      const plan = explained.rows[0]["QUERY PLAN"];
-      const reads = relationsOf((typeof plan === "string" ? JSON.parse(plan) : plan)[0].Plan);
-      if ([...reads].some((name) => written.has(name))) return { admitted: false };
+      if (written.has(EVERY_RELATION)) return { admitted: false };
+      const reads = await this.relationsRead(sql);
+      if (!reads || [...reads].some((name) => written.has(name))) return { admitted: false };
       const result = await client.query<Record<string, unknown>>(sql, [...params]);
       return { admitted: true, rows: result.rows, affectedRows: result.affectedRows };
     } catch {
@@ -110,4 +130,33 @@ export class Guests {
       await client.exec(`rollback to savepoint ${SAVEPOINT}; release savepoint ${SAVEPOINT}`);
     }
   }
+
+  /**
+   * The relations `sql` reads (views expanded), from its generic plan: made without the
+   * parameters, it reads every relation a plan for any parameters could (none is pruned by a
+   * value), so it holds for the text. Undefined, and kept so, for a text that cannot be planned
+   * without its parameters' values: it is never a guest.
+   */
+  private async relationsRead(sql: string): Promise<Set<string> | undefined> {
+    if (this.reads.has(sql)) return this.reads.get(sql);
+    const { client } = this;
+    let reads: Set<string> | undefined;
+    await client.exec(`savepoint ${PLANNING}`);
+    try {
+      // The simple protocol: the extended one wants the parameters' values.
+      const [explained] = await client.exec(`explain (generic_plan, format json, verbose) ${sql}`);
+      const plan = (explained.rows[0] as ExplainRow)["QUERY PLAN"];
+      reads = relationsOf((typeof plan === "string" ? JSON.parse(plan) : plan)[0].Plan);
+      await client.exec(`release savepoint ${PLANNING}`);
+    } catch {
+      await client.exec(`rollback to savepoint ${PLANNING}; release savepoint ${PLANNING}`);
+    }
+    if (this.reads.size >= KEPT_TEXTS) this.reads.clear();
+    this.reads.set(sql, reads);
+    return reads;
+  }
+}
+
+interface ExplainRow {
+  "QUERY PLAN": string | [{ Plan: PlanNode }];
 }

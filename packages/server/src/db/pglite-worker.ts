@@ -1,8 +1,10 @@
 // Runs in a worker thread: owns the embedded PGlite database, so that its statements, which run
 // synchronously inside WebAssembly, never hold up the server's event loop. The parent sends
 // requests (db/pglite-dialect.ts decides who may use the session), answered one at a time in the
-// order sent, and gets plain values back: rows as the value parsers of both engines make them,
+// order sent (other callers' reads served inside a transaction, as guests, first), and gets plain
+// values back: rows as the value parsers of both engines make them,
 // errors with their SQLSTATE fields.
+import { setTimeout } from "node:timers/promises";
 import { parentPort, workerData } from "node:worker_threads";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
@@ -41,12 +43,19 @@ function describe(error: unknown): Extract<ThreadReply, { ok: false }>["error"] 
   return { message: error.message, fields };
 }
 
+/**
+ * How long, after a guest's answer, the thread waits for that caller's next statement before it
+ * takes the holder's: a read is several statements, each sent once the one before is answered,
+ * and each would otherwise wait for one more of the holder's (100-300 ms for an upload's).
+ */
+const GUEST_HEAD_START_MS = 5;
+
 const unlisteners = new Map<string, () => Promise<void>>();
 
 async function answer(client: PGlite, guests: Guests, request: ThreadRequest): Promise<unknown> {
   switch (request.op) {
     case "query": {
-      guests.forget();
+      guests.forget(request.sql);
       const result = await client.query(
         request.sql,
         [...request.params],
@@ -89,19 +98,41 @@ try {
     parsers: VALUE_PARSERS,
   });
   const guests = new Guests(client);
-  // One request at a time, in the order sent: a guest's statements must not interleave with others.
-  let previous = Promise.resolve();
-  port.on("message", (request: ThreadRequest) => {
-    previous = previous.then(async () => {
-      let reply: ThreadReply;
-      try {
-        reply = { id: request.id, ok: true, value: await answer(client, guests, request) };
-      } catch (error) {
-        reply = { id: request.id, ok: false, error: describe(error) };
+  const answerAndReply = async (request: ThreadRequest) => {
+    let reply: ThreadReply;
+    try {
+      reply = { id: request.id, ok: true, value: await answer(client, guests, request) };
+    } catch (error) {
+      reply = { id: request.id, ok: false, error: describe(error) };
+    }
+    port.postMessage(reply);
+    if (request.op === "close") port.close();
+  };
+  // One request at a time (a guest's statements must not interleave with others), in the order
+  // sent but for guests, which go first: see GUEST_HEAD_START_MS.
+  const queue: ThreadRequest[] = [];
+  let draining = false;
+  let guestsFirstUntil = 0;
+  const drain = async () => {
+    if (draining) return;
+    draining = true;
+    while (queue.length > 0) {
+      const guest = queue.findIndex((r) => r.op === "guest");
+      const wait = guestsFirstUntil - performance.now();
+      if (guest < 0 && wait > 0) {
+        await setTimeout(wait);
+        guestsFirstUntil = 0;
+        continue;
       }
-      port.postMessage(reply);
-      if (request.op === "close") port.close();
-    });
+      const [request] = queue.splice(Math.max(guest, 0), 1);
+      await answerAndReply(request);
+      if (request.op === "guest") guestsFirstUntil = performance.now() + GUEST_HEAD_START_MS;
+    }
+    draining = false;
+  };
+  port.on("message", (request: ThreadRequest) => {
+    queue.push(request);
+    void drain();
   });
   port.postMessage({ op: "ready", upgrade });
 } catch (error) {

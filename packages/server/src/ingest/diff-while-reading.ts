@@ -37,6 +37,7 @@ import {
   appendStage,
   createStage,
   createStageBeside,
+  diffSlices,
   dropStage,
   emptyStage,
   insertStageRows,
@@ -117,10 +118,18 @@ async function diffInTransaction(
   };
   // Only pending changes can be contradicted: without any, the statement is left out per chunk.
   const contradictable = await anyPending(tx, context, type);
+  // A chunk's diff and the Missing rows are written in slices, so that no statement holds PGlite's
+  // one session long; the rows kept for one bulk write at the end are written whole.
+  const slices = new Map([chunk, keys].map((stage) => [stage, diffSlices(stage)]));
   const writeDiff = async (of: Stage, kinds: KindCounts) => {
-    const written = await writeEvents(tx, context, type, of, writeOptions(input), kinds);
-    totals.events += written.events;
-    totals.visibleChange += written.visibleChange;
+    const write = async (diff: Stage) => {
+      const counted = diff === of ? kinds : undefined;
+      const written = await writeEvents(tx, context, type, diff, writeOptions(input), counted);
+      totals.events += written.events;
+      totals.visibleChange += written.visibleChange;
+    };
+    const rows = kinds.added + kinds.changed + kinds.missing;
+    await (slices.get(of)?.write(tx, rows, write) ?? write(of));
     totals.added += kinds.added;
     totals.changed += kinds.changed;
     totals.missing += kinds.missing;
@@ -202,6 +211,7 @@ async function diffInTransaction(
   // Adjusted once, at the end: every write of the type updates this one row, and a web create
   // of the type would otherwise wait for the whole file.
   await adjustTypeCount(tx, context.name, type.name, totals.visibleChange);
+  for (const sliced of slices.values()) await sliced.drop(tx);
   for (const staged of [chunk, rest, keys]) await dropStage(tx, staged);
   const { added, changed, missing, events, superseded } = totals;
   const diff = { rows, added, changed, missing, unchanged: rows - added - changed, superseded };

@@ -191,6 +191,11 @@ describe("the first load of an empty type", () => {
     expect(rows.map((r) => r.code)).toEqual(rows.map((r) => r.code).sort());
     const events = rows.map((r) => r.event);
     expect(events).toEqual([...events].sort((a, b) => a - b));
+    // At most 2,500 events a statement (rows a statement wrote share its command id, cmin).
+    const { rows: perStatement } = await sql<{ n: number[] }>`
+      select array_agg(n order by n) as n from (select count(*)::int as n from app.events
+        group by cmin::text) s`.execute(t.database.db);
+    expect(perStatement).toEqual([{ n: [2_000, 2_500, 2_500] }]);
     // The rebuilt unique index refuses a second record with the same code.
     await expect(
       sql`insert into ctx_reference.currency (code, name, created_by, updated_by) values ('Q000001', 'twin', 'x', 'x')`.execute(
@@ -483,6 +488,53 @@ describe("the diff of a type that holds records, written while the file is read"
     ]);
     // Rows written a chunk at a time never reach the 10,000 of a write that rebuilds the indexes.
     expect(await indexes()).toEqual(before);
+  });
+
+  it("writes at most 600 rows of the diff in one statement, keys and events in the file's order", async () => {
+    // The second chunk: 600 records unchanged and 1,500 new; 1,400 records missing from the file.
+    async function* rows() {
+      yield* currencyRows(5_600);
+      for (let i = 0; i < 1_500; i++)
+        yield {
+          rowNumber: 5_602 + i,
+          values: { code: `N${String(i).padStart(6, "0")}`, name: `New ${i}`, minor_units: 2 },
+          problems: [],
+        };
+    }
+    expect(await load(rows(), { deleteMissing: true })).toMatchObject({
+      added: 1_500,
+      missing: 1_400,
+      unchanged: 5_600,
+      applied: 2_900,
+    });
+    // Rows a statement wrote share its command id (cmin) within the transaction.
+    const perStatement = async (where: string) => {
+      const { rows } = await sql<{ n: number[] }>`
+        select array_agg(n order by n) as n from (select count(*)::int as n
+          from ctx_reference.currency where ${sql.raw(where)} group by cmin::text) s`.execute(
+        t.database.db,
+      );
+      return rows[0].n;
+    };
+    expect(await perStatement("code like 'N%'")).toEqual([500, 500, 500]);
+    expect(await perStatement("is_deleted")).toEqual([466, 467, 467]);
+    // New records' keys and each record's last event follow the file's rows, across the slices.
+    const { rows: order } = await sql<{ keys: boolean; events: boolean; linked: number }>`
+      select bool_and(c.entity_key_id > p.entity_key_id) as keys,
+             bool_and(c.last_event_id > p.last_event_id) as events,
+             count(e.event_id)::int as linked
+      from ctx_reference.currency c
+      join ctx_reference.currency p on p.code = 'N' || lpad((substr(c.code, 2)::int - 1)::text, 6, '0')
+      left join app.events e on e.event_id = c.last_event_id and e.entity_key_id = c.entity_key_id
+        and e.action = 'Add'
+      where c.code like 'N%'`.execute(t.database.db);
+    expect(order).toEqual([{ keys: true, events: true, linked: 1_499 }]);
+    const { rows: missing } = await sql<{ n: number }>`
+      select count(*)::int as n from ctx_reference.currency c join app.events e
+        on e.event_id = c.last_event_id and e.entity_key_id = c.entity_key_id and e.action = 'Missing'
+      where c.is_deleted and c.version = 2`.execute(t.database.db);
+    expect(missing).toEqual([{ n: 1_400 }]);
+    expect(await stored()).toMatchObject({ events: ROWS + 2_900, counted: ROWS + 1_500 - 1_400 });
   });
 
   it("writes nothing when a row after the first chunk is bad", async () => {
