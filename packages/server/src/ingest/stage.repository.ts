@@ -136,7 +136,7 @@ export async function appendStage(db: Db, from: Stage, to: Stage): Promise<void>
  * statement (pglite-guests.ts serves them between two), and each record written there costs
  * 0.1-0.4 ms with a type's dozen indexes: up to 60-240 ms a slice.
  */
-export const SLICE_ROWS = 600;
+const SLICE_ROWS = 600;
 
 /**
  * Writes the diff of `stage` in slices of at most SLICE_ROWS rows, as few as that allows and of
@@ -199,7 +199,8 @@ export async function dropLeftoverStages(db: Db, now = Date.now()): Promise<numb
     const created = Number(r.name.slice(STAGE_PREFIX.length).split("_")[0]);
     return !Number.isFinite(created) || created * 1000 < now - 3_600_000;
   });
+  // cascade: a diff's numbered copy (diffSlices) holds rows of the diff's type.
   for (const r of abandoned)
-    await sql`drop table if exists ${sql.table(`app.${r.name}`)}`.execute(db);
+    await sql`drop table if exists ${sql.table(`app.${r.name}`)} cascade`.execute(db);
   return abandoned.length;
 }
