@@ -104,6 +104,30 @@ describe("a list call checks its caller in its own statement", () => {
     expect((await list(bearer)).statusCode).toBe(401);
   });
 
+  it("answers an empty page with no more statements than a page with rows, and still refuses a role gone", async () => {
+    const cookie = await signedIn("nothing");
+    const named = (name: string) => ({
+      rowConstraints: [{ attribute: "code", operator: "=", values: [name] }],
+    });
+    const nothing = named("none");
+    expect((await list(cookie)).statusCode).toBe(200);
+    let found: unknown;
+    let empty: unknown;
+    const withRows = await statementsOf(async () => {
+      found = (await list(cookie, named("EUR"))).json();
+    });
+    const withNone = await statementsOf(async () => {
+      empty = (await list(cookie, nothing)).json();
+    });
+    expect(found).toMatchObject({ querySize: 1 });
+    expect(empty).toMatchObject({ data: [], querySize: 0 });
+    // The page and the count; a page with rows reads what its rows need besides.
+    expect(withNone).toBeLessThanOrEqual(withRows);
+    await sql`delete from app.user_roles where user_id =
+      (select user_id from app.users where username = 'nothing')`.execute(t.database.db);
+    expect((await list(cookie, nothing)).statusCode).toBe(403);
+  });
+
   it("answers an empty page, and a refused query, as an unchecked call does", async () => {
     const cookie = await signedIn("empty");
     expect((await list(cookie)).statusCode).toBe(200);

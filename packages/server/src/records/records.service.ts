@@ -10,7 +10,6 @@ import type {
 import type { RawBuilder } from "kysely";
 import { type ContextRights, requireTypePermission, rightsIn } from "../admin/permissions.ts";
 import type { CurrentUser } from "../auth/auth.service.ts";
-import { UnconfirmedCaller } from "../auth/caller-check.ts";
 import { type EventRow, pendingEventsOf } from "../changes/events.repository.ts";
 import type { Db } from "../db/connection.ts";
 import { NotFoundError } from "../errors.ts";
@@ -18,7 +17,13 @@ import type { ContextModel, EntityType, Model } from "../model/model.ts";
 import { changeBreaches } from "../rules/record-check.ts";
 import { type CountEstimates, listCount } from "./count-estimate.ts";
 import { GENERATORS } from "./generators.ts";
-import { asCaller, buildListQuery, type ListQuery, type ListQueryOptions } from "./list-query.ts";
+import {
+  asCaller,
+  buildListQuery,
+  confirmedRows,
+  type ListQuery,
+  type ListQueryOptions,
+} from "./list-query.ts";
 import { listQueryOf } from "./list-query-cache.ts";
 import { boundaryOf } from "./page-seek.ts";
 import { type ReferenceLabels, referenceLabels } from "./reference-labels.ts";
@@ -101,7 +106,7 @@ export interface RunListOptions extends ListQueryOptions {
 
 /**
  * Runs the list query for a type the caller may read. With a caller check, the page reads nothing
- * unless the check holds, and a page that reads nothing leaves the caller unconfirmed.
+ * unless the check holds, and answers whether it held (asCaller, confirmedRows).
  */
 export async function runListQuery(
   db: Db,
@@ -112,10 +117,12 @@ export async function runListQuery(
 ): Promise<EntityList> {
   const { callerCheck } = options;
   const query = listQueryOf(context, type, q, { ...options, callerChecked: Boolean(callerCheck) });
-  const scoped = (statement: RawBuilder<Record<string, unknown>>) =>
-    callerCheck ? asCaller(statement, callerCheck) : statement;
-  const [{ rows: read }, counted] = await Promise.all([
-    scoped(query.page).execute(db),
+  const readPage = async (statement: RawBuilder<Record<string, unknown>>) =>
+    callerCheck
+      ? confirmedRows((await asCaller(statement, callerCheck).execute(db)).rows)
+      : (await statement.execute(db)).rows;
+  const [read, counted] = await Promise.all([
+    readPage(query.page),
     options.count === false
       ? { querySize: -1 }
       : query.count
@@ -128,8 +135,7 @@ export async function runListQuery(
           )
         : typeCount(db, context.name, type.name).then((n) => ({ querySize: n })),
   ]);
-  if (callerCheck && read.length === 0) throw new UnconfirmedCaller();
-  const rows = await pageRows(db, query, read, counted.querySize, scoped);
+  const rows = await pageRows(query, read, counted.querySize, readPage);
   const pending = q.requirePending
     ? await pendingEventsOf(
         db,
@@ -163,18 +169,17 @@ export async function runListQuery(
  * since the client counted), the page is read by its offset instead.
  */
 async function pageRows(
-  db: Db,
   query: ListQuery,
   read: Record<string, unknown>[],
   querySize: number,
-  scoped: (statement: RawBuilder<Record<string, unknown>>) => RawBuilder<Record<string, unknown>>,
+  readPage: (statement: RawBuilder<Record<string, unknown>>) => Promise<Record<string, unknown>[]>,
 ): Promise<Record<string, unknown>[]> {
   if (!query.reversed) return read;
   if (!query.fromEnd) return read.reverse();
   const { pageNum, pageSize, byOffset } = query.fromEnd;
   const onPage = querySize - (pageNum - 1) * pageSize;
   if (onPage >= 1 && onPage <= pageSize) return read.slice(0, onPage).reverse();
-  return (await scoped(byOffset).execute(db)).rows;
+  return readPage(byOffset);
 }
 
 /** A chunk of an export: each row's cells, and the key of its last row (for the next chunk). */
