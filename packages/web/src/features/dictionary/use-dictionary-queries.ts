@@ -117,11 +117,13 @@ const cronQuery = (text: string) => ({
 });
 
 /**
- * The server's verdict on a cron text, asked on every change of the text. Answers are kept per
- * text, so an answer for a text typed over is never shown for the current one (SPEC.md section 5).
+ * The server's verdict on a cron text, asked on every change of the text once `ask` holds (a new
+ * source's empty text is not asked about before it is touched: the answer would be a refusal no
+ * one sees). Answers are kept per text, so an answer for a text typed over is never shown for the
+ * current one (SPEC.md section 5).
  */
-export function useCronCheck(text: string) {
-  return useQuery(cronQuery(text));
+export function useCronCheck(text: string, ask: boolean) {
+  return useQuery({ ...cronQuery(text), enabled: ask });
 }
 
 /** The verdicts on several cron texts (the list page checks every source on load). */

@@ -6,8 +6,10 @@ import type { CronCheck } from "../dictionary-api.ts";
 export interface CronInputProps {
   value: string;
   onChange: (value: string) => void;
-  /** The server's verdict on the current text; undefined while it is asked. */
+  /** The server's verdict on the current text; undefined until it answers. */
   check?: CronCheck;
+  /** The verdict on the current text is being asked. */
+  checking: boolean;
   /** Show the problem (the field was touched). */
   showInvalid: boolean;
   disabled: boolean;
@@ -16,7 +18,14 @@ export interface CronInputProps {
 const formatRun = (iso: string) => iso.slice(0, 16).replace("T", " ");
 
 /** The import frequency: a cron text, its state while checked and its next runs once valid. */
-export function CronInput({ value, onChange, check, showInvalid, disabled }: CronInputProps) {
+export function CronInput({
+  value,
+  onChange,
+  check,
+  checking,
+  showInvalid,
+  disabled,
+}: CronInputProps) {
   const invalid = showInvalid && check !== undefined && !check.valid;
   return (
     <>
@@ -37,7 +46,7 @@ export function CronInput({ value, onChange, check, showInvalid, disabled }: Cro
           spellCheck={false}
           data-testid="source-importfrequency"
         />
-        {check === undefined && (
+        {checking && (
           <InputGroup.Text>
             <Spinner size="sm" role="status" aria-label="checking the cron text" />
           </InputGroup.Text>

@@ -48,7 +48,8 @@ export function MetadataSourceForm({ record }: { record?: EntityRecord }) {
     REFERENCES.map((r) => r.field),
     !editing,
   );
-  const cron = useCronCheck(values.importfrequency);
+  const cronShown = editing || touched.has("importfrequency");
+  const cron = useCronCheck(values.importfrequency, cronShown);
 
   const takenIdentities = editing
     ? null
@@ -147,11 +148,7 @@ export function MetadataSourceForm({ record }: { record?: EntityRecord }) {
         id="source-importfrequency"
         label="Import Frequency"
         required
-        error={
-          cron.data && !cron.data.valid && (editing || touched.has("importfrequency"))
-            ? errors.importfrequency
-            : undefined
-        }
+        error={cron.data && !cron.data.valid && cronShown ? errors.importfrequency : undefined}
         help={
           cron.isError ? `The cron text could not be checked: ${cron.error.message}` : undefined
         }
@@ -160,7 +157,8 @@ export function MetadataSourceForm({ record }: { record?: EntityRecord }) {
           value={values.importfrequency}
           onChange={(value) => change("importfrequency", value)}
           check={cron.data}
-          showInvalid={touched.has("importfrequency") || editing}
+          checking={cron.isFetching && cron.data === undefined}
+          showInvalid={cronShown}
           disabled={form.saving}
         />
       </FormRow>
