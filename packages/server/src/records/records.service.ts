@@ -5,6 +5,7 @@ import type {
   EntityRecord,
   EntityTypeInfo,
   PendingChange,
+  RuleBreach,
   ScalarValue,
 } from "@ledgerline/contract";
 import type { RawBuilder } from "kysely";
@@ -14,7 +15,7 @@ import { type EventRow, pendingEventsOf } from "../changes/events.repository.ts"
 import type { Db } from "../db/connection.ts";
 import { NotFoundError } from "../errors.ts";
 import type { ContextModel, EntityType, Model } from "../model/model.ts";
-import { changeBreaches } from "../rules/record-check.ts";
+import { changeBreaches, pendingUniqueWarnings } from "../rules/record-check.ts";
 import { type CountEstimates, listCount } from "./count-estimate.ts";
 import { GENERATORS } from "./generators.ts";
 import {
@@ -150,9 +151,17 @@ export async function runListQuery(
     type.attributes,
     pending.map((e) => e.new_values as Record<string, unknown> | null),
   );
+  const uniqueWarnings = await pendingUniqueWarnings(db, context, type, pending);
   const pages = await withGenerated(db, context, type, query, rows);
   const data = pages.map((page) =>
-    toRecord(context, type, query, page, { events: pending, labels }, q.includeLabels === true),
+    toRecord(
+      context,
+      type,
+      query,
+      page,
+      { events: pending, labels, uniqueWarnings },
+      q.includeLabels === true,
+    ),
   );
   const terms = query.orderValues;
   if (rows.length === 0 || terms === null) return { data, ...counted };
@@ -262,12 +271,20 @@ async function addGenerated(
   }
 }
 
+/** The pending changes of a page's records, with what their rows need to be shown. */
+interface PendingOfPage {
+  events: readonly EventRow[];
+  labels: ReferenceLabels;
+  /** The `unique` warnings each event breaks, by event id (pendingUniqueWarnings). */
+  uniqueWarnings: ReadonlyMap<number, RuleBreach[]>;
+}
+
 function toRecord(
   context: ContextModel,
   type: EntityType,
   query: ListQuery,
   { row, values, labels }: RowValues,
-  pending: { events: readonly EventRow[]; labels: ReferenceLabels },
+  pending: PendingOfPage,
   includeLabels: boolean,
 ): EntityRecord {
   const attrValues: Record<string, AttrValue> = {};
@@ -290,8 +307,7 @@ function toRecord(
   };
   if (includeLabels) record.label = String(row.record_label ?? "");
   const mine = pending.events.filter((e) => e.entity_key_id === keyId);
-  if (mine.length > 0)
-    record.pending = mine.map((e) => toPendingChange(type, values, e, pending.labels));
+  if (mine.length > 0) record.pending = mine.map((e) => toPendingChange(type, values, e, pending));
   return record;
 }
 
@@ -299,7 +315,7 @@ function toPendingChange(
   type: EntityType,
   stored: Record<string, ScalarValue>,
   e: EventRow,
-  labels: ReferenceLabels,
+  { labels, uniqueWarnings }: PendingOfPage,
 ): PendingChange {
   const values = (e.new_values ?? {}) as Record<string, ScalarValue>;
   const attrValue = (name: string, value: ScalarValue): AttrValue => {
@@ -314,7 +330,12 @@ function toPendingChange(
     createdBy: e.created_by,
     attrValues: Object.fromEntries(Object.entries(values).map(([k, v]) => [k, attrValue(k, v)])),
     ruleBreaches:
-      e.action === "Delete" || e.action === "Missing" ? [] : changeBreaches(type, stored, values),
+      e.action === "Delete" || e.action === "Missing"
+        ? []
+        : [
+            ...changeBreaches(type, stored, values),
+            ...(uniqueWarnings.get(Number(e.event_id)) ?? []),
+          ],
   };
 }
 

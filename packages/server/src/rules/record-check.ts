@@ -8,10 +8,16 @@ import {
   valueBreaches,
 } from "@ledgerline/contract";
 import type { RawBuilder } from "kysely";
+import type { EventRow } from "../changes/events.repository.ts";
 import type { Db } from "../db/connection.ts";
 import { ConflictError } from "../errors.ts";
 import type { ContextModel, EntityType } from "../model/model.ts";
-import { approvedUniqueBreaches, isTaken, uniqueAttributes } from "./unique.repository.ts";
+import {
+  approvedUniqueBreaches,
+  isTaken,
+  pendingTakenValues,
+  uniqueAttributes,
+} from "./unique.repository.ts";
 
 /**
  * The problems of a record as a save would leave it (`name: message`): the error rules between its
@@ -67,6 +73,35 @@ export function changeBreaches(
     return names.some((n) => n in changes) && names.every((n) => n in after);
   });
   breaches.push(...recordBreaches(judged, (name) => after[name]));
+  return breaches;
+}
+
+/**
+ * The `unique` warnings pending changes break, by event id: a value another live record already
+ * has. Judged as they are read, as changeBreaches judges the other rules; one statement per
+ * attribute with such a rule, none for a type without.
+ */
+export async function pendingUniqueWarnings(
+  db: Db,
+  context: ContextModel,
+  type: EntityType,
+  events: readonly EventRow[],
+): Promise<Map<number, RuleBreach[]>> {
+  const breaches = new Map<number, RuleBreach[]>();
+  const eventIds = events.map((e) => Number(e.event_id));
+  for (const attr of uniqueAttributes(type, "warning")) {
+    const rule = attr.rules.find((r) => r.kind === "unique" && r.severity === "warning");
+    if (!rule) continue;
+    for (const eventId of await pendingTakenValues(db, context, type, attr, eventIds)) {
+      const breach = {
+        attribute: attr.name,
+        rule: rule.id,
+        message: rule.message,
+        severity: rule.severity,
+      };
+      breaches.set(eventId, [...(breaches.get(eventId) ?? []), breach]);
+    }
+  }
   return breaches;
 }
 

@@ -46,6 +46,7 @@ const MESSAGES = {
   area: "must be at least 0",
   tableName: "Table names here are at most 5 characters",
   tag: "Tags are letters, digits and underscores",
+  anthem: "Another country already has this anthem",
 };
 
 const COUNTRY_COLUMNS = [
@@ -97,6 +98,13 @@ function referenceWithRules(doc: ModelFileDoc): void {
       dataType: "String",
       nullable: true,
       rules: [{ pattern: "\\w+", message: MESSAGES.tag }],
+    },
+    {
+      name: "anthem",
+      uiName: "Anthem",
+      dataType: "String",
+      nullable: true,
+      rules: [{ unique: true, severity: "warning", message: MESSAGES.anthem }],
     },
     { name: "founded", uiName: "Founded", dataType: "Date", nullable: true },
     { name: "dissolved", uiName: "Dissolved", dataType: "Date", nullable: true },
@@ -320,6 +328,49 @@ describe("web saves refuse each kind of error rule with 400 naming the field, an
     );
     expect(res.statusCode).toBe(400);
     expect(textOf(res)).toBe(`code3: ${MESSAGES.code3}; founded: ${MESSAGES.founded}`);
+  });
+});
+
+describe("a unique rule of severity warning", () => {
+  /** The rules the pending change of a country breaks, as the pending screen reads them. */
+  const pendingBreaches = async (iso2: string) => {
+    const list = await listRecords(t, approver, {
+      entityType: "country",
+      requirePending: true,
+      rowConstraints: [{ attribute: "iso2", operator: "=", values: [iso2] }],
+    });
+    return list.data[0]?.pending?.[0];
+  };
+
+  it("lets a value another country has through, and shows it to the approver on the change", async () => {
+    const first = await saveCountry(newCountry("UA", { anthem: "Hymn of the plains" }));
+    expect(first.statusCode, first.body).toBe(200);
+    // A proposal is no live record: a second proposal of the same anthem is unique so far.
+    const second = await saveCountry(newCountry("UB", { anthem: "Hymn of the plains" }));
+    expect(second.statusCode, second.body).toBe(200);
+    expect((await pendingBreaches("UB"))?.ruleBreaches).toEqual([]);
+
+    const approved = await t.post(
+      "/api/approve",
+      {
+        context: "reference",
+        entityType: "country",
+        entityEventIds: [(await pendingBreaches("UA"))?.entityEventID],
+      },
+      approver,
+    );
+    expect(approved.statusCode, approved.body).toBe(200);
+    expect((await pendingBreaches("UB"))?.ruleBreaches).toEqual([
+      { attribute: "anthem", rule: "anthem unique", message: MESSAGES.anthem, severity: "warning" },
+    ]);
+
+    // An anthem no other country has breaks nothing; the country holding one may keep it.
+    const other = await saveCountry(newCountry("UC", { anthem: "Song of the hills" }));
+    expect(other.statusCode, other.body).toBe(200);
+    expect((await pendingBreaches("UC"))?.ruleBreaches).toEqual([]);
+    const kept = await saveCountry({ iso2: "UA", anthem: "Hymn of the plains", motto: "Onward" });
+    expect(kept.statusCode, kept.body).toBe(200);
+    expect((await pendingBreaches("UA"))?.ruleBreaches).toEqual([]);
   });
 });
 

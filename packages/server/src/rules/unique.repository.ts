@@ -3,6 +3,7 @@ import { type RawBuilder, sql } from "kysely";
 import type { Db } from "../db/connection.ts";
 import { entityTable, identityMatch } from "../ingest/diff.repository.ts";
 import type { Attribute, ContextModel, EntityType } from "../model/model.ts";
+import { SQL_TYPES } from "../model/sync/ddl.ts";
 
 // The lookups of `unique` rules: a value must not be held by another live record of the type
 // (approved, not discontinued). Records that broke a rule before it was declared keep their
@@ -116,4 +117,26 @@ export async function approvedUniqueBreaches(
         and o.entity_key_id <> t.entity_key_id and ${LIVE("o")})
     limit ${limit}`.execute(db);
   return rows.map((r) => r.value);
+}
+
+/**
+ * Of these pending events, the ones that propose a value of `attr` another live record than their
+ * own already has (what a `unique` warning tells the approver; an error refuses such a change).
+ */
+export async function pendingTakenValues(
+  db: Db,
+  context: ContextModel,
+  type: EntityType,
+  attr: Attribute,
+  eventIds: readonly number[],
+): Promise<Set<number>> {
+  if (eventIds.length === 0) return new Set();
+  const proposed = sql`(e.new_values ->> ${attr.name})::${sql.raw(SQL_TYPES[attr.dataType])}`;
+  const { rows } = await sql<{ event_id: string }>`
+    select e.event_id from app.events e
+    where e.event_id = any(${eventIds}::bigint[]) and e.action not in ('Delete', 'Missing')
+      and nullif(e.new_values ->> ${attr.name}, '') is not null
+      and exists (select 1 from ${entityTable(context, type)} o where o.${sql.id(attr.name)} = ${proposed}
+        and ${LIVE("o")} and o.entity_key_id <> e.entity_key_id)`.execute(db);
+  return new Set(rows.map((r) => Number(r.event_id)));
 }
