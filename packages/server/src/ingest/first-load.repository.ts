@@ -67,9 +67,9 @@ export async function writeAddEvents(
   let events = 0;
   // EVENTS_PER_STATEMENT keys at a time. A range with both ends given: the planner, with no
   // statistics of a table loaded just now, still reads it through the primary key.
-  for (let from = BigInt(after); from < BigInt(last); from += EVENTS_PER_STATEMENT) {
-    const to =
-      from + EVENTS_PER_STATEMENT < BigInt(last) ? from + EVENTS_PER_STATEMENT : BigInt(last);
+  const end = BigInt(last);
+  for (let from = BigInt(after); from < end; from += EVENTS_PER_STATEMENT) {
+    const to = from + EVENTS_PER_STATEMENT < end ? from + EVENTS_PER_STATEMENT : end;
     const written = await sql`
       insert into app.events (event_id, context, entity_type, entity_key_id, action, status, decided_by,
         decided_at, new_values, source, created_by)

@@ -89,7 +89,7 @@ export async function pendingUniqueWarnings(
 ): Promise<Map<number, RuleBreach[]>> {
   const breaches = new Map<number, RuleBreach[]>();
   const eventIds = events.map((e) => Number(e.event_id));
-  for (const attr of uniqueAttributes(type, "warning")) {
+  for (const attr of type.attributes) {
     const rule = attr.rules.find((r) => r.kind === "unique" && r.severity === "warning");
     if (!rule) continue;
     for (const eventId of await pendingTakenValues(db, context, type, attr, eventIds)) {

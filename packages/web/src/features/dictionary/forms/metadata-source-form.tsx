@@ -157,7 +157,7 @@ export function MetadataSourceForm({ record }: { record?: EntityRecord }) {
           value={values.importfrequency}
           onChange={(value) => change("importfrequency", value)}
           check={cron.data}
-          checking={cron.isFetching && cron.data === undefined}
+          checking={cron.isLoading}
           showInvalid={cronShown}
           disabled={form.saving}
         />
