@@ -455,7 +455,7 @@ export async function benchIngest(): Promise<void> {
     console.log(`workbook: ${size.toFixed(1)} MB`);
     const model = { "bench.yaml": benchModelWithLayout() };
     const postgres: IngestRun[] = [];
-    for (let run = 1; run <= runs; run++) {
+    for (let run = 1; envFlag("BENCH_POSTGRES", true) && run <= runs; run++) {
       console.log(`PostgreSQL, run ${run} of ${runs}:`);
       postgres.push(
         await withBenchApp("ingest", model, (setup) =>
@@ -470,13 +470,13 @@ export async function benchIngest(): Promise<void> {
     );
     return { postgres, pglite: [pglite] };
   });
-  const pgMedian = medianRun(postgres);
+  const pgMedian = postgres.length > 0 ? medianRun(postgres) : undefined;
   const pgliteMedian = pglite.length > 0 ? medianRun(pglite) : undefined;
   const file = await writeResult("ingest", {
-    ...figures(postgres.length, pgMedian),
+    ...(pgMedian ? figures(postgres.length, pgMedian) : {}),
     ...(pgliteMedian ? figures(pglite.length, pgliteMedian, "pglite_") : {}),
   });
-  console.log(report("PostgreSQL", rows, postgres, pgMedian));
+  if (pgMedian) console.log(report("PostgreSQL", rows, postgres, pgMedian));
   if (pgliteMedian) console.log(report("PGlite", rows, pglite, pgliteMedian));
   console.log(`Finished with ${loadNote()}. Figures: ${file}`);
 }
