@@ -376,12 +376,27 @@ test("'Breaks a rule' lists only the stored records that break one", async ({ pa
   // The test's country is among them; Germany is not.
   await page.getByTestId("filter-toggle").click();
   const panel = page.getByTestId("filter-panel");
-  await panel.getByTestId("add-filter").click();
-  await panel.getByRole("button", { name: "ISO code", exact: true }).click();
+  // A list refreshed by another user's change can close the menu as it opens: open it again.
+  await expect(async () => {
+    await panel.getByTestId("add-filter").click();
+    await panel.getByRole("button", { name: "ISO code", exact: true }).click({ timeout: 3_000 });
+  }).toPass();
   const filter = panel.getByTestId("filter-row").last();
   await filter.getByLabel("ISO code value").fill(prefix);
   await expect(position(page)).toHaveText("1 - 1 of 1 results");
-  await expect(rows(page).first().locator("td").first()).toHaveText(`${prefix}1`);
+  const isoCell = rows(page).first().locator("td").first();
+  await expect(isoCell).toHaveText(`${prefix}1`);
+
+  // The value that breaks the rule is marked, and says which rule.
+  const mark = isoCell.getByTestId("cell-rule-breach");
+  await expect(mark).toHaveAttribute("data-severity", "warning");
+  await expect(mark).toHaveAccessibleName("Warning: ISO 3166-1 codes are two capital letters");
+  await expect(rows(page).first().getByTestId("cell-rule-breach")).toHaveCount(1);
+  await mark.hover();
+  const tooltip = page.getByRole("tooltip");
+  await expect(tooltip).toHaveText("ISO 3166-1 codes are two capital letters");
+  await shot(page, "rules-05b-explorer-breach-mark");
+  await page.mouse.move(0, 0);
 
   await filter.getByLabel("ISO code operator").selectOption("=");
   await filter.getByLabel("ISO code value").fill("DE");
@@ -393,4 +408,6 @@ test("'Breaks a rule' lists only the stored records that break one", async ({ pa
   await toggle.click();
   await expect(position(page)).toHaveText("1 - 1 of 1 results");
   await expect(rows(page).first().locator("td").first()).toHaveText("DE");
+  // A record that breaks no rule carries no mark.
+  await expect(rows(page).first().getByTestId("cell-rule-breach")).toHaveCount(0);
 });

@@ -182,6 +182,8 @@ export const EntityQuery = z.object({
   seek: PageSeek.optional(),
   /** Count the rows exactly even where the server would answer an estimate (querySizeEstimated). */
   exactCount: z.boolean().optional(),
+  /** Each record answers the rules its values break (EntityRecord.ruleBreaches). */
+  includeRuleBreaches: z.boolean().optional(),
 });
 export type EntityQuery = z.infer<typeof EntityQuery>;
 
@@ -210,6 +212,11 @@ export const EntityRecord = z.object({
   keyAttrValues: z.record(z.string(), ScalarValue),
   version: z.number(),
   pending: z.array(PendingChange).optional(),
+  /**
+   * With includeRuleBreaches: the rules the record's values break, as 'Breaks a rule' judges them
+   * (a unique value against the other records listed at the same moment); empty when none.
+   */
+  ruleBreaches: z.array(RuleBreach).optional(),
 });
 export type EntityRecord = z.infer<typeof EntityRecord>;
 

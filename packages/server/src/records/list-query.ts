@@ -1,4 +1,9 @@
-import { type EntityQuery, LABEL_ORDER, type RowConstraint } from "@ledgerline/contract";
+import {
+  type EntityQuery,
+  LABEL_ORDER,
+  type RowConstraint,
+  type RuleBreach,
+} from "@ledgerline/contract";
 import { type RawBuilder, sql } from "kysely";
 import { UnconfirmedCaller } from "../auth/caller-check.ts";
 import { BadRequestError } from "../errors.ts";
@@ -6,7 +11,7 @@ import { loggedCountAt, pastMoment, readViewAt, versionsAt } from "../history/as
 import type { Attribute, ContextModel, EntityType } from "../model/model.ts";
 import { findEntityType } from "../model/model.ts";
 import { viewNameOf } from "../model/sync/desired.ts";
-import { breaksAnyRule } from "../rules/rule-sql.ts";
+import { breaksAnyRule, ruleConditions } from "../rules/rule-sql.ts";
 import { constraintSql } from "./constraint-sql.ts";
 import { labelSql } from "./label-sql.ts";
 import {
@@ -35,6 +40,12 @@ export interface ListQuery extends PageSql {
   requested: string[];
   /** How many order values each row carries as s0, s1... (its bounds); null for every-row lists. */
   orderValues: number | null;
+  /**
+   * With includeRuleBreaches, the unique rules each row is judged on in the page statement: the
+   * column that holds whether it breaks the rule, and the breach to report. The other rules need
+   * only the row's values (contract's checkRecord).
+   */
+  uniqueChecks: { alias: string; breach: RuleBreach }[];
 }
 
 const view = (context: ContextModel, type: EntityType) =>
@@ -166,6 +177,8 @@ export function buildListQuery(
     selects.push(sql`${sql.ref(`${r}.${leaf.name}`)} as ${sql.id(alias)}`);
   }
   if (q.includeLabels) selects.push(sql`${labelSql(type, "v")} as record_label`);
+  const uniqueChecks = q.includeRuleBreaches ? uniqueChecksOf(context, type, source) : [];
+  for (const check of uniqueChecks) selects.push(sql`${check.breaks} as ${sql.id(check.alias)}`);
 
   const where = whereSql(context, type, q, source);
   const terms = orderTerms(type, q);
@@ -200,7 +213,19 @@ export function buildListQuery(
     columns,
     requested,
     orderValues: size > 0 ? terms.length : null,
+    uniqueChecks: uniqueChecks.map(({ alias, breach }) => ({ alias, breach })),
   };
+}
+
+/** The type's unique rules as columns of a page: whether the row's value is another record's too. */
+function uniqueChecksOf(context: ContextModel, type: EntityType, source: RowSource) {
+  return ruleConditions(context, type, "v", source.records)
+    .filter((c) => c.kind === "unique")
+    .map((c, i) => ({
+      alias: `u${i}`,
+      breaks: c.breaks,
+      breach: { attribute: c.attribute, rule: c.id, message: c.message, severity: c.severity },
+    }));
 }
 
 /** The count of a list, or null when the exact per-type counter answers it (no filter at all). */

@@ -1,12 +1,13 @@
-import type {
-  AttrValue,
-  EntityList,
-  EntityQuery,
-  EntityRecord,
-  EntityTypeInfo,
-  PendingChange,
-  RuleBreach,
-  ScalarValue,
+import {
+  type AttrValue,
+  checkRecord,
+  type EntityList,
+  type EntityQuery,
+  type EntityRecord,
+  type EntityTypeInfo,
+  type PendingChange,
+  type RuleBreach,
+  type ScalarValue,
 } from "@ledgerline/contract";
 import type { RawBuilder } from "kysely";
 import { type ContextRights, requireTypePermission, rightsIn } from "../admin/permissions.ts";
@@ -160,7 +161,7 @@ export async function runListQuery(
       query,
       page,
       { events: pending, labels, uniqueWarnings },
-      q.includeLabels === true,
+      { labels: q.includeLabels === true, ruleBreaches: q.includeRuleBreaches === true },
     ),
   );
   const terms = query.orderValues;
@@ -285,13 +286,13 @@ function toRecord(
   query: ListQuery,
   { row, values, labels }: RowValues,
   pending: PendingOfPage,
-  includeLabels: boolean,
+  include: { labels: boolean; ruleBreaches: boolean },
 ): EntityRecord {
   const attrValues: Record<string, AttrValue> = {};
   for (const name of query.requested) {
     const value = values[name] ?? null;
     const label =
-      labels[name] ?? (includeLabels ? (value === null ? "" : String(value)) : undefined);
+      labels[name] ?? (include.labels ? (value === null ? "" : String(value)) : undefined);
     attrValues[name] = label === undefined ? { value } : { value, label };
   }
   const keyId = Number(row.entity_key_id);
@@ -305,10 +306,22 @@ function toRecord(
     ),
     version: Number(row.version),
   };
-  if (includeLabels) record.label = String(row.record_label ?? "");
+  if (include.labels) record.label = String(row.record_label ?? "");
   const mine = pending.events.filter((e) => e.entity_key_id === keyId);
   if (mine.length > 0) record.pending = mine.map((e) => toPendingChange(type, values, e, pending));
+  if (include.ruleBreaches) record.ruleBreaches = storedBreaches(type, query, row, values);
   return record;
+}
+
+/** The rules a listed record's values break: its unique ones as its page statement judged them. */
+function storedBreaches(
+  type: EntityType,
+  query: ListQuery,
+  row: Record<string, unknown>,
+  values: Record<string, ScalarValue>,
+): RuleBreach[] {
+  const unique = query.uniqueChecks.filter((c) => row[c.alias] === true).map((c) => c.breach);
+  return [...checkRecord(type, values), ...unique];
 }
 
 function toPendingChange(

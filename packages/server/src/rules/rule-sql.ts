@@ -1,4 +1,4 @@
-import type { AttributeRule, TypeRule } from "@ledgerline/contract";
+import { type AttributeRule, type TypeRule, typeRuleAttribute } from "@ledgerline/contract";
 import { type RawBuilder, sql } from "kysely";
 import type { Attribute, ContextModel, EntityType } from "../model/model.ts";
 
@@ -106,7 +106,11 @@ function typeRuleSql(rule: TypeRule, alias: string): RawBuilder<boolean> {
 /** A rule of the type with the condition a stored record (alias) breaking it meets. */
 export interface RuleCondition {
   id: string;
+  kind: AttributeRule["kind"] | TypeRule["kind"];
+  /** The attribute a breach is reported on (a rule between attributes: its first). */
+  attribute: string;
   severity: "error" | "warning";
+  message: string;
   breaks: RawBuilder<boolean>;
   /** How dear the condition is per row: comparisons, then lists, then patterns, then lookups. */
   cost: number;
@@ -137,14 +141,20 @@ export function ruleConditions(
     for (const rule of attr.rules)
       conditions.push({
         id: rule.id,
+        kind: rule.kind,
+        attribute: attr.name,
         severity: rule.severity,
+        message: rule.message,
         breaks: sql<boolean>`coalesce(${attributeRuleSql(context, type, attr, rule, alias, records)}, false)`,
         cost: COST[rule.kind],
       });
   for (const rule of type.rules)
     conditions.push({
       id: rule.id,
+      kind: rule.kind,
+      attribute: typeRuleAttribute(rule),
       severity: rule.severity,
+      message: rule.message,
       breaks: sql<boolean>`coalesce(${typeRuleSql(rule, alias)}, false)`,
       cost: COST[rule.kind],
     });

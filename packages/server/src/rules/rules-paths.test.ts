@@ -395,6 +395,66 @@ describe("the 'Breaks a rule' filter", () => {
   });
 });
 
+describe("the rules a listed record breaks (includeRuleBreaches)", () => {
+  it("names each rule the filter judges broken, unique ones against the other live records", async () => {
+    // Stored before the rules, as a model change leaves them: written past the checks.
+    await sql`update ctx_reference.country set code3 = 'swe', motto = 'x', status = 'gone',
+      founded = '2001-01-01', dissolved = '2000-01-01', anthem = 'Northern hymn' where iso2 = 'SE'`.execute(
+      t.database.db,
+    );
+    await sql`update ctx_reference.country set anthem = 'Northern hymn' where iso2 = 'FI'`.execute(
+      t.database.db,
+    );
+    const list = (q: object) =>
+      listRecords(t, approver, {
+        entityType: "country",
+        rowConstraints: [{ attribute: "iso2", operator: "=", values: ["SE", "FI", "NO"] }],
+        rowOrders: [{ attribute: "iso2", asc: true }],
+        ...q,
+      });
+    const anthem = { attribute: "anthem", rule: "anthem unique", message: MESSAGES.anthem };
+    const byCountry = (data: Awaited<ReturnType<typeof list>>["data"]) =>
+      Object.fromEntries(
+        data.map((r) => [
+          r.keyAttrValues.iso2,
+          r.ruleBreaches?.map((b) => `${b.attribute} ${b.severity}: ${b.message}`).sort(),
+        ]),
+      );
+
+    const listed = await list({ includeRuleBreaches: true });
+    expect(byCountry(listed.data)).toEqual({
+      FI: [`anthem warning: ${anthem.message}`],
+      NO: [],
+      SE: [
+        `anthem warning: ${anthem.message}`,
+        `code3 error: ${MESSAGES.code3}`,
+        `founded error: ${MESSAGES.founded}`,
+        `motto error: ${MESSAGES.motto}`,
+        `status error: ${MESSAGES.status}`,
+      ],
+    });
+    expect(listed.data[0].ruleBreaches).toContainEqual({ ...anthem, severity: "warning" });
+    // Exactly the records 'Breaks a rule' lists.
+    const filtered = await list({ breaksRule: true });
+    expect(filtered.data.map((r) => r.keyAttrValues.iso2)).toEqual(["FI", "SE"]);
+
+    // Once Finland is discontinued, Sweden's anthem is unique; a past moment still shows both as
+    // they stood.
+    const before = new Date().toISOString();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await sql`update ctx_reference.country set is_deleted = true, version = version + 1,
+      updated_at = now() where iso2 = 'FI'`.execute(t.database.db);
+    const after = await list({ includeRuleBreaches: true, includeDeleted: true });
+    expect(byCountry(after.data).SE).not.toContain(`anthem warning: ${anthem.message}`);
+    const past = await list({ includeRuleBreaches: true, asOf: before });
+    expect(byCountry(past.data).SE).toContain(`anthem warning: ${anthem.message}`);
+    expect(byCountry(past.data).FI).toEqual([`anthem warning: ${anthem.message}`]);
+
+    // Not asked for, not answered.
+    expect((await list({})).data.every((r) => r.ruleBreaches === undefined)).toBe(true);
+  });
+});
+
 describe("custom actions", () => {
   it("refuse with 400 an action whose values break an error rule, and approve nothing", async () => {
     const saved = await saveCountry({ iso2: "SE", population: 10_600_000 });

@@ -49,8 +49,10 @@ export function useExplorerView(context: string, type: EntityTypeInfo, asOf: str
       pageSize,
       ...(seek ? { seek } : {}),
       ...(exactCount ? { exactCount: true } : {}),
+      // Each listed value marks the rules it breaks (the table's cells).
+      ...(rulesDeclared ? { includeRuleBreaches: true } : {}),
     }),
-    [baseQuery, page, pageSize, seek, exactCount],
+    [baseQuery, page, pageSize, seek, exactCount, rulesDeclared],
   );
 
   const hiddenCount = type.attributes.filter((a) => columnVisibility[a.name] === false).length;

@@ -10,6 +10,7 @@ import {
 } from "@tanstack/react-table";
 import { type KeyboardEvent, useMemo } from "react";
 import { DataTable } from "../../../components/data-table/data-table.tsx";
+import { CellBreachMark, cellBreaches } from "./cell-breaches.tsx";
 import { recordColumns } from "./columns.tsx";
 
 interface RecordsTableProps {
@@ -71,9 +72,21 @@ export function RecordsTable(props: RecordsTableProps) {
   const renderCell = (cell: Cell<EntityRecord, unknown>) => {
     const text = String(cell.getValue() ?? "");
     const numeric = cell.column.columnDef.meta?.attr.dataType === "Number";
+    const record = cell.row.original;
+    const breaches = cellBreaches(record.ruleBreaches, cell.column.id);
+    const classes = [
+      numeric && "text-end",
+      breaches && `explorer-breach-cell explorer-breach-${breaches.severity}`,
+    ].filter(Boolean);
     return (
-      <td className={numeric ? "text-end" : undefined}>
+      <td className={classes.length > 0 ? classes.join(" ") : undefined}>
         <div className="data-cell" title={trimCells && text.length > 30 ? text : undefined}>
+          {breaches && (
+            <CellBreachMark
+              id={`rule-breaches-${record.entityKeyID}-${cell.column.id}`}
+              breaches={breaches}
+            />
+          )}
           {text}
         </div>
       </td>
