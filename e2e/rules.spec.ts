@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { expect, type Locator, type Page, test } from "@playwright/test";
-import type ExcelJS from "exceljs";
+import ExcelJS from "exceljs";
 import { type Person, post } from "./support/api.ts";
 import { chooseContext, mainNav, signIn } from "./support/app.ts";
 import { filterByIsoCode } from "./support/change-cells.ts";
@@ -8,7 +8,7 @@ import { referenceTeam } from "./support/countries.ts";
 import { downloadWorkbook } from "./support/downloads.ts";
 import { openPendingOf } from "./support/pending.ts";
 import { shot } from "./support/screenshots.ts";
-import { plain, REFERENCE } from "./support/users.ts";
+import { admin, plain, REFERENCE } from "./support/users.ts";
 
 /**
  * Data quality rules as people meet them (issue 19): the Add modal fails live with a rule's
@@ -308,6 +308,43 @@ test("a refused upload lists the rule breaches and offers them as a workbook", a
     rowConstraints: [{ attribute: "iso2", operator: "=", values: ["XG"] }],
   });
   expect(stored.data).toEqual([]);
+});
+
+test("an upload applied without review says how many records it wrote break a warning rule", async ({
+  page,
+}) => {
+  const prefix = prefixOf("U");
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet("Countries");
+  sheet.addRow(["ISO2", "Name", "Currency", "Population"]);
+  // Codes of this run are no ISO 3166-1 codes: the demo's warning, which never refuses a row.
+  sheet.addRow([`${prefix}1`, `Warnland ${prefix}1`, "USD", 1_000]);
+  sheet.addRow([`${prefix}2`, `Warnland ${prefix}2`, "USD", 2_000]);
+  const buffer = Buffer.from(await workbook.xlsx.writeBuffer());
+
+  // The administrator holds every role of the demo: an approver may approve everything at once.
+  await signIn(page, admin);
+  await chooseContext(page, REFERENCE.uiName);
+  await mainNav(page).getByRole("link", { name: "Upload (xlsx)" }).click();
+  await page.getByLabel("File layout").selectOption({ label: "Countries" });
+  await page.getByLabel("File", { exact: true }).setInputFiles({
+    name: "warned.xlsx",
+    mimeType: "",
+    buffer,
+  });
+  await page.getByRole("button", { name: "Advanced options" }).click();
+  await page.getByRole("checkbox", { name: /^Approve everything/ }).check();
+  await page.getByRole("button", { name: "Upload", exact: true }).click();
+
+  const result = page.getByTestId("upload-result");
+  await expect(result.getByRole("heading")).toHaveText("success!");
+  await expect(result).toContainText(
+    "warned.xlsx: 2 rows read - 2 added, 0 changed, 0 missing, 0 unchanged; 2 changes applied; 2 records it wrote break a warning rule",
+  );
+  await shot(page, "rules-03b-upload-warned");
+  // Listed outside the pending lists: approved, as the answer says.
+  const written = await countries(prefix);
+  expect(written.map((c) => c.keyAttrValues.iso2).sort()).toEqual([`${prefix}1`, `${prefix}2`]);
 });
 
 test("the approver sees a warning on the pending row, with its message, and rejects it", async ({

@@ -10,6 +10,7 @@ import { ForbiddenError, NotFoundError } from "../errors.ts";
 import type { Attribute, Model } from "../model/model.ts";
 import { findEntityType } from "../model/model.ts";
 import { notifierOf, notifyChangeSetWaiting } from "../notifications/notify.service.ts";
+import { appliedRecordsWithWarnings } from "../rules/written-warnings.ts";
 import { ingest } from "./ingest.service.ts";
 import { checkMissingUnreferenced } from "./ingest-checks.ts";
 import { IngestRejected, type IngestResult, outcomeParts } from "./ingest-input.ts";
@@ -72,10 +73,17 @@ function checkRights(
     throw new ForbiddenError("Only approvers may use 'Approve everything'");
 }
 
-function summary(fileName: string, r: IngestResult, dryRun: boolean): string {
+/** The answer's text. `warned`: records the upload wrote, unreviewed, that break a warning rule. */
+function summary(fileName: string, r: IngestResult, dryRun: boolean, warned: number): string {
   const counts = `${counted(r.rows, "row")} read - ${r.added} added, ${r.changed} changed, ${r.missing} missing, ${r.unchanged} unchanged`;
   if (dryRun) return `Check only, nothing was changed. ${fileName}: ${counts}`;
-  return [`${fileName}: ${counts}`, ...outcomeParts(r)].join("; ");
+  const warnings =
+    warned > 0
+      ? [
+          `${counted(warned, "record")} it wrote ${warned === 1 ? "breaks" : "break"} a warning rule`,
+        ]
+      : [];
+  return [`${fileName}: ${counts}`, ...outcomeParts(r), ...warnings].join("; ");
 }
 
 /**
@@ -162,7 +170,11 @@ export async function uploadFile(
       },
       afterCommit: (work) => indexWork.push(work),
     });
-    const text = summary(request.fileName, result, request.dryRun);
+    const warned =
+      result.applied > 0 && !request.dryRun
+        ? await appliedRecordsWithWarnings(db, rights.context, type, source)
+        : 0;
+    const text = summary(request.fileName, result, request.dryRun, warned);
     await finishUpload(db, uploadId, { succeeded: true, message: text, counts: { ...result } });
     return { status: 200, text, uploadId };
   } catch (error) {

@@ -607,6 +607,48 @@ describe("uploads", () => {
     ...COUNTRY_COLUMNS.map((c) => values[c.attribute] ?? null),
   ];
 
+  it("say how many records they wrote, unreviewed, break a warning rule", async () => {
+    await t.createUser({
+      username: "chief",
+      roles: [
+        { context: "reference", role: "steward" },
+        { context: "reference", role: "approver" },
+      ],
+    });
+    const chief = await t.login("chief", TEST_USER_PASSWORD);
+    // 'Q1' and 'q2' are no ISO 3166-1 codes: a warning of the demo model.
+    const file = await workbookOf("Countries", [
+      HEADERS,
+      row("Q1", {}),
+      row("q2", {}),
+      row("QW", {}),
+    ]);
+    const applied = await upload(t, chief, file, { layout: "countries", approveEverything: true });
+    expect(applied.statusCode, applied.body).toBe(200);
+    expect(applied.body).toMatch(
+      /3 added, .*; 3 changes applied; 2 records it wrote break a warning rule$/,
+    );
+
+    // Changed again by a file that mends one: only the records it wrote are counted.
+    const mended = await workbookOf("Countries", [
+      HEADERS,
+      row("Q1", { motto: "Onward" }),
+      row("q2", {}),
+      row("QW", { motto: "Onward" }),
+    ]);
+    const again = await upload(t, chief, mended, { layout: "countries", approveEverything: true });
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.body).toMatch(
+      /2 changed, .*; 2 changes applied; 1 record it wrote breaks a warning rule$/,
+    );
+
+    // Left for an approver, the warnings show on the pending screen instead.
+    const proposed = await workbookOf("Countries", [HEADERS, row("Q3", {})]);
+    const pending = await upload(t, steward, proposed, { layout: "countries" });
+    expect(pending.statusCode, pending.body).toBe(200);
+    expect(pending.body).toMatch(/; 1 change pending approval$/);
+  });
+
   it("refuse each kind of error rule by row, column and message, and write nothing", async () => {
     const before = await footprint();
     const res = await upload(
