@@ -389,7 +389,7 @@ test("the approver sees a warning on the pending row, with its message, and reje
   expect(await countries(prefix)).toEqual([]);
 });
 
-test("'Breaks a rule' lists only the stored records that break one", async ({ page }) => {
+test("'Breaks a rule' lists only the stored records that break one", async ({ page }, testInfo) => {
   const prefix = prefixOf("D");
   // An approved country whose code is no ISO code: it breaks the ISO code warning.
   await decide("approve", [await propose(`${prefix}1`)]);
@@ -434,6 +434,20 @@ test("'Breaks a rule' lists only the stored records that break one", async ({ pa
   await expect(tooltip).toHaveText("ISO 3166-1 codes are two capital letters");
   await shot(page, "rules-05b-explorer-breach-mark");
   await page.mouse.move(0, 0);
+
+  // Exported, the list is a work list: a last column names each record's problems.
+  const { workbook } = await downloadWorkbook(page, testInfo, async () => {
+    await page.getByTestId("actions-toggle").click();
+    await page.getByRole("button", { name: "Generate xlsx", exact: true }).click();
+  });
+  const sheet = workbook.worksheets[0];
+  const headers = (sheet.getRow(1).values as unknown[]).slice(1);
+  expect(headers[0]).toBe("ISO code");
+  expect(headers.at(-1)).toBe("Problems");
+  expect(sheet.rowCount).toBe(2);
+  const exported = (sheet.getRow(2).values as unknown[]).slice(1);
+  expect(exported[0]).toBe(`${prefix}1`);
+  expect(exported.at(-1)).toBe("ISO code: ISO 3166-1 codes are two capital letters");
 
   await filter.getByLabel("ISO code operator").selectOption("=");
   await filter.getByLabel("ISO code value").fill("DE");

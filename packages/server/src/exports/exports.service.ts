@@ -4,6 +4,7 @@ import { requireTypePermission, rightsIn } from "../admin/permissions.ts";
 import type { CurrentUser } from "../auth/auth.service.ts";
 import type { Db } from "../db/connection.ts";
 import { BadRequestError } from "../errors.ts";
+import { PROBLEMS_HEADER } from "../ingest/problem-list.ts";
 import type { Model } from "../model/model.ts";
 import { findEntityType } from "../model/model.ts";
 import { type CellChunk, runListCells } from "../records/records.service.ts";
@@ -39,8 +40,12 @@ export async function exportQuery(
       throw new BadRequestError(`requestedAttributes: '${name}' is not a path through a reference`);
     return { header: `${attr.uiName} ${leaf.uiName}`, type: exportColumnType(leaf.dataType) };
   });
+  // 'Breaks a rule' exports a work list: a last column names each row's problems, as the problem
+  // list of a refused upload does.
+  const listed: EntityQuery = q.breaksRule ? { ...q, includeRuleBreaches: true } : q;
+  if (listed.includeRuleBreaches) columns.push({ header: PROBLEMS_HEADER, type: "String" });
   // Validates the whole query before the download starts, so a bad request answers 400, not a broken file.
-  await runListCells(db, rights.context, type, { ...q, pageSize: 1, pageNum: 1 });
+  await runListCells(db, rights.context, type, { ...listed, pageSize: 1, pageNum: 1 });
 
   // In the default order the chunks are read by key (keyset), so each costs the same however deep
   // it is; a sorted export falls back to offsets. The next chunk is read while this one is written.
@@ -51,7 +56,7 @@ export async function exportQuery(
       db,
       rights.context,
       type,
-      { ...q, pageSize: size, pageNum: keyset ? 1 : page },
+      { ...listed, pageSize: size, pageNum: keyset ? 1 : page },
       keyset ? { afterKey } : {},
     );
 

@@ -200,8 +200,9 @@ export interface CellChunk {
 
 /**
  * The rows of a list as the cells of an export, in requested order: a reference's label where it
- * has one, else the value (what the list's records hold). No records, counts or pending changes are
- * made: an export of a million rows only needs the cells.
+ * has one, else the value (what the list's records hold); with includeRuleBreaches, a last cell
+ * naming the rules the row breaks (`<attribute>: <message>`, one a line). No records, counts or
+ * pending changes are made: an export of a million rows only needs the cells.
  */
 export async function runListCells(
   db: Db,
@@ -214,12 +215,16 @@ export async function runListCells(
   const { rows } = await query.page.execute(db);
   const pages = await withGenerated(db, context, type, query, rows);
   const includeLabels = q.includeLabels === true;
-  const cells = pages.map(({ values, labels }) =>
-    query.requested.map((name) => {
+  const uiName = (name: string) => type.attributes.find((a) => a.name === name)?.uiName ?? name;
+  const cells = pages.map(({ row, values, labels }) => {
+    const line = query.requested.map((name) => {
       const value = values[name] ?? null;
       return labels[name] ?? (includeLabels ? (value === null ? "" : String(value)) : value);
-    }),
-  );
+    });
+    if (!q.includeRuleBreaches) return line;
+    const breaches = storedBreaches(type, query, row, values);
+    return [...line, breaches.map((b) => `${uiName(b.attribute)}: ${b.message}`).join("\n")];
+  });
   const last = pages[pages.length - 1];
   return { cells, lastKey: last ? Number(last.row.entity_key_id) : 0 };
 }

@@ -15,6 +15,7 @@ import { tableIndexes } from "../testing/table-indexes.ts";
 import {
   ADMIN_PASSWORD,
   createTestApp,
+  credentialHeaders,
   TEST_USER_PASSWORD,
   type TestApp,
 } from "../testing/test-app.ts";
@@ -437,6 +438,41 @@ describe("the rules a listed record breaks (includeRuleBreaches)", () => {
     // Exactly the records 'Breaks a rule' lists.
     const filtered = await list({ breaksRule: true });
     expect(filtered.data.map((r) => r.keyAttrValues.iso2)).toEqual(["FI", "SE"]);
+
+    // Exported, 'Breaks a rule' is a work list: a last column names each record's problems.
+    const exported = await t.app.inject({
+      method: "POST",
+      url: "/api/query-xlsx",
+      headers: { ...credentialHeaders(approver), "content-type": "application/json" },
+      payload: JSON.stringify({
+        context: "reference",
+        entityType: "country",
+        pageSize: 0,
+        pageNum: 0,
+        breaksRule: true,
+        requestedAttributes: ["iso2", "name"],
+        rowConstraints: [{ attribute: "iso2", operator: "=", values: ["SE", "FI", "NO"] }],
+        rowOrders: [{ attribute: "iso2", asc: true }],
+      }),
+    });
+    expect(exported.statusCode, exported.body).toBe(200);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(exported.rawPayload as unknown as ArrayBuffer);
+    const sheet = book.worksheets[0];
+    const line = (n: number) => (sheet.getRow(n).values as unknown[]).slice(1);
+    expect(line(1)).toEqual(["ISO code", "Name", "Problems"]);
+    expect(line(2)).toEqual(["FI", "Finland", `Anthem: ${MESSAGES.anthem}`]);
+    expect(line(3)[0]).toBe("SE");
+    expect(String(line(3)[2]).split("\n").sort()).toEqual(
+      [
+        `Alpha-3: ${MESSAGES.code3}`,
+        `Anthem: ${MESSAGES.anthem}`,
+        `Founded: ${MESSAGES.founded}`,
+        `Motto: ${MESSAGES.motto}`,
+        `Status: ${MESSAGES.status}`,
+      ].sort(),
+    );
+    expect(sheet.rowCount).toBe(3);
 
     // Once Finland is discontinued, Sweden's anthem is unique; a past moment still shows both as
     // they stood.
