@@ -9,7 +9,7 @@ import type { CopyData } from "./copy-text.ts";
 import { CallbackQueryClient } from "./pg-callback-queries.ts";
 import { copyQuery, PgliteDialect } from "./pglite-dialect.ts";
 import { lockDataFolder } from "./pglite-folder-lock.ts";
-import { type PgliteThread, startPgliteThread } from "./pglite-thread.ts";
+import { type PgliteThread, type QuickStart, startPgliteThread } from "./pglite-thread.ts";
 import { DEFAULT_STATEMENT_CACHE, type StatementCacheLimits } from "./statement-cache.ts";
 import type { AppTables } from "./tables.ts";
 import { VALUE_PARSERS } from "./value-parsers.ts";
@@ -56,6 +56,11 @@ export interface DatabaseOptions {
   databaseUrl?: string;
   /** PGlite data folder; "memory://" for a throwaway in-memory database. */
   pgliteDir?: string;
+  /**
+   * A throwaway in-memory database starts from a tarball of a fresh data folder instead of running
+   * initdb: the tests' many databases (testing/pglite-template.ts).
+   */
+  pgliteQuickStart?: QuickStart;
   poolSize?: number;
   /** Statements each PostgreSQL connection keeps prepared (StatementCache); 0 for none. */
   statementCache?: number;
@@ -70,7 +75,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       ...DEFAULT_STATEMENT_CACHE,
       size: options.statementCache ?? DEFAULT_STATEMENT_CACHE.size,
     });
-  return openPglite(options.pgliteDir ?? "memory://", options.log);
+  const dir = options.pgliteDir ?? "memory://";
+  if (dir.startsWith("memory://"))
+    return pgliteDatabase(await startPgliteThread(dir, options.pgliteQuickStart));
+  return openPglite(dir, options.log);
 }
 
 function openPostgres(url: string, max: number, statementCache: StatementCacheLimits): Database {
@@ -164,8 +172,8 @@ function openPostgres(url: string, max: number, statementCache: StatementCacheLi
   };
 }
 
+/** The embedded database in a data folder, locked against other processes while open. */
 async function openPglite(dir: string, log?: (message: string) => void): Promise<Database> {
-  if (dir.startsWith("memory://")) return pgliteDatabase(await startPgliteThread(dir));
   await fs.mkdir(path.dirname(dir), { recursive: true });
   const unlock = await lockDataFolder(dir);
   const thread = await startPgliteThread(dir).catch(async (error) => {

@@ -4,6 +4,8 @@ import type { FolderUpgrade } from "./pglite-upgrade.ts";
 export interface WorkerStart {
   /** PGlite data folder, or "memory://". */
   dir: string;
+  /** A new in-memory database starts from this tarball of a data folder instead of initdb. */
+  template?: string;
 }
 
 /** A request to the PGlite thread; `blob` is the text a `copy ... from '/dev/blob'` reads. */

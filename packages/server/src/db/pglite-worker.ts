@@ -4,6 +4,7 @@
 // order sent (other callers' reads served inside a transaction, as guests, first), and gets plain
 // values back: rows as the value parsers of both engines make them,
 // errors with their SQLSTATE fields.
+import { readFile } from "node:fs/promises";
 import { setTimeout } from "node:timers/promises";
 import { parentPort, workerData } from "node:worker_threads";
 import { PGlite } from "@electric-sql/pglite";
@@ -15,7 +16,7 @@ import { VALUE_PARSERS } from "./value-parsers.ts";
 
 const port = parentPort;
 if (!port) throw new Error("pglite-worker must run as a worker thread");
-const { dir } = workerData as WorkerStart;
+const { dir, template } = workerData as WorkerStart;
 
 // The fields of a PostgreSQL error that callers read (SQLSTATE, constraint...), kept across the thread.
 const ERROR_FIELDS = [
@@ -96,6 +97,7 @@ try {
   const client = await PGlite.create(dir, {
     extensions: { pg_trgm },
     parsers: VALUE_PARSERS,
+    ...(template && { loadDataDir: new Blob([await readFile(template)]) }),
   });
   const guests = new Guests(client);
   const answerAndReply = async (request: ThreadRequest) => {

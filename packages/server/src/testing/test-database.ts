@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { type Database, openDatabase } from "../db/connection.ts";
+import { pgliteQuickStart } from "./pglite-template.ts";
 
 /**
  * A fresh, empty database for one test file: in-memory PGlite, or a throwaway database on the
@@ -8,7 +9,8 @@ import { type Database, openDatabase } from "../db/connection.ts";
  */
 export async function openTestDatabase(): Promise<Database & { url?: string }> {
   const serverUrl = process.env.TEST_DATABASE_URL;
-  if (!serverUrl) return openDatabase({ pgliteDir: "memory://" });
+  if (!serverUrl)
+    return openDatabase({ pgliteDir: "memory://", pgliteQuickStart: await pgliteQuickStart() });
   const name = `ledgerline_test_${process.pid}_${randomBytes(4).toString("hex")}`;
   await adminQuery(serverUrl, `create database ${name}`);
   const url = new URL(serverUrl);
