@@ -178,15 +178,16 @@ describe("the 'Breaks a rule' filter", () => {
     });
     expect(res.statusCode, res.body).toBe(200);
     const sheet = await worksheetOf(res.rawPayload);
+    // A work list: a last column names each record's problems.
     expect(rowsOf(sheet)).toEqual([
-      ["ISO code", "Name"],
-      ["DE", "Germany"],
-      ["Q1", "Qoneland"],
-      ["QX", "Qxland"],
-      ["QY", "Qyland"],
-      ["QZ", "Germany"],
-      ["XQ", "Crowdland"],
-      ["XR", "Eurland"],
+      ["ISO code", "Name", "Problems"],
+      ["DE", "Germany", `Name: ${TAKEN}`],
+      ["Q1", "Qoneland", "ISO code: ISO 3166-1 codes are two capital letters"],
+      ["QX", "Qxland", "Population: Population cannot be negative"],
+      ["QY", "Qyland", "Joined EU: The date of joining the EU cannot be in the future"],
+      ["QZ", "Germany", `Name: ${TAKEN}`],
+      ["XQ", "Crowdland", "Population: More people than any country has: check the figure"],
+      ["XR", "Eurland", "Joined EU: An EU member is expected to have the date it joined"],
     ]);
   });
 });
