@@ -1,4 +1,5 @@
 export * from "./app-config.ts";
+export * from "./audit.ts";
 export * from "./auth.ts";
 export * from "./common.ts";
 export * from "./contexts.ts";
