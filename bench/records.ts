@@ -113,7 +113,10 @@ interface RunSummary {
 async function post(url: string, body: unknown, cookie?: string): Promise<Record<string, unknown>> {
   const res = await fetch(url, {
     method: "POST",
-    headers: { "content-type": "application/json", ...(cookie ? { cookie } : {}) },
+    headers: {
+      "content-type": "application/json",
+      ...(cookie ? { cookie, "sec-fetch-site": "same-origin" } : {}),
+    },
     body: JSON.stringify(body),
   });
   if (res.status !== 200) throw new Error(`${url}: ${res.status} ${await res.text()}`);

@@ -12,7 +12,7 @@ const sampler = setInterval(() => {
 }, 10);
 const res = await fetch(url, {
   method: "POST",
-  headers: { "content-type": "application/json", cookie },
+  headers: { "content-type": "application/json", cookie, "sec-fetch-site": "same-origin" },
   body,
 });
 if (res.status !== 200 || !res.body) {

@@ -65,7 +65,7 @@ export class HttpSession {
           headers: {
             ...(contentType ? { "content-type": contentType } : {}),
             ...(payload ? { "content-length": payload.length } : {}),
-            ...(this.cookie ? { cookie: this.cookie } : {}),
+            ...(this.cookie ? { cookie: this.cookie, "sec-fetch-site": "same-origin" } : {}),
           },
         },
         (res) => {

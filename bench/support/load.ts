@@ -35,7 +35,7 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     method: "POST",
     headers: {
       "content-type": "application/json",
-      ...(options.cookie ? { cookie: options.cookie } : {}),
+      ...(options.cookie ? { cookie: options.cookie, "sec-fetch-site": "same-origin" } : {}),
       ...(options.authorization ? { authorization: options.authorization } : {}),
     },
     body: JSON.stringify(options.body),

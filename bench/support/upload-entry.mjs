@@ -10,7 +10,7 @@ for (const [name, value] of Object.entries(JSON.parse(fields))) form.set(name, S
 form.set("uploadfile", await fs.openAsBlob(file), "items.xlsx");
 const res = await fetch(url, {
   method: "POST",
-  headers: { cookie },
+  headers: { cookie, "sec-fetch-site": "same-origin" },
   body: form,
   signal: AbortSignal.timeout(3_600_000),
 });

@@ -25,7 +25,12 @@ describe.skipIf(testDatabaseKind() !== "postgres")("crash safety", { timeout: 12
   const post = (url: string, body: object) =>
     fetch(`${server.url}${url}`, {
       method: "POST",
-      headers: { cookie, "content-type": "application/json", origin: server.url },
+      headers: {
+        cookie,
+        "content-type": "application/json",
+        origin: server.url,
+        "sec-fetch-site": "same-origin",
+      },
       body: JSON.stringify(body),
     });
   async function count(query: ReturnType<typeof sql<{ n: number }>>): Promise<number> {
@@ -80,7 +85,7 @@ describe.skipIf(testDatabaseKind() !== "postgres")("crash safety", { timeout: 12
     form.set("uploadfile", new Blob([new Uint8Array(file)]), "big.xlsx");
     const sent = fetch(`${server.url}/api/upload`, {
       method: "POST",
-      headers: { cookie, origin: server.url },
+      headers: { cookie, origin: server.url, "sec-fetch-site": "same-origin" },
       body: form,
     }).catch(() => undefined);
     await until(

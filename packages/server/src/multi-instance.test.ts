@@ -38,7 +38,7 @@ describe.skipIf(testDatabaseKind() !== "postgres")("several instances on one dat
     app.inject({
       method: "POST",
       url: "/api/ping",
-      headers: { cookie: c, "content-type": "application/json" },
+      headers: { cookie: c, "content-type": "application/json", "sec-fetch-site": "same-origin" },
       payload: "{}",
     });
 
@@ -48,7 +48,11 @@ describe.skipIf(testDatabaseKind() !== "postgres")("several instances on one dat
       app.inject({
         method: "POST",
         url: "/api/entity",
-        headers: { cookie: session, "content-type": "application/json" },
+        headers: {
+          cookie: session,
+          "content-type": "application/json",
+          "sec-fetch-site": "same-origin",
+        },
         payload: JSON.stringify({ context: "reference", entityType: "currency", pageSize: 1 }),
       });
     expect((await ping(b.app, session)).statusCode).toBe(200);
@@ -67,7 +71,11 @@ describe.skipIf(testDatabaseKind() !== "postgres")("several instances on one dat
     const created = await b.app.inject({
       method: "POST",
       url: "/api/tokens/create",
-      headers: { cookie: session, "content-type": "application/json" },
+      headers: {
+        cookie: session,
+        "content-type": "application/json",
+        "sec-fetch-site": "same-origin",
+      },
       payload: JSON.stringify({ name: "pipeline", scope: "read", expiresInDays: 1 }),
     });
     expect(created.statusCode, created.body).toBe(200);

@@ -147,7 +147,7 @@ describe.skipIf(!reachable)("Data Dictionary metadata sources", () => {
     const res = await t.app.inject({
       method: "GET",
       url: "/data-dictionary/connection-files",
-      headers: { cookie: admin },
+      headers: { cookie: admin, "sec-fetch-site": "same-origin" },
     });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual(["src.conf"]);

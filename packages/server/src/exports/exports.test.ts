@@ -31,7 +31,11 @@ describe("POST /api/query-xlsx", () => {
     const res = await t.app.inject({
       method: "POST",
       url: "/api/query-xlsx",
-      headers: { cookie: viewer, "content-type": "application/json" },
+      headers: {
+        cookie: viewer,
+        "content-type": "application/json",
+        "sec-fetch-site": "same-origin",
+      },
       payload: JSON.stringify({
         context: "reference",
         entityType: "country",
@@ -77,7 +81,11 @@ describe("POST /api/query-xlsx", () => {
     const res = await t.app.inject({
       method: "POST",
       url: "/api/query-xlsx",
-      headers: { cookie: viewer, "content-type": "application/json" },
+      headers: {
+        cookie: viewer,
+        "content-type": "application/json",
+        "sec-fetch-site": "same-origin",
+      },
       payload: JSON.stringify({
         context: "reference",
         entityType: "currency",
@@ -107,7 +115,11 @@ describe("POST /api/query-xlsx", () => {
         const res = await t.app.inject({
           method: "POST",
           url: "/api/query-xlsx",
-          headers: { cookie: viewer, "content-type": "application/json" },
+          headers: {
+            cookie: viewer,
+            "content-type": "application/json",
+            "sec-fetch-site": "same-origin",
+          },
           payload: JSON.stringify({
             context: "reference",
             entityType: "currency",
@@ -159,7 +171,11 @@ describe("POST /api/xlsxgen", () => {
     const res = await t.app.inject({
       method: "POST",
       url: "/api/xlsxgen",
-      headers: { cookie: viewer, "content-type": "application/json" },
+      headers: {
+        cookie: viewer,
+        "content-type": "application/json",
+        "sec-fetch-site": "same-origin",
+      },
       payload: JSON.stringify({
         fields: [
           { key: "a", header: "Alpha" },

@@ -48,6 +48,7 @@ describe("route guard", () => {
         url: concrete(r.url),
         headers: {
           cookie,
+          "sec-fetch-site": "same-origin",
           ...(r.policy.body === "json" ? { "content-type": "application/json" } : {}),
         },
         ...(r.policy.body === "json" ? { payload: "{}" } : {}),
@@ -72,6 +73,7 @@ describe("route guard", () => {
         cookie: adminCookie,
         origin: "https://evil.example",
         "content-type": "application/json",
+        "sec-fetch-site": "same-origin",
       },
       payload: "{}",
     });
@@ -88,17 +90,79 @@ describe("route guard", () => {
         origin: "http://localhost:80",
         host: "localhost:80",
         "content-type": "application/json",
+        "sec-fetch-site": "same-origin",
       },
       payload: "{}",
     });
     expect(res.statusCode).toBe(200);
   });
 
+  it("refuses a change made with the session cookie that carries neither Origin nor Sec-Fetch-Site", async () => {
+    const call = (headers: Record<string, string>) =>
+      t.app.inject({
+        method: "POST",
+        url: "/api/createuser",
+        headers: { cookie: adminCookie, "content-type": "application/json", ...headers },
+        payload: JSON.stringify({
+          username: "forged",
+          name: "Forged",
+          email: "forged@example.com",
+          password: "a-long-enough-password",
+          isadmin: false,
+        }),
+      });
+    for (const headers of [{}, { "sec-fetch-site": "cross-site" }, { "sec-fetch-site": "none" }]) {
+      const res = await call(headers);
+      expect(res.statusCode, JSON.stringify(headers)).toBe(403);
+      expect(res.json()).toEqual({
+        message: "Changes made with a session must come from this application's pages",
+      });
+    }
+    const users = await t.post("/api/getusers", {}, adminCookie);
+    expect(users.json().map((u: { username: string }) => u.username)).not.toContain("forged");
+    expect((await call({ "sec-fetch-site": "same-origin" })).statusCode).toBe(200);
+  });
+
+  it("lets reads with the session cookie and calls with an API token through without Origin", async () => {
+    const read = await t.app.inject({
+      method: "GET",
+      url: "/api/openapi.json",
+      headers: { cookie: adminCookie },
+    });
+    expect(read.statusCode).toBe(200);
+    const created = await t.post(
+      "/api/tokens/create",
+      { name: "script", scope: "read", expiresInDays: 1 },
+      adminCookie,
+    );
+    const { secret } = created.json() as { secret: string };
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/api/ping",
+      headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+      payload: "{}",
+    });
+    expect(res.statusCode).toBe(200);
+  });
+
+  it("marks the server's answers not to be stored, and leaves the web app's files cacheable", async () => {
+    const api = await t.post("/api/ping", {}, adminCookie);
+    expect(api.headers["cache-control"]).toBe("no-store");
+    const refused = await t.post("/api/getusers", {});
+    expect(refused.headers["cache-control"]).toBe("no-store");
+    const page = await t.app.inject({ method: "GET", url: "/explorer" });
+    expect(page.headers["cache-control"]).not.toBe("no-store");
+  });
+
   it("answers 415 when a JSON call is sent another content type", async () => {
     const res = await t.app.inject({
       method: "POST",
       url: "/api/contexts",
-      headers: { cookie: adminCookie, "content-type": "text/plain" },
+      headers: {
+        cookie: adminCookie,
+        "content-type": "text/plain",
+        "sec-fetch-site": "same-origin",
+      },
       payload: "{}",
     });
     expect(res.statusCode).toBe(415);
@@ -109,7 +173,11 @@ describe("route guard", () => {
     const res = await t.app.inject({
       method: "POST",
       url: "/api/context",
-      headers: { cookie: adminCookie, "content-type": "application/json" },
+      headers: {
+        cookie: adminCookie,
+        "content-type": "application/json",
+        "sec-fetch-site": "same-origin",
+      },
       payload: "{not json",
     });
     expect(res.statusCode).toBe(400);

@@ -80,8 +80,10 @@ export function installGuard(app: FastifyInstance, db: Db, settings: SessionSett
     const upgrade = request.headers.upgrade?.toLowerCase() === "websocket";
     if (upgrade && !request.headers.origin)
       throw new ForbiddenError("Cross-origin request refused");
-    if (upgrade || (request.method !== "GET" && request.method !== "HEAD"))
+    if (upgrade || (request.method !== "GET" && request.method !== "HEAD")) {
       assertSameOrigin(request);
+      assertFromPage(request);
+    }
     assertBodyKind(request, policy);
     if (policy.access === "public") {
       if (policy.forPeople && carriesToken(request)) throw new ForbiddenError(NOT_FOR_TOKENS);
@@ -212,6 +214,18 @@ function assertSameOrigin(request: FastifyRequest): void {
     same = false;
   }
   if (!same) throw new ForbiddenError("Cross-origin request refused");
+}
+
+/**
+ * A change made with the session cookie must come from one of the app's own pages: browsers send
+ * Origin (checked above) or Sec-Fetch-Site on every such call, so a call with neither, or a
+ * Sec-Fetch-Site other than same-origin, did not come from a page of ours (a form of an old
+ * browser, a plug-in). Scripts carry an API token, never the cookie, and are not concerned.
+ */
+function assertFromPage(request: FastifyRequest): void {
+  if (!request.cookies[SESSION_COOKIE] || carriesToken(request) || request.headers.origin) return;
+  if (request.headers["sec-fetch-site"] !== "same-origin")
+    throw new ForbiddenError("Changes made with a session must come from this application's pages");
 }
 
 const MEDIA_TYPES: Record<Exclude<RoutePolicy["body"], "none">, string> = {

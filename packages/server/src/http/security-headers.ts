@@ -1,5 +1,6 @@
 import fastifyHelmet from "@fastify/helmet";
 import Fastify, { type FastifyInstance } from "fastify";
+import { isReserved } from "./route-policy.ts";
 
 const OPTIONS = {
   contentSecurityPolicy: {
@@ -32,11 +33,14 @@ async function helmetHeaders(): Promise<[string, string][]> {
  * Sends helmet's security headers on every answer, 404s and errors included, as the plugin does.
  * The plugin builds helmet's middleware again for every request (parsing the policy each time,
  * ~0.03-0.08 ms a call); the headers never change, so they are asked of it once and copied.
+ * The server's own answers (records, profiles, exports) are never stored by a browser or a shared
+ * proxy: they hold what one user may read; the web app's files may be cached.
  */
 export async function installSecurityHeaders(app: FastifyInstance): Promise<void> {
   const headers = await helmetHeaders();
-  app.addHook("onRequest", (_request, reply, done) => {
+  app.addHook("onRequest", (request, reply, done) => {
     for (const [name, value] of headers) reply.raw.setHeader(name, value);
+    if (isReserved(request.url)) reply.raw.setHeader("cache-control", "no-store");
     done();
   });
 }

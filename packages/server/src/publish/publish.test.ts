@@ -156,7 +156,9 @@ describe("WebSocket /ws/publish", () => {
     cookie: string,
     origin = `http://${base}`,
   ): Promise<{ ws: WebSocket; next(): Promise<PublishServerMessage>; closed: Promise<number> }> {
-    const ws = new WebSocket(`ws://${base}/ws/publish`, { headers: { cookie, origin } });
+    const ws = new WebSocket(`ws://${base}/ws/publish`, {
+      headers: { cookie, origin, "sec-fetch-site": "same-origin" },
+    });
     sockets.push(ws);
     const queue: PublishServerMessage[] = [];
     const waiters: ((m: PublishServerMessage) => void)[] = [];

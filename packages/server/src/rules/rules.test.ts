@@ -167,7 +167,11 @@ describe("the 'Breaks a rule' filter", () => {
     const res = await t.app.inject({
       method: "POST",
       url: "/api/query-xlsx",
-      headers: { cookie: approver, "content-type": "application/json" },
+      headers: {
+        cookie: approver,
+        "content-type": "application/json",
+        "sec-fetch-site": "same-origin",
+      },
       payload: JSON.stringify({
         context: "reference",
         entityType: "country",

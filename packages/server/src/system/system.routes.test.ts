@@ -86,7 +86,7 @@ describe("OpenAPI", () => {
     const res = await t.app.inject({
       method: "GET",
       url: "/api/openapi.json",
-      headers: { cookie },
+      headers: { cookie, "sec-fetch-site": "same-origin" },
     });
     expect(res.statusCode).toBe(200);
     const doc = res.json() as {
@@ -115,7 +115,11 @@ describe("OpenAPI", () => {
 
   it("renders the reference page for developers", async () => {
     const cookie = await t.login("admin", ADMIN_PASSWORD);
-    const res = await t.app.inject({ method: "GET", url: "/api/docs/", headers: { cookie } });
+    const res = await t.app.inject({
+      method: "GET",
+      url: "/api/docs/",
+      headers: { cookie, "sec-fetch-site": "same-origin" },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain("swagger");
   });

@@ -44,10 +44,15 @@ export interface TestUserInput {
 
 export const TEST_USER_PASSWORD = "password-for-tests";
 
-/** The header that carries a credential: `Bearer <token>` as Authorization, anything else as the cookie. */
+/**
+ * The header that carries a credential: `Bearer <token>` as Authorization, anything else as the
+ * cookie, sent with the Origin a browser adds to a page's calls (light-my-request's host).
+ */
 export function credentialHeaders(credential: string | undefined): Record<string, string> {
   if (!credential) return {};
-  return credential.startsWith("Bearer ") ? { authorization: credential } : { cookie: credential };
+  return credential.startsWith("Bearer ")
+    ? { authorization: credential }
+    : { cookie: credential, origin: "http://localhost" };
 }
 
 /** A server on a fresh database, prepared exactly as at start (migrations, model sync, seed, first admin). */

@@ -261,7 +261,10 @@ describe("API tokens", () => {
       await t.app.inject({
         method: "GET",
         url: "/api/openapi.json",
-        headers: { cookie: await t.login("dev", TEST_USER_PASSWORD) },
+        headers: {
+          cookie: await t.login("dev", TEST_USER_PASSWORD),
+          "sec-fetch-site": "same-origin",
+        },
       })
     ).json();
     expect(doc.components.securitySchemes.apiToken).toMatchObject({

@@ -148,7 +148,7 @@ describe("a first company sign-in", () => {
     const profile = await o.t.app.inject({
       method: "GET",
       url: "/auth/oidc/profile",
-      headers: { cookie: outcome.sessionCookie },
+      headers: { cookie: outcome.sessionCookie, "sec-fetch-site": "same-origin" },
     });
     expect(profile.json()).toEqual({
       name: "alice Example",
@@ -291,7 +291,7 @@ describe("the OpenAPI document", () => {
     const res = await o.t.app.inject({
       method: "GET",
       url: "/api/openapi.json",
-      headers: { cookie: admin },
+      headers: { cookie: admin, "sec-fetch-site": "same-origin" },
     });
     const paths = res.json().paths;
     expect(paths["/auth/oidc/login"].get.parameters).toEqual([
