@@ -2,7 +2,7 @@ import fastifyCookie from "@fastify/cookie";
 import fastifyFormbody from "@fastify/formbody";
 import fastifyMultipart from "@fastify/multipart";
 import fastifyRateLimit from "@fastify/rate-limit";
-import Fastify from "fastify";
+import Fastify, { type FastifyBaseLogger } from "fastify";
 import { validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import { rolesRoutes } from "./admin/roles.routes.ts";
 import { usersRoutes } from "./admin/users.routes.ts";
@@ -28,15 +28,20 @@ import { systemRoutes } from "./system/system.routes.ts";
 import { tokensRoutes } from "./tokens/tokens.routes.ts";
 
 export interface BuildOptions {
-  /** false in tests that do not want request logs. */
-  logger?: boolean;
+  /** false in tests that do not want request logs; a logger of their own in tests that read it. */
+  logger?: boolean | FastifyBaseLogger;
 }
 
 /** Builds the Fastify instance with every module's routes; does not listen. */
 export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promise<App> {
   const { config, database } = deps;
   const app = Fastify({
-    ...(options.logger === false ? { logger: false } : { loggerInstance: createLogger(config) }),
+    ...(options.logger === false
+      ? { logger: false }
+      : {
+          loggerInstance:
+            typeof options.logger === "object" ? options.logger : createLogger(config),
+        }),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from "fastify";
-import { pino } from "pino";
+import { type DestinationStream, pino } from "pino";
 import pretty from "pino-pretty";
 import type { Config } from "./config.ts";
 
@@ -37,9 +37,16 @@ const serializers = {
   }),
 };
 
-/** The server's logger: readable lines for a person at a terminal, JSON lines for log collectors. */
-export function createLogger(config: Pick<Config, "logLevel" | "logFormat">): FastifyBaseLogger {
+/**
+ * The server's logger: readable lines for a person at a terminal, JSON lines for log collectors
+ * (and for `destination`, where tests read what the server logs).
+ */
+export function createLogger(
+  config: Pick<Config, "logLevel" | "logFormat">,
+  destination?: DestinationStream,
+): FastifyBaseLogger {
   const options = { level: config.logLevel, redact: REDACT, serializers };
+  if (destination) return pino(options, destination);
   // Synchronous writes keep the log in order with what the server prints (the start banner).
   if (config.logFormat === "json") return pino(options, pino.destination({ sync: true }));
   return pino(

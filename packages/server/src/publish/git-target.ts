@@ -4,19 +4,51 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { markdownFileName } from "./markdown.ts";
-import { gitTargetName, isRemoteGit } from "./target-name.ts";
+import {
+  credentialsOf,
+  gitTargetName,
+  isRemoteGit,
+  textWithoutCredentials,
+} from "./target-name.ts";
 import { isOwnedPage, type WikiTarget, WikiTargetError } from "./wiki-target.ts";
 
 const exec = promisify(execFile);
 const AUTHOR = ["-c", "user.name=Ledgerline", "-c", "user.email=ledgerline@localhost"];
 
-async function git(cwd: string, ...args: string[]): Promise<string> {
-  const { stdout } = await exec("git", args, {
-    cwd,
-    env: { ...process.env, GIT_TERMINAL_PROMPT: "0" },
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  return stdout;
+/**
+ * A git command that failed, told without credentials: Node's own message repeats the command line
+ * (a remote's address, token included) and git's error output names addresses too. It is the
+ * cause a WikiTargetError keeps, for the server log; `code` is git's exit status.
+ */
+export class GitCommandError extends Error {
+  override name = "GitCommandError";
+  constructor(
+    message: string,
+    readonly code: unknown,
+    readonly stderr: string,
+  ) {
+    super(message);
+  }
+}
+
+type Git = (cwd: string | undefined, ...args: string[]) => Promise<string>;
+
+/** Runs git without a terminal prompt; a failure is a GitCommandError without `secrets` or URL credentials. */
+function gitWithout(secrets: readonly string[]): Git {
+  return async (cwd, ...args) => {
+    try {
+      const { stdout } = await exec("git", args, {
+        cwd,
+        env: { ...process.env, GIT_TERMINAL_PROMPT: "0" },
+        maxBuffer: 64 * 1024 * 1024,
+      });
+      return stdout;
+    } catch (error) {
+      const failure = error as { message?: unknown; code?: unknown; stderr?: unknown };
+      const clean = (text: unknown) => textWithoutCredentials(String(text ?? ""), secrets);
+      throw new GitCommandError(clean(failure.message), failure.code, clean(failure.stderr));
+    }
+  };
 }
 
 /**
@@ -25,7 +57,7 @@ async function git(cwd: string, ...args: string[]): Promise<string> {
  * git hashes only the files whose size or time changed since it last looked, so 20,000 unchanged
  * pages cost a listing rather than 20,000 reads.
  */
-async function indexedPages(dir: string): Promise<Map<string, string>> {
+async function indexedPages(git: Git, dir: string): Promise<Map<string, string>> {
   await git(dir, "add", "--all");
   const pages = new Map<string, string>();
   for (const entry of (await git(dir, "ls-files", "--stage", "-z")).split("\0")) {
@@ -43,7 +75,7 @@ function blobId(format: string, text: string): string {
 }
 
 /** Whether the index differs from the last commit (or, before the first, holds anything). */
-async function hasStagedChanges(dir: string): Promise<boolean> {
+async function hasStagedChanges(git: Git, dir: string): Promise<boolean> {
   try {
     await git(dir, "diff", "--cached", "--quiet");
     return false;
@@ -108,8 +140,9 @@ export function gitTarget(location: string, dataDir: string): WikiTarget {
       )
     : path.resolve(location);
   const name = gitTargetName(location);
-  // git's and the file system's own texts name server paths and, for a remote, its address with
-  // any credentials: they stay in the cause, for the server log.
+  const git = gitWithout(credentialsOf(location));
+  // git's and the file system's own texts name server paths and a remote's address: they stay in
+  // the cause, for the server log (credentials taken out by gitWithout).
   const step = async <T>(failure: string, work: () => Promise<T>): Promise<T> => {
     try {
       return await work();
@@ -123,9 +156,7 @@ export function gitTarget(location: string, dataDir: string): WikiTarget {
       if (!(await exists(path.join(dir, ".git")))) {
         await step(`the ${name} could not be cloned`, async () => {
           await fs.mkdir(path.dirname(dir), { recursive: true });
-          await exec("git", ["clone", "--quiet", location, dir], {
-            env: { ...process.env, GIT_TERMINAL_PROMPT: "0" },
-          });
+          await git(undefined, "clone", "--quiet", location, dir);
         });
       }
       await step(`the ${name} could not be fetched`, async () => {
@@ -159,7 +190,7 @@ export function gitTarget(location: string, dataDir: string): WikiTarget {
         // A git older than 2.25 does not know the option and echoes it: its repositories are SHA-1.
         const format = (await git(dir, "rev-parse", "--show-object-format")).trim();
         objectFormat = format === "sha256" ? "sha256" : "sha1";
-        return indexedPages(dir);
+        return indexedPages(git, dir);
       });
     },
     digest: (text) => blobId(objectFormat, text),
@@ -179,7 +210,7 @@ export function gitTarget(location: string, dataDir: string): WikiTarget {
       await writes.settle();
       const committed = await step(`git could not commit to the ${name}`, async () => {
         await git(dir, "add", "--all");
-        if (!(await hasStagedChanges(dir))) return false;
+        if (!(await hasStagedChanges(git, dir))) return false;
         await git(dir, ...AUTHOR, "commit", "--quiet", "-m", message);
         return true;
       });

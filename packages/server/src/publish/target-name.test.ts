@@ -1,6 +1,11 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { gitTargetName, urlWithoutCredentials } from "./target-name.ts";
+import {
+  credentialsOf,
+  gitTargetName,
+  textWithoutCredentials,
+  urlWithoutCredentials,
+} from "./target-name.ts";
 
 describe("the name users see for a wiki target", () => {
   it("names a folder on the server by its base name, never its path", () => {
@@ -43,5 +48,31 @@ describe("the name users see for a wiki target", () => {
       "http://127.0.0.1:8080/api.php",
     );
     expect(urlWithoutCredentials("not a url //me:pw@somewhere")).toBe("not a url //somewhere");
+  });
+
+  it("takes credentials out of git's texts: every URL's, and the remote's own wherever they stand", () => {
+    const location = "https://deploy:p%40ss-w0rd@git.example.com/team/wiki.git";
+    expect(credentialsOf(location)).toEqual(["p%40ss-w0rd", "p@ss-w0rd"]);
+    expect(credentialsOf("https://ghp_token123@github.com/team/wiki.git")).toEqual([
+      "ghp_token123",
+    ]);
+    expect(credentialsOf("git@github.com:team/wiki.git")).toEqual([]);
+    expect(credentialsOf("/srv/wiki")).toEqual([]);
+    expect(
+      textWithoutCredentials(
+        [
+          `Command failed: git clone --quiet ${location} /srv/data/wiki-clones/abc`,
+          "fatal: unable to access 'https://a:b@c@host/x/': The requested URL returned error: 403",
+          "remote: token p@ss-w0rd expired; ssh://git@host/x and me@example.com stay",
+        ].join("\n"),
+        credentialsOf(location),
+      ),
+    ).toBe(
+      [
+        "Command failed: git clone --quiet https://git.example.com/team/wiki.git /srv/data/wiki-clones/abc",
+        "fatal: unable to access 'https://host/x/': The requested URL returned error: 403",
+        "remote: token [redacted] expired; ssh://host/x and me@example.com stay",
+      ].join("\n"),
+    );
   });
 });

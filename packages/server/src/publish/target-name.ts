@@ -22,6 +22,40 @@ export function urlWithoutCredentials(address: string): string {
   }
 }
 
+/**
+ * What in a remote's address is a credential: its password (or, where there is none, its user name,
+ * which is where some hosts take a token), as written and percent-decoded. Nothing for a folder or
+ * an scp-like `user@host:path` (ssh users are not secrets).
+ */
+export function credentialsOf(location: string): string[] {
+  let url: URL;
+  try {
+    url = new URL(location);
+  } catch {
+    return [];
+  }
+  const secret = url.password || url.username;
+  const decode = (text: string) => {
+    try {
+      return decodeURIComponent(text);
+    } catch {
+      return text;
+    }
+  };
+  // Shorter ones would take ordinary words out of git's texts, and guess no sooner for it.
+  return [...new Set([secret, decode(secret)])].filter((s) => s.length >= 4);
+}
+
+/**
+ * A text from git (its message, its command line) as the log may keep it: the user name and
+ * password of every URL in it taken out, and each of `secrets` replaced wherever it stands.
+ */
+export function textWithoutCredentials(text: string, secrets: readonly string[] = []): string {
+  let clean = text.replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#'"@]*(?:@[^\s/?#'"@]*)*@/gi, "$1");
+  for (const secret of secrets) clean = clean.replaceAll(secret, "[redacted]");
+  return clean;
+}
+
 function folderName(folder: string): string {
   const name = path.basename(folder);
   return name ? `git repository '${name}'` : "git repository";

@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { Profile } from "@ledgerline/contract";
-import type { LightMyRequestResponse } from "fastify";
+import type { FastifyBaseLogger, LightMyRequestResponse } from "fastify";
 import { grantRoles } from "../admin/roles.repository.ts";
 import { insertUser, type UserRow } from "../admin/users.repository.ts";
 import { buildApp } from "../app.ts";
@@ -57,7 +57,12 @@ export function credentialHeaders(credential: string | undefined): Record<string
 
 /** A server on a fresh database, prepared exactly as at start (migrations, model sync, seed, first admin). */
 export async function createTestApp(
-  options: { env?: Record<string, string>; argv?: string[] } = {},
+  options: {
+    env?: Record<string, string>;
+    argv?: string[];
+    /** Where the server logs (tests that read the log); by default it logs nothing. */
+    logger?: FastifyBaseLogger;
+  } = {},
 ): Promise<TestApp> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "ledgerline-test-"));
   const config = loadConfig(
@@ -74,7 +79,10 @@ export async function createTestApp(
   );
   const database = await openTestDatabase();
   const prepared = await prepare(database, config);
-  const app = await buildApp({ config, database, model: prepared.model }, { logger: false });
+  const app = await buildApp(
+    { config, database, model: prepared.model },
+    { logger: options.logger ?? false },
+  );
   await app.ready();
 
   const post: TestApp["post"] = (url, body, credential) =>
