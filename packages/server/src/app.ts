@@ -17,6 +17,7 @@ import { errorHandler } from "./http/error-handler.ts";
 import { installGuard } from "./http/guard.ts";
 import { installSecurityHeaders } from "./http/security-headers.ts";
 import { answerSerializer } from "./http/serializer.ts";
+import { trustProxyOption } from "./http/trusted-proxies.ts";
 import type { App, AppDeps } from "./http/types.ts";
 import { ingestRoutes } from "./ingest/ingest.routes.ts";
 import { createLogger } from "./logger.ts";
@@ -42,7 +43,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
           loggerInstance:
             typeof options.logger === "object" ? options.logger : createLogger(config),
         }),
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();
 

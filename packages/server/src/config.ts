@@ -3,6 +3,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { NavItem } from "@ledgerline/contract";
 import { z } from "zod";
+import { parseTrustedProxies, type TrustedProxies } from "./http/trusted-proxies.ts";
 
 /** The address of a sender written as an address or as "Name <address>". */
 export function mailAddressOf(from: string): string {
@@ -39,7 +40,15 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   LOG_FORMAT: z.enum(["pretty", "json"]).optional(),
   NODE_ENV: z.string().optional(),
-  TRUST_PROXY: flag.default(false),
+  TRUST_PROXY: z
+    .string()
+    .default("0")
+    .transform((text, ctx) => {
+      const parsed = parseTrustedProxies(text);
+      if ("value" in parsed) return parsed.value;
+      ctx.addIssue({ code: "custom", message: parsed.problem });
+      return z.NEVER;
+    }),
   NAV_HIDE: z
     .string()
     .default("")
@@ -116,7 +125,8 @@ export interface Config {
   logLevel: string;
   /** pretty: one readable line an entry, for a person at a terminal; json: one JSON object a line. */
   logFormat: "pretty" | "json";
-  trustProxy: boolean;
+  /** The reverse proxies whose X-Forwarded-* headers are believed; undefined: none. */
+  trustProxy: TrustedProxies | undefined;
   navHidden: NavItem[];
   webDist: string;
   allowDestructiveModelChanges: boolean;
@@ -212,7 +222,8 @@ export const CONFIG_HELP: Record<keyof z.infer<typeof EnvSchema>, string> = {
   LOG_FORMAT:
     "pretty (readable lines) or json (one object a line); default pretty on a terminal, json otherwise and when NODE_ENV=production",
   NODE_ENV: "production makes the logs JSON even on a terminal",
-  TRUST_PROXY: "1 when behind a reverse proxy that sets X-Forwarded-* (default 0)",
+  TRUST_PROXY:
+    "the reverse proxies in front that set X-Forwarded-*: their number (1 for one; only when the server is reachable through them alone) or a comma-separated list of their addresses and CIDR subnets (default 0: none)",
   NAV_HIDE:
     "comma-separated navigation items to switch off (home, upload, explorer, pending, wikimanager, systemenvironments, developer, admin)",
   WEB_DIST: "folder of the built web app (default packages/web/dist)",

@@ -1,25 +1,8 @@
 import { ErrorBody, LoginForm, LogoutResponse, Profile } from "@ledgerline/contract";
-import type { FastifyReply, FastifyRequest } from "fastify";
-import { SESSION_COOKIE } from "../http/guard.ts";
+import { clearSessionCookie, sessionCookieOf, setSessionCookie } from "../http/session-cookie.ts";
 import type { App, AppDeps } from "../http/types.ts";
 import { login, logout } from "./auth.service.ts";
 import { providerSignOutUrl } from "./oidc/oidc.service.ts";
-
-/** Sets the session cookie of a new session, the same for every way of signing in. */
-export function setSessionCookie(
-  reply: FastifyReply,
-  request: FastifyRequest,
-  sessionId: string,
-  maxHours: number,
-): void {
-  reply.setCookie(SESSION_COOKIE, sessionId, {
-    path: "/",
-    httpOnly: true,
-    sameSite: "lax",
-    secure: request.protocol === "https",
-    maxAge: maxHours * 3600,
-  });
-}
 
 /** POST /auth/login and /auth/logout. */
 export async function authRoutes(app: App, { config, database }: AppDeps): Promise<void> {
@@ -66,13 +49,13 @@ export async function authRoutes(app: App, { config, database }: AppDeps): Promi
       },
     },
     async (request, reply) => {
-      const sessionId = request.cookies[SESSION_COOKIE];
+      const sessionId = sessionCookieOf(request);
       const endSessionUrl =
         sessionId && config.oidc
           ? await providerSignOutUrl(database.db, config.oidc, sessionId)
           : undefined;
       if (sessionId) await logout(database.db, sessionId);
-      reply.clearCookie(SESSION_COOKIE, { path: "/" });
+      clearSessionCookie(reply, request);
       return { Msg: "Signed out", ...(endSessionUrl ? { endSessionUrl } : {}) };
     },
   );

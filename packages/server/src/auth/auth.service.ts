@@ -2,7 +2,7 @@ import type { Profile } from "@ledgerline/contract";
 import { findActiveUser } from "../admin/users.repository.ts";
 import type { Db } from "../db/connection.ts";
 import { ForbiddenError, UnauthorizedError } from "../errors.ts";
-import { assertLoginAllowed, clearLoginFailures, recordLoginFailure } from "./login-throttle.ts";
+import { admitLoginAttempt, loginSucceeded } from "./login-throttle.ts";
 import { verifyAgainstDummy, verifyPassword } from "./password.ts";
 import { dueForTouch, hashSecret, randomSecret, writeLastUse } from "./secrets.ts";
 import * as sessions from "./sessions.repository.ts";
@@ -44,19 +44,19 @@ export async function login(
   policy: { onlySuperadmins?: string } = {},
 ): Promise<{ sessionId: string; profile: Profile }> {
   const { username, password, ip } = credentials;
-  await assertLoginAllowed(db, username, ip);
+  // Counted as a failure until the password proves right (login-throttle.ts).
+  await admitLoginAttempt(db, username, ip);
   const user = await findActiveUser(db, username);
   const ok = user
     ? await verifyPassword(user.password_hash, password)
     : await verifyAgainstDummy(password);
   if (!user || !ok) {
-    await recordLoginFailure(db, username, ip);
     throw new UnauthorizedError(INVALID_LOGIN);
   }
   if (policy.onlySuperadmins && !user.issuperadmin)
     throw new ForbiddenError(policy.onlySuperadmins);
   const sessionId = await db.transaction().execute(async (tx) => {
-    await clearLoginFailures(tx, username, ip);
+    await loginSucceeded(tx, { username, ip, userId: user.user_id });
     return openSession(tx, settings, user.user_id);
   });
   return { sessionId, profile: profileOf({ ...user, username: user.username }) };

@@ -11,6 +11,7 @@ import * as ruleChecks from "./migrations/009-rule-checks.ts";
 import * as recordVersions from "./migrations/010-record-versions.ts";
 import * as pendingCountsIndex from "./migrations/011-pending-counts-index.ts";
 import * as earlierProposers from "./migrations/012-earlier-proposers.ts";
+import * as accountLoginLimit from "./migrations/013-account-login-limit.ts";
 import * as securityEvents from "./migrations/014-security-events.ts";
 
 // Ordered by name; a new migration is a new numbered file added here. Applied migrations never change.
@@ -27,6 +28,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "010-record-versions": recordVersions,
   "011-pending-counts-index": pendingCountsIndex,
   "012-earlier-proposers": earlierProposers,
+  "013-account-login-limit": accountLoginLimit,
   "014-security-events": securityEvents,
 };
 

@@ -10,8 +10,7 @@ import { tokenStillSql } from "../tokens/tokens.repository.ts";
 import { resolveToken, tokenHashOf } from "../tokens/tokens.service.ts";
 import { consumeRateLimit } from "./rate-limit.ts";
 import { type Access, policyOf, type RoutePolicy } from "./route-policy.ts";
-
-export const SESSION_COOKIE = "ledgerline_session";
+import { sessionCookieOf } from "./session-cookie.ts";
 
 const INVALID_TOKEN = "Invalid, expired or revoked API token";
 const NOT_FOR_TOKENS = "This call is not open to API tokens";
@@ -94,7 +93,7 @@ export function installGuard(app: FastifyInstance, db: Db, settings: SessionSett
       bearer === undefined
         ? await callerOf(
             knownSessions,
-            sessionCredential(db, settings, request.cookies[SESSION_COOKIE]),
+            sessionCredential(db, settings, sessionCookieOf(request)),
             policy,
           )
         : await callerOf(knownTokens, tokenCredential(db, bearer, policy), policy);
@@ -223,7 +222,7 @@ function assertSameOrigin(request: FastifyRequest): void {
  * browser, a plug-in). Scripts carry an API token, never the cookie, and are not concerned.
  */
 function assertFromPage(request: FastifyRequest): void {
-  if (!request.cookies[SESSION_COOKIE] || carriesToken(request) || request.headers.origin) return;
+  if (!sessionCookieOf(request) || carriesToken(request) || request.headers.origin) return;
   if (request.headers["sec-fetch-site"] !== "same-origin")
     throw new ForbiddenError("Changes made with a session must come from this application's pages");
 }

@@ -1,8 +1,8 @@
 import fastifySwagger from "@fastify/swagger";
 import fastifySwaggerUi from "@fastify/swagger-ui";
 import { jsonSchemaTransform } from "fastify-type-provider-zod";
-import { SESSION_COOKIE } from "../http/guard.ts";
 import { policyOf, type TokenScope } from "../http/route-policy.ts";
+import { SECURE_SESSION_COOKIE, SESSION_COOKIE } from "../http/session-cookie.ts";
 import type { App } from "../http/types.ts";
 
 const TOKEN_NOTE: Readonly<Record<TokenScope | "none", string>> = {
@@ -23,7 +23,12 @@ export async function registerOpenApi(app: App): Promise<void> {
       },
       components: {
         securitySchemes: {
-          session: { type: "apiKey", in: "cookie", name: SESSION_COOKIE },
+          session: {
+            type: "apiKey",
+            in: "cookie",
+            name: SESSION_COOKIE,
+            description: `Over https the cookie is named ${SECURE_SESSION_COOKIE}.`,
+          },
           apiToken: {
             type: "http",
             scheme: "bearer",

@@ -1,8 +1,8 @@
 import { OidcCallbackQuery, OidcLoginQuery, Profile } from "@ledgerline/contract";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { currentUser } from "../../http/guard.ts";
+import { setSessionCookie } from "../../http/session-cookie.ts";
 import type { App, AppDeps } from "../../http/types.ts";
-import { setSessionCookie } from "../auth.routes.ts";
 import { profileOf } from "../auth.service.ts";
 import { finishSignIn, LOGIN_MINUTES, type OidcDeps, startSignIn } from "./oidc.service.ts";
 import { causeChain, type OidcRefusal, refusalOf } from "./oidc-errors.ts";
