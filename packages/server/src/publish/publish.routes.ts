@@ -5,6 +5,7 @@ import {
   PublishClientMessage,
   type PublishResponse,
 } from "@ledgerline/contract";
+import type { RawData } from "ws";
 import { z } from "zod";
 import { requireTypePermission, rightsIn } from "../admin/permissions.ts";
 import type { CurrentUser } from "../auth/auth.service.ts";
@@ -12,6 +13,7 @@ import { AppError, ConflictError } from "../errors.ts";
 import { currentUser } from "../http/guard.ts";
 import type { App, AppDeps } from "../http/types.ts";
 import { findContext } from "../model/model.ts";
+import { FRAME_LIMIT, frameCounter } from "./frame-limit.ts";
 import { BUSY_MESSAGE } from "./publish.service.ts";
 import { PublishHub } from "./publish-hub.ts";
 import { wikiTargetOf } from "./wiki-targets.ts";
@@ -67,9 +69,12 @@ export async function publishRoutes(app: App, { database, model, config }: AppDe
     (socket, request) => {
       const user = currentUser(request);
       hub.add(socket);
-      socket.on("message", async (data, isBinary) => {
+      const withinLimit = frameCounter();
+      let refused = false;
+      const answer = async (data: RawData, isBinary: boolean) => {
         const message = PublishClientMessage.safeParse(isBinary ? "" : data.toString());
         if (!message.success) {
+          refused = true;
           socket.close(1008, "only 'status' and 'publish' are accepted");
         } else if (message.data === "status") {
           socket.send(JSON.stringify(await hub.status()));
@@ -85,6 +90,23 @@ export async function publishRoutes(app: App, { database, model, config }: AppDe
             socket.send(JSON.stringify(refusal));
           }
         }
+      };
+      socket.on("message", (data, isBinary) => {
+        // Frames already on their way when the socket was refused are not read.
+        if (refused) return;
+        if (!withinLimit()) {
+          refused = true;
+          socket.close(
+            1008,
+            `too many messages: at most ${FRAME_LIMIT.frames} in ${FRAME_LIMIT.windowMs / 1000} seconds`,
+          );
+          return;
+        }
+        // A listener's rejection would be unhandled, and end the process: the log has it instead.
+        answer(data, isBinary).catch((error: unknown) => {
+          request.log.error({ err: error }, "a publish socket message failed");
+          socket.close(1011, "the server failed; see its log");
+        });
       });
     },
   );

@@ -256,6 +256,25 @@ describe("WebSocket /ws/publish", () => {
     expect(await b.closed).toBe(1009);
   });
 
+  it("closes a socket that sends more than 10 frames in 10 seconds, and reads none after", async () => {
+    const a = await connect(admin);
+    const answers: PublishServerMessage[] = [];
+    a.ws.on("message", (data) => answers.push(JSON.parse(String(data))));
+    const reason = new Promise<string>((resolve) =>
+      a.ws.on("close", (_code, text) => resolve(String(text))),
+    );
+    for (let i = 0; i < 30; i += 1) a.ws.send("status");
+    expect(await a.closed).toBe(1008);
+    expect(await reason).toBe("too many messages: at most 10 in 10 seconds");
+    expect(answers.length).toBeLessThanOrEqual(10);
+    expect(answers.every((m) => m.type === "statusResponse")).toBe(true);
+    // The limit is the connection's: another one is answered.
+    const b = await connect(admin);
+    b.ws.send("status");
+    expect(await until(b, "statusResponse")).toEqual({ type: "statusResponse", busy: false });
+    b.ws.close();
+  });
+
   it("refuses a connection without a session or from a foreign origin", async () => {
     await expect(connect("ledgerline_session=nope")).rejects.toThrow("HTTP 401");
     await expect(connect(admin, "https://evil.example")).rejects.toThrow("HTTP 403");
