@@ -28,8 +28,10 @@ export const AuditFilter = z.object({
   kinds: z.array(SecurityEventKind).max(SECURITY_EVENT_KINDS.length).optional(),
   /** Only events done by this user (the actor), case-insensitively; an exact username. */
   actor: z.string().trim().max(200).optional(),
-  /** Only events concerning this user, role or token (the subject), case-insensitively. */
+  /** Only events concerning this user (the subject), case-insensitively. */
   subject: z.string().trim().max(200).optional(),
+  /** Only events done by or concerning this user (actor or subject), case-insensitively. */
+  user: z.string().trim().max(200).optional(),
   /** Only events at or after this moment (ISO 8601, with its offset). */
   from: z.iso.datetime({ offset: true }).optional(),
   /** Only events before this moment (ISO 8601, with its offset). */
@@ -56,7 +58,7 @@ export const SecurityEvent = z.object({
   kind: SecurityEventKind,
   /** Who did it (a username); null for a failed sign-in's unknown caller or the system. */
   actor: z.string().nullable(),
-  /** The user, role or token concerned. */
+  /** The user concerned (whose role, token or password); a model's type for self-approval settings. */
   subject: z.string().nullable(),
   /** Where from: the client's address as the server sees it, or 'cli' or 'scheduler'. */
   origin: z.string().nullable(),

@@ -6,6 +6,7 @@ import Fastify, { type FastifyBaseLogger } from "fastify";
 import { validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import { rolesRoutes } from "./admin/roles.routes.ts";
 import { usersRoutes } from "./admin/users.routes.ts";
+import { auditRoutes } from "./audit/audit.routes.ts";
 import { authRoutes } from "./auth/auth.routes.ts";
 import { oidcRoutes } from "./auth/oidc/oidc.routes.ts";
 import { changesRoutes } from "./changes/changes.routes.ts";
@@ -96,6 +97,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await rolesRoutes(app, deps);
   await notificationsRoutes(app, deps);
   await tokensRoutes(app, deps);
+  await auditRoutes(app, deps);
   await openApiRoutes(app);
   await systemRoutes(app, deps);
   return app;

@@ -3,6 +3,13 @@ import { parseArgs } from "node:util";
 import type { Kysely } from "kysely";
 import { grantRoles, revokeRole } from "./admin/roles.repository.ts";
 import * as users from "./admin/users.repository.ts";
+import {
+  CLI_ORIGIN,
+  type RightsChange,
+  recordFlagChange,
+  recordRoleChanges,
+  recordSecurityEvent,
+} from "./audit/audit.service.ts";
 import { hashPassword, passwordProblem } from "./auth/password.ts";
 import { deleteSessionsOfUser } from "./auth/sessions.repository.ts";
 import { generatePassword, loadConfig } from "./config.ts";
@@ -33,6 +40,9 @@ A password left out is generated and printed once. The database is the one the s
 (DATABASE_URL, or the embedded one under DATA_DIR); stop a server on the embedded database first.`;
 
 class CliError extends Error {}
+
+/** The audit trail names the command line as who made a change, and from where. */
+const byCli = (subject: string): RightsChange => ({ actor: CLI_ORIGIN, subject, ip: CLI_ORIGIN });
 
 const FLAGS: readonly users.UserFlag[] = ["isadmin", "issuperadmin", "isdev"];
 
@@ -106,14 +116,20 @@ async function run(argv: string[]): Promise<string> {
         if (await users.usernameTaken(db, username))
           throw new CliError(`username unavailable: '${username}'`);
         const password = await choosePassword(values.password);
-        await users.insertUser(db, {
-          username,
-          name: required(values.name, "name"),
-          email: required(values.email, "email"),
-          passwordHash: password.hash,
-          isadmin: values.admin || values.superadmin,
-          issuperadmin: values.superadmin,
-          isdev: values.dev,
+        await db.transaction().execute(async (tx) => {
+          const user = await users.insertUser(tx, {
+            username,
+            name: required(values.name, "name"),
+            email: required(values.email, "email"),
+            passwordHash: password.hash,
+            isadmin: values.admin || values.superadmin,
+            issuperadmin: values.superadmin,
+            isdev: values.dev,
+          });
+          const detail = { name: user.name, email: user.email };
+          await recordSecurityEvent(tx, { ...byCli(username), kind: "user-created", detail });
+          for (const flag of FLAGS)
+            if (user[flag]) await recordFlagChange(tx, byCli(username), flag, true);
         });
         return `Created user '${username}'${password.shown ? ` with password ${password.shown}` : ""}`;
       }
@@ -123,6 +139,7 @@ async function run(argv: string[]): Promise<string> {
         await db.transaction().execute(async (tx) => {
           await users.updatePasswordHash(tx, user.user_id, password.hash);
           await deleteSessionsOfUser(tx, user.user_id);
+          await recordSecurityEvent(tx, { ...byCli(user.username), kind: "password-reset" });
         });
         return `Password of '${user.username}' reset${password.shown ? ` to ${password.shown}` : ""}; its sessions ended`;
       }
@@ -131,7 +148,11 @@ async function run(argv: string[]): Promise<string> {
         const user = await findUser(db, required(values.username, "username"));
         const flag = required(values.flag, "flag") as users.UserFlag;
         if (!FLAGS.includes(flag)) throw new CliError(`--flag must be one of ${FLAGS.join(", ")}`);
-        await users.setUserFlag(db, user.user_id, flag, command === "grant");
+        const held = command === "grant";
+        await db.transaction().execute(async (tx) => {
+          await users.setUserFlag(tx, user.user_id, flag, held);
+          if (user[flag] !== held) await recordFlagChange(tx, byCli(user.username), flag, held);
+        });
         return `${command === "grant" ? "Granted" : "Revoked"} ${flag} ${command === "grant" ? "to" : "from"} '${user.username}'`;
       }
       case "grant-role":
@@ -148,15 +169,20 @@ async function run(argv: string[]): Promise<string> {
           throw new CliError(
             `No role '${roleName}' in '${contextName}' (roles: ${context.roles.map((r) => r.name).join(", ")})`,
           );
+        const grant = { userId: user.user_id, context: contextName, role: roleName };
         if (command === "grant-role") {
-          await grantRoles(
-            db,
-            [{ userId: user.user_id, context: contextName, role: roleName }],
-            "cli",
-          );
+          await db.transaction().execute(async (tx) => {
+            const granted = await grantRoles(tx, [grant], CLI_ORIGIN);
+            await recordRoleChanges(tx, byCli(user.username), { granted, revoked: [] });
+          });
           return `Granted role '${roleName}' in '${contextName}' to '${user.username}'`;
         }
-        const removed = await revokeRole(db, user.user_id, contextName, roleName);
+        const removed = await db.transaction().execute(async (tx) => {
+          const done = await revokeRole(tx, user.user_id, contextName, roleName);
+          if (done)
+            await recordRoleChanges(tx, byCli(user.username), { granted: [], revoked: [grant] });
+          return done;
+        });
         return removed
           ? `Revoked role '${roleName}' in '${contextName}' from '${user.username}'`
           : `'${user.username}' did not hold '${roleName}' in '${contextName}'`;
@@ -190,12 +216,14 @@ async function run(argv: string[]): Promise<string> {
             scope,
             expiresInDays: days,
           },
+          { actor: CLI_ORIGIN, ip: CLI_ORIGIN },
         );
         return `Created token ${created.token.tokenId} for '${user.username}' (${scope}, expires ${created.token.expiresAt}):\n${created.secret}\nThis secret is shown only once.`;
       }
       case "revoke-token": {
         const id = Number(required(values.id, "id"));
-        return (await revoke(db, { userId: 0, username: "cli", isadmin: true }, id)).Msg;
+        const cli = { userId: 0, username: CLI_ORIGIN, isadmin: true };
+        return (await revoke(db, cli, id, CLI_ORIGIN)).Msg;
       }
       default:
         throw new CliError(`Unknown command '${command}'\n\n${USAGE}`);

@@ -96,6 +96,7 @@ const EnvSchema = z.object({
   NOTIFY_POLL_MS: z.coerce.number().int().positive().default(2000),
   TOKEN_MAX_DAYS: z.coerce.number().int().positive().default(365),
   TOKEN_RATE_LIMIT: z.coerce.number().int().positive().default(600),
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().positive().default(400),
   COUNT_ESTIMATE_ABOVE: z.coerce.number().int().positive().default(COUNT_ESTIMATE_DEFAULT),
 });
 
@@ -143,6 +144,10 @@ export interface Config {
     maxAttempts: number;
     /** How often the sender looks for due messages. */
     pollMs: number;
+  };
+  audit: {
+    /** Days a security event is kept before the sweep removes it. */
+    retentionDays: number;
   };
   tokens: {
     /** Longest lifetime of a new API token, in days. */
@@ -258,6 +263,8 @@ export const CONFIG_HELP: Record<keyof z.infer<typeof EnvSchema>, string> = {
   NOTIFY_POLL_MS: "how often the sender looks for due e-mails, in ms (default 2000)",
   TOKEN_MAX_DAYS: "longest lifetime of a new API token, in days (default 365)",
   TOKEN_RATE_LIMIT: "calls one API token may make per minute, per instance (default 600)",
+  AUDIT_RETENTION_DAYS:
+    "days the security audit trail keeps an event before removing it (default 400)",
   COUNT_ESTIMATE_ABOVE: `a filtered list expected to hold more rows than this shows the planner's estimate ('about ...') instead of a count (default ${COUNT_ESTIMATE_DEFAULT})`,
 };
 
@@ -345,6 +352,7 @@ export function loadConfig(
       pollMs: e.NOTIFY_POLL_MS,
     },
     tokens: { maxDays: e.TOKEN_MAX_DAYS, perMinute: e.TOKEN_RATE_LIMIT },
+    audit: { retentionDays: e.AUDIT_RETENTION_DAYS },
     countEstimateAbove: e.COUNT_ESTIMATE_ABOVE,
     upload: {
       maxBytes: Math.round(e.UPLOAD_MAX_MB * 1024 * 1024),

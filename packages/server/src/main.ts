@@ -1,6 +1,7 @@
 import path from "node:path";
 import { DATA_DICTIONARY_CONTEXT } from "@ledgerline/contract";
 import { buildApp } from "./app.ts";
+import { startAuditSweeper } from "./audit/retention.ts";
 import { ConfigError, loadConfig, serverHelp, wantsHelp } from "./config.ts";
 import { openDatabase } from "./db/connection.ts";
 import { FolderInUseError } from "./db/pglite-folder-lock.ts";
@@ -58,6 +59,11 @@ async function main(): Promise<void> {
         config.notify.pollMs,
       )
     : undefined;
+  const auditSweeper = startAuditSweeper({
+    db: database.db,
+    retentionDays: config.audit.retentionDays,
+    log: app.log,
+  });
 
   for (const action of prepared.syncActions) app.log.debug(`model sync: ${action.description}`);
   app.log.info(summariseSync(prepared.syncActions));
@@ -72,6 +78,7 @@ async function main(): Promise<void> {
     app.log.info(`${signal} received: finishing in-flight requests`);
     await scheduler?.stop();
     await sender?.stop();
+    await auditSweeper.stop();
     await app.close();
     await database.close();
     process.exit(0);

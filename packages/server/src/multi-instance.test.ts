@@ -209,13 +209,13 @@ describe.skipIf(testDatabaseKind() !== "postgres")("several instances on one dat
         applicationaspect: await keyOf("applicationaspect", "Operational"),
         systemenvironment: await save("systemenvironment", {
           name: "Scheduled source",
-          description: "Imported every two seconds",
+          description: "Imported every minute",
           technology: "postgres",
           connectionfile: "src.conf",
         }),
-        name: "Every two seconds",
+        name: "Every minute",
         description: "Scheduled by both processes",
-        importfrequency: "*/2 * * * * *",
+        importfrequency: "* * * * *",
         enableschedule: true,
       });
 
@@ -238,14 +238,15 @@ describe.skipIf(testDatabaseKind() !== "postgres")("several instances on one dat
           .where("metadata_source_id", "=", sourceKey)
           .orderBy("scheduled_for")
           .execute();
-      // Both are up: let three firings come that both of them wake for.
+      // Both are up: let a firing come that both of them wake for (imports run at most once a
+      // minute, so one: more would make this test minutes long).
       const bothUp = Date.now();
       await expect
         .poll(
           async () => (await claimsOf()).filter((c) => c.scheduled_for.getTime() > bothUp).length,
-          { timeout: 20_000, interval: 250 },
+          { timeout: 75_000, interval: 250 },
         )
-        .toBeGreaterThanOrEqual(3);
+        .toBeGreaterThanOrEqual(1);
       await Promise.all(servers.map((s) => s.stop()));
       const stopped = Date.now();
 
@@ -257,12 +258,12 @@ describe.skipIf(testDatabaseKind() !== "postgres")("several instances on one dat
         .where("metadata_source_id", "=", sourceKey)
         .where("trigger", "=", "schedule")
         .execute();
-      const firings = Math.floor(stopped / 2000) - Math.floor(started / 2000);
-      expect(claims.length).toBeGreaterThanOrEqual(3);
+      const firings = Math.floor(stopped / 60_000) - Math.floor(started / 60_000);
+      expect(claims.length).toBeGreaterThanOrEqual(1);
       // One run per claimed firing, and never more runs than the schedule fired.
       expect(runs).toHaveLength(claims.length);
       expect(runs.length).toBeLessThanOrEqual(firings);
-      for (const claim of claims) expect(claim.scheduled_for.getTime() % 2000).toBe(0);
+      for (const claim of claims) expect(claim.scheduled_for.getTime() % 60_000).toBe(0);
       const pids = new Set(servers.map((s) => String(s.child.pid)));
       for (const claim of claims) expect(pids).toContain(claim.claimed_by.split("-")[0]);
       expect(new Set(runs.map((r) => `${r.outcome} ${r.started_by}`))).toEqual(
@@ -281,5 +282,5 @@ describe.skipIf(testDatabaseKind() !== "postgres")("several instances on one dat
       await source.drop();
       await fs.rm(dir, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, 120_000);
 });

@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import { findActiveUser } from "./admin/users.repository.ts";
+import { recordSelfApprovalChanges } from "./audit/self-approval.ts";
 import { type BootstrapResult, bootstrapAdmin } from "./auth/bootstrap-admin.ts";
 import { unknownActionHandlers } from "./changes/decisions.service.ts";
 import { type Config, generatePassword } from "./config.ts";
@@ -46,6 +47,7 @@ export async function prepare(database: Database, config: Config): Promise<Prepa
     allowDestructive: config.allowDestructiveModelChanges,
   });
   const seeded = await seedData(raw, model, config.modelDir, { demo: config.demo, user: "system" });
+  await recordSelfApprovalChanges(database.db, model);
   const ruleBreaches = await countNewRuleBreaches(database.db, model);
   const admin = await bootstrapAdmin(database.db, model, {
     username: config.adminUsername,

@@ -23,14 +23,14 @@ export async function rolesOfUser(db: Db, userId: number, context: string): Prom
   return rows.map((r) => r.role);
 }
 
-/** Grants roles; granting one the user already holds changes nothing. */
+/** Grants roles; granting one the user already holds changes nothing. Answers the roles it granted. */
 export async function grantRoles(
   db: Db,
   grants: readonly { userId: number; context: string; role: string }[],
   grantedBy: string,
-): Promise<void> {
-  if (grants.length === 0) return;
-  await db
+): Promise<{ userId: number; context: string; role: string }[]> {
+  if (grants.length === 0) return [];
+  const rows = await db
     .insertInto("app.user_roles")
     .values(
       grants.map((g) => ({
@@ -41,7 +41,9 @@ export async function grantRoles(
       })),
     )
     .onConflict((oc) => oc.columns(["user_id", "context", "role"]).doNothing())
+    .returning(["user_id", "context", "role"])
     .execute();
+  return rows.map((r) => ({ userId: r.user_id, context: r.context, role: r.role }));
 }
 
 export async function revokeRole(
@@ -59,7 +61,14 @@ export async function revokeRole(
   return Number(result.numDeletedRows) > 0;
 }
 
-/** Removes every role assignment of a user, in every context. */
-export async function revokeAllRoles(db: Db, userId: number): Promise<void> {
-  await db.deleteFrom("app.user_roles").where("user_id", "=", userId).execute();
+/** Removes every role assignment of a user, in every context; answers what was removed. */
+export async function revokeAllRoles(
+  db: Db,
+  userId: number,
+): Promise<{ context: string; role: string }[]> {
+  return db
+    .deleteFrom("app.user_roles")
+    .where("user_id", "=", userId)
+    .returning(["context", "role"])
+    .execute();
 }

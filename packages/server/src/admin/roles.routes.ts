@@ -63,7 +63,7 @@ export async function rolesRoutes(app: App, { database, model }: AppDeps): Promi
         response: { 200: MsgBody, 404: ErrorBody },
       },
     },
-    async (request) => addRole(database.db, model, currentUser(request), request.body),
+    async (request) => addRole(database.db, model, currentUser(request), request.body, request.ip),
   );
 
   app.post(
@@ -76,6 +76,7 @@ export async function rolesRoutes(app: App, { database, model }: AppDeps): Promi
         response: { 200: MsgBody, 404: ErrorBody },
       },
     },
-    async (request) => removeRole(database.db, model, request.body),
+    async (request) =>
+      removeRole(database.db, model, currentUser(request), request.body, request.ip),
   );
 }

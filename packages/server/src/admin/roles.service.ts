@@ -1,4 +1,5 @@
 import type { MsgBody, Role, RoleAssignmentRequest } from "@ledgerline/contract";
+import { recordRoleChanges } from "../audit/audit.service.ts";
 import type { CurrentUser } from "../auth/auth.service.ts";
 import type { Db } from "../db/connection.ts";
 import { NotFoundError } from "../errors.ts";
@@ -38,12 +39,13 @@ export async function rolesOfUsername(
   return rolesOf(context).filter((r) => held.has(r.name));
 }
 
-/** Gives a user a role in a context; holding it already changes nothing. */
+/** Gives a user a role in a context; holding it already changes nothing. `ip`: the caller's address. */
 export async function addRole(
   db: Db,
   model: Model,
   caller: CurrentUser,
   request: RoleAssignmentRequest,
+  ip: string,
 ): Promise<MsgBody> {
   const { context, role } = requireRole(model, request.context, request.role);
   return db.transaction().execute(async (tx) => {
@@ -52,26 +54,35 @@ export async function addRole(
     if ((await rolesOfUser(tx, user.user_id, context.name)).includes(role.name)) {
       return { Msg: `'${user.username}' already holds ${what}` };
     }
-    await grantRoles(
+    const granted = await grantRoles(
       tx,
       [{ userId: user.user_id, context: context.name, role: role.name }],
       caller.username,
     );
+    const who = { actor: caller.username, subject: user.username, ip };
+    await recordRoleChanges(tx, who, { granted, revoked: [] });
     return { Msg: `Granted ${what} to '${user.username}'` };
   });
 }
 
-/** Takes a role from a user; not holding it changes nothing. */
+/** Takes a role from a user; not holding it changes nothing. `ip`: the caller's address. */
 export async function removeRole(
   db: Db,
   model: Model,
+  caller: CurrentUser,
   request: RoleAssignmentRequest,
+  ip: string,
 ): Promise<MsgBody> {
   const { context, role } = requireRole(model, request.context, request.role);
   return db.transaction().execute(async (tx) => {
     const user = await requireUser(tx, request.username);
     const what = `the role '${role.uiname}' in '${context.uiName}'`;
     const removed = await revokeRole(tx, user.user_id, context.name, role.name);
+    if (removed) {
+      const who = { actor: caller.username, subject: user.username, ip };
+      const revoked = [{ context: context.name, role: role.name }];
+      await recordRoleChanges(tx, who, { granted: [], revoked });
+    }
     return {
       Msg: removed
         ? `Removed ${what} from '${user.username}'`

@@ -37,7 +37,7 @@ export async function usersRoutes(app: App, { database }: AppDeps): Promise<void
         response: { 200: MsgBody, 400: ErrorBody, 403: ErrorBody },
       },
     },
-    async (request) => createUser(database.db, currentUser(request), request.body),
+    async (request) => createUser(database.db, currentUser(request), request.body, request.ip),
   );
 
   app.post(
@@ -51,7 +51,7 @@ export async function usersRoutes(app: App, { database }: AppDeps): Promise<void
         response: { 200: MsgBody, 400: ErrorBody, 403: ErrorBody, 404: ErrorBody },
       },
     },
-    async (request) => updateUser(database.db, currentUser(request), request.body),
+    async (request) => updateUser(database.db, currentUser(request), request.body, request.ip),
   );
 
   app.post(
@@ -65,6 +65,7 @@ export async function usersRoutes(app: App, { database }: AppDeps): Promise<void
         response: { 200: MsgBody, 400: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody },
       },
     },
-    async (request) => removeUser(database.db, currentUser(request), request.body.username),
+    async (request) =>
+      removeUser(database.db, currentUser(request), request.body.username, request.ip),
   );
 }

@@ -4,6 +4,11 @@ import type {
   UpdateUserRequest,
   UserSummary,
 } from "@ledgerline/contract";
+import {
+  type RightsChange,
+  recordFlagChange,
+  recordSecurityEvent,
+} from "../audit/audit.service.ts";
 import type { CurrentUser } from "../auth/auth.service.ts";
 import { hashPassword, passwordProblem } from "../auth/password.ts";
 import { deleteSessionsOfUser } from "../auth/sessions.repository.ts";
@@ -26,11 +31,12 @@ export async function listUsers(db: Db): Promise<UserSummary[]> {
   }));
 }
 
-/** Creates a user; only super administrators may make an administrator. */
+/** Creates a user; only super administrators may make an administrator. `ip`: the caller's address. */
 export async function createUser(
   db: Db,
   caller: CurrentUser,
   input: CreateUserRequest,
+  ip: string,
 ): Promise<MsgBody> {
   if (input.isadmin && !caller.issuperadmin) {
     throw new ForbiddenError("Only super administrators may grant the administrator right");
@@ -47,6 +53,13 @@ export async function createUser(
         passwordHash,
         isadmin: input.isadmin ?? false,
       });
+      const who = { actor: caller.username, subject: input.username, ip };
+      await recordSecurityEvent(tx, {
+        ...who,
+        kind: "user-created",
+        detail: { name: input.name, email: input.email },
+      });
+      if (input.isadmin) await recordFlagChange(tx, who, "isadmin", true);
     });
   } catch (error) {
     // Two administrators creating the same name at once: the unique index decides.
@@ -64,6 +77,7 @@ export async function updateUser(
   db: Db,
   caller: CurrentUser,
   input: UpdateUserRequest,
+  ip: string,
 ): Promise<MsgBody> {
   const target = await activeUser(db, input.username);
   const isadmin = input.isadmin ?? target.isadmin;
@@ -86,6 +100,8 @@ export async function updateUser(
     if (passwordHash !== undefined) {
       await deleteSessionsOfUser(tx, target.user_id, self ? caller.sessionHash : undefined);
     }
+    const who = { actor: caller.username, subject: target.username, ip };
+    await recordUserUpdate(tx, who, target, { ...changes, passwordReset: password !== null });
   });
   return { Msg: `User '${target.username}' saved` };
 }
@@ -94,7 +110,12 @@ export async function updateUser(
  * Soft-removes a user, ends their sessions and takes their roles. Nobody removes themselves, the
  * last super administrator stays, and only super administrators remove a super administrator.
  */
-export async function removeUser(db: Db, caller: CurrentUser, username: string): Promise<MsgBody> {
+export async function removeUser(
+  db: Db,
+  caller: CurrentUser,
+  username: string,
+  ip: string,
+): Promise<MsgBody> {
   const removed = await db.transaction().execute(async (tx) => {
     const target = await activeUser(tx, username);
     if (target.user_id === caller.userId) throw new BadRequestError("You cannot remove yourself");
@@ -109,10 +130,48 @@ export async function removeUser(db: Db, caller: CurrentUser, username: string):
     }
     await users.markUserRemoved(tx, target.user_id);
     await deleteSessionsOfUser(tx, target.user_id);
-    await revokeAllRoles(tx, target.user_id);
+    const roles = await revokeAllRoles(tx, target.user_id);
+    await recordSecurityEvent(tx, {
+      kind: "user-removed",
+      actor: caller.username,
+      subject: target.username,
+      ip,
+      detail: { rolesTaken: roles },
+    });
     return target.username;
   });
   return { Msg: `User '${removed}' removed` };
+}
+
+/**
+ * The audit trail of an administrator's edit: a new e-mail address, a new name, the administrator
+ * right and a password set for the user, each its own event so that each can be searched for.
+ */
+async function recordUserUpdate(
+  tx: Db,
+  who: RightsChange,
+  before: users.UserRow,
+  after: { name: string; email: string; isadmin: boolean; passwordReset: boolean },
+): Promise<void> {
+  if (after.email !== before.email)
+    await recordSecurityEvent(tx, {
+      ...who,
+      kind: "email-changed",
+      detail: { from: before.email, to: after.email },
+    });
+  if (after.name !== before.name)
+    await recordSecurityEvent(tx, {
+      ...who,
+      kind: "user-updated",
+      detail: { name: { from: before.name, to: after.name } },
+    });
+  if (after.isadmin !== before.isadmin) await recordFlagChange(tx, who, "isadmin", after.isadmin);
+  if (after.passwordReset)
+    await recordSecurityEvent(tx, {
+      ...who,
+      kind: "password-reset",
+      detail: { by: "administrator" },
+    });
 }
 
 async function activeUser(db: Db, username: string): Promise<users.UserRow> {

@@ -54,7 +54,7 @@ export async function authRoutes(app: App, { config, database }: AppDeps): Promi
         sessionId && config.oidc
           ? await providerSignOutUrl(database.db, config.oidc, sessionId)
           : undefined;
-      if (sessionId) await logout(database.db, sessionId);
+      if (sessionId) await logout(database.db, sessionId, request.ip);
       clearSessionCookie(reply, request);
       return { Msg: "Signed out", ...(endSessionUrl ? { endSessionUrl } : {}) };
     },

@@ -1,5 +1,6 @@
 import type { Profile } from "@ledgerline/contract";
 import { findActiveUser } from "../admin/users.repository.ts";
+import { recordSecurityEvent } from "../audit/audit.service.ts";
 import type { Db } from "../db/connection.ts";
 import { ForbiddenError, UnauthorizedError } from "../errors.ts";
 import { admitLoginAttempt, loginSucceeded } from "./login-throttle.ts";
@@ -51,12 +52,27 @@ export async function login(
     ? await verifyPassword(user.password_hash, password)
     : await verifyAgainstDummy(password);
   if (!user || !ok) {
+    await recordSignInFailure(db, username, ip, user ? "wrong password" : "no such user");
     throw new UnauthorizedError(INVALID_LOGIN);
   }
-  if (policy.onlySuperadmins && !user.issuperadmin)
+  if (policy.onlySuperadmins && !user.issuperadmin) {
+    await recordSignInFailure(
+      db,
+      user.username,
+      ip,
+      "password sign-in is for super administrators only",
+    );
     throw new ForbiddenError(policy.onlySuperadmins);
+  }
   const sessionId = await db.transaction().execute(async (tx) => {
     await loginSucceeded(tx, { username, ip, userId: user.user_id });
+    await recordSecurityEvent(tx, {
+      kind: "sign-in",
+      actor: user.username,
+      subject: user.username,
+      ip,
+      detail: { method: "password" },
+    });
     return openSession(tx, settings, user.user_id);
   });
   return { sessionId, profile: profileOf({ ...user, username: user.username }) };
@@ -90,6 +106,25 @@ export async function resolveSession(
   return { ...user, lastSeenAt: new Date() };
 }
 
-export async function logout(db: Db, sessionId: string): Promise<void> {
-  await sessions.deleteSession(db, hashSecret(sessionId));
+/** Ends a session; the sign-out is recorded in the audit trail with the session's user. */
+export async function logout(db: Db, sessionId: string, ip: string): Promise<void> {
+  await db.transaction().execute(async (tx) => {
+    const username = await sessions.deleteSession(tx, hashSecret(sessionId));
+    if (username)
+      await recordSecurityEvent(tx, { kind: "sign-out", actor: username, subject: username, ip });
+  });
+}
+
+/**
+ * A refused password sign-in, for the audit trail: the typed username is who tried (it may name
+ * nobody). Throttled attempts are not recorded, so a flood cannot grow the trail without bound.
+ */
+function recordSignInFailure(db: Db, username: string, ip: string, reason: string): Promise<void> {
+  return recordSecurityEvent(db, {
+    kind: "sign-in-failed",
+    actor: username,
+    subject: username,
+    ip,
+    detail: { method: "password", reason },
+  });
 }

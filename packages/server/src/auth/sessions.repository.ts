@@ -114,8 +114,13 @@ export async function touchSession(db: Db, sessionHash: string): Promise<void> {
     .execute();
 }
 
-export async function deleteSession(db: Db, sessionHash: string): Promise<void> {
-  await db.deleteFrom("app.sessions").where("session_hash", "=", sessionHash).execute();
+/** Ends a session; answers the username it belonged to, or undefined when there was none. */
+export async function deleteSession(db: Db, sessionHash: string): Promise<string | undefined> {
+  const { rows } = await sql<{ username: string }>`
+    delete from app.sessions s using app.users u
+    where s.session_hash = ${sessionHash} and u.user_id = s.user_id
+    returning u.username`.execute(db);
+  return rows[0]?.username;
 }
 
 /** Ends every session of a user, except optionally one (the caller's own). */

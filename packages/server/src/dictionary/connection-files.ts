@@ -5,6 +5,9 @@ import path from "node:path";
 import pgpassHelper from "pgpass/lib/helper.js";
 import { AppError, BadRequestError, NotFoundError } from "../errors.ts";
 
+const SSL_MODES = ["disable", "allow", "prefer", "require", "verify-ca", "verify-full"] as const;
+export type SslMode = (typeof SSL_MODES)[number];
+
 /** Settings of one PostgreSQL connection, read from a libpq service file. Never sent to clients. */
 export interface ConnectionSettings {
   /** The file's name, the only part of it users see (they choose it in the system environment). */
@@ -14,7 +17,11 @@ export interface ConnectionSettings {
   database: string;
   user: string;
   password?: string;
-  sslmode?: string;
+  sslmode?: SslMode;
+  /** sslrootcert: the file as written (a path, or libpq's `system`); read by loadConnection. */
+  sslrootcert?: string;
+  /** What verifies the server's certificate: the sslrootcert file's certificates, or the system's. */
+  sslRootCert?: "system" | { pem: string };
   connectTimeoutSeconds?: number;
   applicationName?: string;
 }
@@ -29,6 +36,7 @@ const KNOWN_KEYS = new Set([
   "user",
   "password",
   "sslmode",
+  "sslrootcert",
   "connect_timeout",
   "application_name",
 ]);
@@ -72,6 +80,22 @@ export function parseServiceFile(fileName: string, text: string): ConnectionSett
   if (!Number.isInteger(port) || port <= 0 || port > 65535)
     throw new BadRequestError(`Connection file '${fileName}': port is not a port number`);
   const timeout = values.get("connect_timeout");
+  const sslmode = values.get("sslmode");
+  if (sslmode !== undefined && !(SSL_MODES as readonly string[]).includes(sslmode))
+    throw new BadRequestError(
+      `Connection file '${fileName}': sslmode is not one of ${SSL_MODES.join(", ")}`,
+    );
+  const sslrootcert = values.get("sslrootcert");
+  // As libpq: verify-ca has nothing to verify against without a root certificate, and the system's
+  // authorities, which sign certificates for anyone's host names, are only worth it with the name.
+  if (sslmode === "verify-ca" && sslrootcert === undefined)
+    throw new BadRequestError(
+      `Connection file '${fileName}': sslmode verify-ca needs sslrootcert, the certificate of the authority to verify against`,
+    );
+  if (sslrootcert === "system" && sslmode !== "verify-full")
+    throw new BadRequestError(
+      `Connection file '${fileName}': sslrootcert=system needs sslmode verify-full`,
+    );
   return {
     fileName,
     host,
@@ -79,7 +103,8 @@ export function parseServiceFile(fileName: string, text: string): ConnectionSett
     database,
     user,
     password: values.get("password"),
-    sslmode: values.get("sslmode"),
+    sslmode: sslmode as SslMode | undefined,
+    sslrootcert,
     connectTimeoutSeconds: timeout ? Number(timeout) : undefined,
     applicationName: values.get("application_name"),
   };
@@ -117,8 +142,33 @@ export async function loadConnection(dir: string, fileName: string): Promise<Con
       cause: error,
     });
   });
-  const settings = parseServiceFile(fileName, text);
+  const parsed = parseServiceFile(fileName, text);
+  const settings = { ...parsed, sslRootCert: await rootCertificates(dir, parsed) };
   return settings.password !== undefined
     ? settings
     : { ...settings, password: await passwordFromPgpass(dir, settings) };
+}
+
+/** The sslrootcert file's text (a path relative to the folder, or absolute), or `system`. */
+async function rootCertificates(
+  dir: string,
+  settings: ConnectionSettings,
+): Promise<ConnectionSettings["sslRootCert"]> {
+  const file = settings.sslrootcert;
+  if (file === undefined || settings.sslmode === undefined) return undefined;
+  if (["disable", "allow", "prefer"].includes(settings.sslmode)) return undefined;
+  if (file === "system") return "system";
+  // Named by the connection file only: the path is the server's.
+  const pem = await fs.readFile(path.resolve(dir, file), "utf8").catch((error: unknown) => {
+    throw new AppError(
+      400,
+      `Connection file '${settings.fileName}': its sslrootcert file cannot be read`,
+      { cause: error },
+    );
+  });
+  if (!pem.includes("-----BEGIN CERTIFICATE-----"))
+    throw new BadRequestError(
+      `Connection file '${settings.fileName}': its sslrootcert file holds no PEM certificate`,
+    );
+  return { pem };
 }

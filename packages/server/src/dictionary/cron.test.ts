@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkCron, type Schedule, scheduleOf } from "./cron.ts";
+import { checkCron, FIRES_TOO_OFTEN, type Schedule, scheduleOf } from "./cron.ts";
 
 const at = (time: string) => new Date(`2030-01-01T${time}Z`);
 
@@ -28,15 +28,29 @@ describe("cron expressions", () => {
   });
 
   it("answer the latest firing in a half-open window, so consecutive windows see each firing once", () => {
-    const everyTwo = schedule("*/2 * * * * *");
-    expect(everyTwo.latestFiring(at("00:00:03.000"), at("00:00:04.000"))).toEqual(
-      at("00:00:04.000"),
+    const everyTwo = schedule("30 */2 * * * *");
+    expect(everyTwo.latestFiring(at("00:01:30.000"), at("00:02:30.000"))).toEqual(
+      at("00:02:30.000"),
     );
-    expect(everyTwo.latestFiring(at("00:00:04.000"), at("00:00:05.999"))).toBeNull();
-    expect(everyTwo.latestFiring(at("00:00:00.500"), at("00:00:09.100"))).toEqual(
-      at("00:00:08.000"),
+    expect(everyTwo.latestFiring(at("00:02:30.000"), at("00:04:29.999"))).toBeNull();
+    expect(everyTwo.latestFiring(at("00:00:30.500"), at("00:09:00.000"))).toEqual(
+      at("00:08:30.000"),
     );
-    expect(everyTwo.nextFiring(at("00:00:04.000"))).toEqual(at("00:00:06.000"));
+    expect(everyTwo.nextFiring(at("00:02:30.000"))).toEqual(at("00:04:30.000"));
+  });
+
+  it("refuse a text that fires more than once a minute, and take one second of each minute", () => {
+    for (const text of ["* * * * * *", "*/2 * * * * *", "0,30 * * * * *", "0-1 0 3 * * *"]) {
+      expect(checkCron(text), text).toEqual({ valid: false, message: FIRES_TOO_OFTEN });
+      expect(scheduleOf(text), text).toEqual({ problem: FIRES_TOO_OFTEN });
+    }
+    expect(FIRES_TOO_OFTEN).toBe(
+      "the expression fires more than once a minute; imports run at most once a minute",
+    );
+    for (const text of ["* * * * *", "59 * * * * *", "0 */5 * * * *", "*/60 * * * * *"])
+      expect(checkCron(text), text).toMatchObject({ valid: true });
+    const everyMinute = schedule("15 * * * * *");
+    expect(everyMinute.nextFiring(at("00:00:15.000"))).toEqual(at("00:01:15.000"));
   });
 
   it("refuse a date no calendar holds, which would never fire", () => {

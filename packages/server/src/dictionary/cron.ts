@@ -5,9 +5,29 @@ export type CronCheck = { valid: true; next: string[] } | { valid: false; messag
 type Parsed = { ok: true; cron: Cron } | { ok: false; message: string };
 
 /**
- * The one reading of a cron text: 5 fields, or 6 with seconds, that fires at some date. Croner alone would also take
- * nicknames such as `@daily` and a seventh (year) field; refusing them here keeps what a save
- * accepts, what the check answers and what the scheduler runs the same.
+ * A metadata import reads a whole catalog: a schedule may start one at most once a minute, the
+ * resolution of a 5-field cron. A 6-field text is refused when its seconds field names more than
+ * one second, which is exactly when it fires twice within some minute.
+ */
+export const FIRES_TOO_OFTEN =
+  "the expression fires more than once a minute; imports run at most once a minute";
+
+// A minute's start far from any daylight saving change: the seconds field alone decides.
+const MINUTE = new Date(Date.UTC(2030, 0, 1, 0, 0, 0));
+
+/** Whether a 6-field text's seconds field names more than one second of a minute. */
+function firesTwiceAMinute(secondsField: string): boolean {
+  const seconds = new Cron(`${secondsField} * * * * *`, { paused: true });
+  const [first, second] = seconds.nextRuns(2, new Date(MINUTE.getTime() - 1));
+  seconds.stop();
+  return second !== undefined && second.getTime() - first.getTime() < 60_000;
+}
+
+/**
+ * The one reading of a cron text: 5 fields, or 6 with seconds, that fires at some date and at most
+ * once a minute. Croner alone would also take nicknames such as `@daily` and a seventh (year)
+ * field; refusing them here keeps what a save accepts, what the check answers and what the
+ * scheduler runs the same.
  */
 function parseCron(expression: string): Parsed {
   const text = expression.trim();
@@ -23,6 +43,10 @@ function parseCron(expression: string): Parsed {
   }
   // A date no calendar holds (30 February) never comes: saved, its source would never run.
   if (!cron.nextRun()) return { ok: false, message: "the expression never fires" };
+  if (fields === 6 && firesTwiceAMinute(text.split(/\s+/)[0])) {
+    cron.stop();
+    return { ok: false, message: FIRES_TOO_OFTEN };
+  }
   return { ok: true, cron };
 }
 

@@ -37,9 +37,12 @@ export async function dictionaryRoutes(
     return context;
   };
   // Both refusals carry texts worded for users; other errors go to the error handler as they are.
-  const answerable = (error: unknown) => {
+  // Administrators, who set up the connection files, also learn where a failed connection went.
+  const answerable = (user: CurrentUser) => (error: unknown) => {
     if (error instanceof SourceConnectionError)
-      throw new AppError(502, error.message, { cause: error.cause });
+      throw new AppError(502, user.isadmin ? error.forAdministrators : error.message, {
+        cause: error.cause,
+      });
     if (error instanceof IngestRejected) throw new AppError(error.status, error.message);
     throw error;
   };
@@ -89,13 +92,14 @@ export async function dictionaryRoutes(
       },
     },
     async (request) => {
-      const context = await rightsFor(currentUser(request), "metadatasource", "read");
+      const user = currentUser(request);
+      const context = await rightsFor(user, "metadatasource", "read");
       const settings = await loadConnection(
         config.connectionsDir,
         (await sourceOf(db, context, request.body.EntityKeyID)).connectionFile,
       );
       await withSourceDatabase(settings, (client) => client.query("select version()")).catch(
-        answerable,
+        answerable(user),
       );
       return { Msg: "connection confirmed" };
     },
@@ -136,7 +140,7 @@ export async function dictionaryRoutes(
               "an index of the metadata import was not built; the next start builds it",
             ),
           ),
-      }).catch(answerable);
+      }).catch(answerable(user));
       return { Msg: outcome.message };
     },
   );

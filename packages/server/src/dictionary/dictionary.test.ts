@@ -453,10 +453,14 @@ describe.skipIf(!reachable)("Data Dictionary metadata sources", () => {
 
   describe("ping and import failures name the cause, never the server's settings or paths", () => {
     const PASSWORD = "Sup3r-Secret-Pw";
-    /** Pings with these connection file lines; the answer holds none of their values. */
+    /** Pings with these connection file lines as a user who is no administrator; the answer holds none of their values. */
     async function pingWith(lines: string[]): Promise<{ status: number; body: string }> {
       await writeConnection("src.conf", [...lines, `password=${PASSWORD}`]);
-      const res = await dd("/data-dictionary/ping-metadata-source", { EntityKeyID: sourceKey });
+      const res = await dd(
+        "/data-dictionary/ping-metadata-source",
+        { EntityKeyID: sourceKey },
+        approver,
+      );
       expect(res.headers["content-type"]).toMatch(/^text\/plain/);
       for (const line of [...lines, `password=${PASSWORD}`]) {
         const [key, value] = line.split("=");
@@ -543,6 +547,24 @@ describe.skipIf(!reachable)("Data Dictionary metadata sources", () => {
       }
     });
 
+    it("administrators also learn host, port, database and user, never the password", async () => {
+      const closed = await fakePostgres("silent");
+      await closed.close();
+      await writeConnection("src.conf", [
+        "host=127.0.0.1",
+        `port=${closed.port}`,
+        "dbname=sales_db",
+        "user=reader",
+        `password=${PASSWORD}`,
+      ]);
+      const res = await dd("/data-dictionary/ping-metadata-source", { EntityKeyID: sourceKey });
+      expect({ status: res.statusCode, body: res.body }).toEqual({
+        status: 502,
+        body: `Cannot connect with connection file 'src.conf' (host 127.0.0.1, port ${closed.port}, database sales_db, user reader): connection refused`,
+      });
+      expect(res.body).not.toContain(connectionsDir);
+    });
+
     it("an import that cannot connect answers and records the same plain words", async () => {
       const closed = await fakePostgres("silent");
       await closed.close();
@@ -552,13 +574,22 @@ describe.skipIf(!reachable)("Data Dictionary metadata sources", () => {
         "dbname=sales_db",
         "user=reader",
       ]);
-      const res = await dd("/data-dictionary/import-metadata-from-source", {
-        EntityKeyID: sourceKey,
-      });
+      const res = await dd(
+        "/data-dictionary/import-metadata-from-source",
+        { EntityKeyID: sourceKey },
+        approver,
+      );
       expect({ status: res.statusCode, body: res.body }).toEqual({
         status: 502,
         body: "Cannot connect with connection file 'src.conf': connection refused",
       });
+      // An administrator's answer says where; what the run records, everyone reads: plain words.
+      const asAdmin = await dd("/data-dictionary/import-metadata-from-source", {
+        EntityKeyID: sourceKey,
+      });
+      expect(asAdmin.body).toBe(
+        `Cannot connect with connection file 'src.conf' (host 127.0.0.1, port ${closed.port}, database sales_db, user reader): connection refused`,
+      );
       const lastimport = await listRecords(t, admin, {
         context: DD,
         entityType: "metadatasource",
@@ -597,9 +628,11 @@ describe.skipIf(!reachable)("Data Dictionary metadata sources", () => {
         ]);
         const before = await countObjects();
         await source.exec("create table sales.added_meanwhile (id int)");
-        const res = await dd("/data-dictionary/import-metadata-from-source", {
-          EntityKeyID: sourceKey,
-        });
+        const res = await dd(
+          "/data-dictionary/import-metadata-from-source",
+          { EntityKeyID: sourceKey },
+          approver,
+        );
         expect({ status: res.statusCode, body: res.body }).toEqual({
           status: 502,
           body: "Cannot read the source database of connection file 'src.conf': the connection's user may not read the catalog",
@@ -676,5 +709,23 @@ describe("cron validation", () => {
       cookie,
     );
     expect(short.body).toBe("a cron expression has 5 or 6 fields, not 3");
+  });
+
+  it("answers 400 for an expression that fires more than once a minute", async () => {
+    const everySecond = await app.post(
+      "/data-dictionary/validate-cron-string",
+      { CronString: "* * * * * *" },
+      cookie,
+    );
+    expect({ status: everySecond.statusCode, body: everySecond.body }).toEqual({
+      status: 400,
+      body: "the expression fires more than once a minute; imports run at most once a minute",
+    });
+    const onceAMinute = await app.post(
+      "/data-dictionary/validate-cron-string",
+      { CronString: "30 * * * * *" },
+      cookie,
+    );
+    expect(onceAMinute.statusCode).toBe(200);
   });
 });

@@ -8,6 +8,7 @@ import { schemaNameOf } from "../model/model.ts";
 import { keyByName, messageOf } from "../testing/records-client.ts";
 import { ADMIN_PASSWORD, createTestApp, REPO_ROOT, type TestApp } from "../testing/test-app.ts";
 import { upload, workbookOf } from "../testing/xlsx-files.ts";
+import { FIRES_TOO_OFTEN } from "./cron.ts";
 import { dictionaryContext } from "./dictionary-model.ts";
 import { startScheduler } from "./scheduler.ts";
 
@@ -125,6 +126,7 @@ describe("the import frequency must be a valid cron string", () => {
       ["0 3 * *", "a cron expression has 5 or 6 fields, not 4"],
       ["@daily", "a cron expression has 5 or 6 fields, not 1"],
       ["0 0 0 * * * 2030", "a cron expression has 5 or 6 fields, not 7"],
+      ["*/2 * * * * *", FIRES_TOO_OFTEN],
     ]) {
       const updated = await save({ entityKeyID: sourceKey, importfrequency: text }, "update");
       expect(updated.statusCode).toBe(400);
@@ -216,6 +218,38 @@ describe("the import frequency must be a valid cron string", () => {
         cron: "61 * * * *",
         problem: "CronPattern: Invalid value for minute: 61",
       },
+    ]);
+  });
+
+  it("the scheduler never runs a stored cron that fires every second, and says why once", async () => {
+    await sql`delete from app.import_runs`.execute(t.database.db);
+    const enabled = await save(
+      { entityKeyID: sourceKey, enableschedule: true, importfrequency: "0 3 * * *" },
+      "update",
+    );
+    expect(enabled.statusCode, enabled.body).toBe(200);
+    // As a row saved before the bound: written straight into the table.
+    await sql`update ${SOURCES} set enableschedule = (entity_key_id = ${sourceKey}), importfrequency = '* * * * * *'`.execute(
+      t.database.db,
+    );
+    const warnings: unknown[] = [];
+    const log = Object.assign(Object.create(t.app.log) as FastifyBaseLogger, {
+      warn: (...args: unknown[]) => warnings.push(args[0]),
+    });
+    const scheduler = startScheduler(t.database, dictionaryContext(t.prepared.model), {
+      connectionsDir: t.config.connectionsDir,
+      log,
+      autoStart: false,
+    });
+    for (const seconds of [1, 2, 3, 61])
+      await scheduler.tick(new Date(Date.now() + seconds * 1000));
+    await scheduler.stop();
+
+    expect(await t.database.db.selectFrom("app.import_runs").select("run_id").execute()).toEqual(
+      [],
+    );
+    expect(warnings).toEqual([
+      { source: sourceKey, cron: "* * * * * *", problem: FIRES_TOO_OFTEN },
     ]);
   });
 });

@@ -357,6 +357,8 @@ const CALLS: Record<string, () => Promise<Call>> = {
     return { alsoAllowed: [404], send: json("/api/tokens/revoke", { tokenId: 999_999 }) };
   },
   "POST /api/tokens/all": async () => ({ send: json("/api/tokens/all", {}) }),
+  "POST /api/audit/list": async () => ({ send: json("/api/audit/list", {}) }),
+  "POST /api/audit/export": async () => ({ send: json("/api/audit/export", {}) }),
   "GET /api/openapi.json": async () => ({ send: get("/api/openapi.json") }),
   "GET /api/docs*": async () => ({ send: get("/api/docs/") }),
   "HEAD /api/docs*": async () => ({ send: get("/api/docs/", "HEAD") }),

@@ -148,6 +148,11 @@ export const ROUTE_POLICY: Readonly<Record<string, RoutePolicy>> = {
   "POST /api/tokens/revoke": signedIn(),
   "POST /api/tokens/all": admin(),
 
+  // The security audit trail: administrators, signed in as people. No token, even a read one: a
+  // leaked token must not tell its holder who signs in from where.
+  "POST /api/audit/list": admin(),
+  "POST /api/audit/export": limited(admin(), 30),
+
   "GET /api/openapi.json": reads(dev()),
   "GET /api/docs*": reads(dev()),
   "HEAD /api/docs*": reads(dev()),

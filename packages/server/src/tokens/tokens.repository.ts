@@ -45,14 +45,20 @@ export async function listTokens(db: Db, userId?: number): Promise<TokenRow[]> {
   return rows;
 }
 
-export async function findToken(
-  db: Db,
-  tokenId: number,
-): Promise<{ token_id: number; user_id: number; revoked_at: Date | null } | undefined> {
-  const { rows } = await sql<{ token_id: number; user_id: number; revoked_at: Date | null }>`
-    select token_id, user_id, revoked_at from app.api_tokens where token_id = ${tokenId}`.execute(
-    db,
-  );
+export interface FoundToken {
+  token_id: number;
+  user_id: number;
+  /** The owner's. */
+  username: string;
+  name: string;
+  revoked_at: Date | null;
+}
+
+export async function findToken(db: Db, tokenId: number): Promise<FoundToken | undefined> {
+  const { rows } = await sql<FoundToken>`
+    select t.token_id, t.user_id, u.username, t.name, t.revoked_at
+    from app.api_tokens t join app.users u on u.user_id = t.user_id
+    where t.token_id = ${tokenId}`.execute(db);
   return rows[0];
 }
 

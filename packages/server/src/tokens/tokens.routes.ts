@@ -42,7 +42,10 @@ export async function tokensRoutes(app: App, { config, database }: AppDeps): Pro
         response: { 200: CreatedApiToken, ...errors },
       },
     },
-    async (request) => createToken(db, maxDays, currentUser(request), request.body),
+    async (request) => {
+      const user = currentUser(request);
+      return createToken(db, maxDays, user, request.body, { actor: user.username, ip: request.ip });
+    },
   );
 
   app.post(
@@ -56,7 +59,7 @@ export async function tokensRoutes(app: App, { config, database }: AppDeps): Pro
         response: { 200: MsgBody, ...errors },
       },
     },
-    async (request) => revoke(db, currentUser(request), request.body.tokenId),
+    async (request) => revoke(db, currentUser(request), request.body.tokenId, request.ip),
   );
 
   app.post(

@@ -4,6 +4,7 @@ import type {
   CreateApiTokenRequest,
   CreatedApiToken,
 } from "@ledgerline/contract";
+import { recordSecurityEvent } from "../audit/audit.service.ts";
 import type { CurrentUser } from "../auth/auth.service.ts";
 import { dueForTouch, hashSecret, randomSecret, writeLastUse } from "../auth/secrets.ts";
 import type { Db } from "../db/connection.ts";
@@ -35,22 +36,45 @@ function infoOf(row: TokenRow): ApiTokenInfo {
   };
 }
 
+/** Who made a token change and from where, for the audit trail. */
+export interface TokenChangeBy {
+  actor: string;
+  /** The client's address, or CLI_ORIGIN. */
+  ip: string;
+}
+
 /** A new token of `user`; its secret is answered once and only its hash kept. */
 export async function createToken(
   db: Db,
   maxDays: number,
   user: Pick<CurrentUser, "userId">,
   request: CreateApiTokenRequest,
+  by: TokenChangeBy,
 ): Promise<CreatedApiToken> {
   if (request.expiresInDays > maxDays)
     throw new BadRequestError(`A token may live at most ${maxDays} days`);
   const secret = `${SECRET_PREFIX}${randomSecret()}`;
-  const row = await insertToken(db, {
-    userId: user.userId,
-    name: request.name,
-    scope: request.scope,
-    hash: hashSecret(secret),
-    days: request.expiresInDays,
+  const row = await db.transaction().execute(async (tx) => {
+    const inserted = await insertToken(tx, {
+      userId: user.userId,
+      name: request.name,
+      scope: request.scope,
+      hash: hashSecret(secret),
+      days: request.expiresInDays,
+    });
+    await recordSecurityEvent(tx, {
+      kind: "token-created",
+      actor: by.actor,
+      subject: inserted.username,
+      ip: by.ip,
+      detail: {
+        tokenId: inserted.token_id,
+        name: inserted.name,
+        scope: inserted.scope,
+        expiresAt: inserted.expires_at.toISOString(),
+      },
+    });
+    return inserted;
   });
   return { secret, token: infoOf(row) };
 }
@@ -74,12 +98,22 @@ export async function revoke(
   db: Db,
   user: Pick<CurrentUser, "userId" | "username" | "isadmin">,
   tokenId: number,
+  ip: string,
 ): Promise<{ Msg: string }> {
   const token = await findToken(db, tokenId);
   if (!token || (token.user_id !== user.userId && !user.isadmin))
     throw new NotFoundError(`No token ${tokenId}`);
   if (token.revoked_at) throw new BadRequestError(`Token ${tokenId} is already revoked`);
-  await revokeToken(db, tokenId, user.username);
+  await db.transaction().execute(async (tx) => {
+    await revokeToken(tx, tokenId, user.username);
+    await recordSecurityEvent(tx, {
+      kind: "token-revoked",
+      actor: user.username,
+      subject: token.username,
+      ip,
+      detail: { tokenId, name: token.name },
+    });
+  });
   return { Msg: `Token ${tokenId} revoked` };
 }
 

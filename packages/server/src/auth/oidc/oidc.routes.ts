@@ -76,7 +76,7 @@ export async function oidcRoutes(app: App, { config, database, model }: AppDeps)
       try {
         // The query exactly as the provider sent it: openid-client checks it parameter by parameter.
         const query = new URLSearchParams(request.url.split("?")[1] ?? "");
-        const { sessionId, returnTo } = await finishSignIn(deps, loginId, query);
+        const { sessionId, returnTo } = await finishSignIn(deps, loginId, query, request.ip);
         setSessionCookie(reply, request, sessionId, config.sessionMaxHours);
         // The web app keeps the profile in the browser: the login page fetches it, then goes on.
         const next = returnTo === "/" ? "" : `&next=${encodeURIComponent(returnTo)}`;

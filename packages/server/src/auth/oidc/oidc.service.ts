@@ -3,6 +3,12 @@ import { safeReturnPath, USERNAME_MAX } from "@ledgerline/contract";
 import * as client from "openid-client";
 import { grantRoles } from "../../admin/roles.repository.ts";
 import { usernameTaken } from "../../admin/users.repository.ts";
+import {
+  type RightsChange,
+  recordFlagChange,
+  recordRoleChanges,
+  recordSecurityEvent,
+} from "../../audit/audit.service.ts";
 import type { OidcConfig } from "../../config.ts";
 import type { Db } from "../../db/connection.ts";
 import { openSession, type SessionSettings } from "../auth.service.ts";
@@ -80,12 +86,38 @@ function sameText(a: string | null, b: string): boolean {
  * then state, code (with the PKCE verifier) and ID token (issuer, audience, signature, expiry,
  * nonce) are checked. On success the user is found or created, name, e-mail, roles and flags are
  * brought in line with the claims, and a session is opened, all in one transaction; any refusal
- * throws an OidcRefusal and leaves nothing behind.
+ * throws an OidcRefusal and leaves nothing behind but its record in the audit trail. `ip` is the
+ * client's address as the server sees it.
  */
 export async function finishSignIn(
   deps: OidcDeps,
   loginId: string | undefined,
   query: URLSearchParams,
+  ip: string,
+): Promise<{ sessionId: string; returnTo: string }> {
+  const seen: { username?: string } = {};
+  try {
+    return await checkAndSignIn(deps, loginId, query, ip, seen);
+  } catch (error) {
+    const refusal = refusalOf(error);
+    await recordSecurityEvent(deps.db, {
+      kind: "sign-in-failed",
+      actor: seen.username ?? null,
+      subject: seen.username ?? null,
+      ip,
+      detail: { method: "oidc", reason: refusal.code, message: refusal.message },
+    });
+    throw error;
+  }
+}
+
+/** finishSignIn's work; `seen` learns the username once the provider has named it. */
+async function checkAndSignIn(
+  deps: OidcDeps,
+  loginId: string | undefined,
+  query: URLSearchParams,
+  ip: string,
+  seen: { username?: string },
 ): Promise<{ sessionId: string; returnTo: string }> {
   const login = loginId ? await repo.takeLogin(deps.db, hashSecret(loginId)) : undefined;
   if (!login)
@@ -116,13 +148,21 @@ export async function finishSignIn(
       ? await client.fetchUserInfo(configuration, tokens.access_token, idClaims.sub)
       : {};
     identity = identityOf({ ...info, ...idClaims }, deps.oidc.claims);
+    seen.username = identity.username;
     idToken = tokens.id_token;
   } catch (error) {
     throw refusalOf(error);
   }
 
   const sessionId = await deps.db.transaction().execute(async (tx) => {
-    const userId = await signInUser(tx, identity, deps.mapping);
+    const userId = await signInUser(tx, identity, deps.mapping, ip);
+    await recordSecurityEvent(tx, {
+      kind: "sign-in",
+      actor: identity.username,
+      subject: identity.username,
+      ip,
+      detail: { method: "oidc" },
+    });
     const sessionId = await openSession(tx, deps.sessions, userId);
     await repo.insertOidcSession(tx, hashSecret(sessionId), idToken);
     return sessionId;
@@ -140,6 +180,7 @@ async function signInUser(
   tx: Db,
   identity: OidcIdentity,
   mapping: RoleMapping | undefined,
+  ip: string,
 ): Promise<number> {
   let user = await repo.findUserBySubject(tx, identity.subject);
   if (user?.is_deleted)
@@ -164,27 +205,46 @@ async function signInUser(
       ...identity,
       passwordHash: await unusablePasswordHash(),
     });
+    await recordSecurityEvent(tx, {
+      kind: "user-created",
+      actor: user.username,
+      subject: user.username,
+      ip,
+      detail: { via: "company sign-in" },
+    });
   }
-  if (mapping) await applyMapping(tx, user, grantsOf(mapping, identity.groups));
+  const change = { actor: user.username, subject: user.username, ip };
+  if (mapping) await applyMapping(tx, user, grantsOf(mapping, identity.groups), change);
   return user.user_id;
 }
 
 /** Grants the mapped roles, takes back the mapped roles the groups no longer give (hand-granted ones stay), and sets the flags. */
-async function applyMapping(tx: Db, user: repo.OidcUserRow, wanted: MappedGrants): Promise<void> {
+async function applyMapping(
+  tx: Db,
+  user: repo.OidcUserRow,
+  wanted: MappedGrants,
+  change: RightsChange,
+): Promise<void> {
   const held = await repo.rolesGrantedByMapping(tx, user.user_id);
   const stale = held.filter(
     (h) => !wanted.roles.some((w) => w.context === h.context && w.role === h.role),
   );
   await repo.revokeMappedRoles(tx, user.user_id, stale);
-  await grantRoles(
+  const granted = await grantRoles(
     tx,
     wanted.roles.map((r) => ({ userId: user.user_id, ...r })),
     repo.OIDC_GRANTOR,
   );
+  await recordRoleChanges(tx, change, { granted, revoked: stale }, MAPPING);
   const flags = nextFlags(user, wanted);
   const changed = (Object.keys(flags) as (keyof typeof flags)[]).some((k) => flags[k] !== user[k]);
   if (changed) await repo.setFlags(tx, user.user_id, flags);
+  for (const flag of ["isadmin", "isdev"] as const)
+    if (flags[flag] !== user[flag]) await recordFlagChange(tx, change, flag, flags[flag], MAPPING);
 }
+
+/** How the audit trail names rights the group mapping gave or took. */
+const MAPPING = "group mapping";
 
 /**
  * The administrator and developer flags after a sign-in: a group that gives a flag sets it (and
