@@ -58,7 +58,8 @@ const COMMENT = [
   "    indented code",
   "---",
   ": indent ; def",
-  "__NOTOC__ ~~~~",
+  "__NOTOC__ __NOINDEX__ ~~~~ ~~~~~",
+  "a lone\rcarriage return\r- and a list",
   "```mermaid\ngraph TD\n```",
   "| a | b |",
 ].join("\n");
@@ -214,6 +215,8 @@ describe.skipIf(!reachable)("hostile catalog content in published pages", () => 
       // No tag, image, emphasis or link the catalog wrote: each is escaped.
       expect(text).not.toMatch(/(?<!\\)<(script|img)/i);
       expect(text).not.toMatch(/!\[/);
+      // No carriage return ends a line, no '~' or '__' stands unescaped outside the diagrams.
+      expect(outside.join("\n"), name).not.toMatch(/\r|(?<!\\)~|(?<![\\\w])_(?=_)/);
       expect(text).not.toMatch(/(?<!\\)\*\*b/);
       for (const [, target] of text.matchAll(/(?<!\\)\]\(([^)]*)\)/g))
         expect(target, name).toMatch(/^(Home|Application-|Object-)[A-Za-z0-9._-]*$/);
@@ -254,8 +257,9 @@ describe.skipIf(!reachable)("hostile catalog content in published pages", () => 
       expectInertDiagrams(diagrams);
       edges += diagrams.flat().filter((l) => l.includes(" : ")).length;
       const body = outside.join("\n");
-      // No tag, template, bold or italics, signature or behaviour switch the catalog wrote.
-      expect(body, page.id).not.toMatch(/<|\{\{|\}\}|''|~~~|__NOTOC__/);
+      // No tag, template, bold or italics, signature, behaviour switch (not even a '__' a later
+      // one could close) or carriage return the catalog wrote.
+      expect(body, page.id).not.toMatch(/<|\{\{|\}\}|''|~~~|__|\r/);
       // The only links are the pages' own.
       for (const [, target] of body.matchAll(/\[\[([^\]|]*)/g))
         expect(target, page.id).toMatch(

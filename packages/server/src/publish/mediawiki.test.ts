@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mediawikiMissing, startTestWiki, type TestWiki } from "../testing/mediawiki.ts";
 import { ADMIN_PASSWORD, createTestApp, type TestApp } from "../testing/test-app.ts";
+import { doc, type PageDoc } from "./document.ts";
 import { mediawikiTarget } from "./mediawiki-target.ts";
 import {
   createShopDictionary,
@@ -8,6 +9,7 @@ import {
   type DictionaryClient,
   dictionaryClient,
 } from "./testing/dictionary.ts";
+import { renderWikitext } from "./wikitext.ts";
 
 // A real MediaWiki (Debian's package, SQLite, php -S on 127.0.0.1). Without it the test is skipped
 // on a developer's machine, but on CI (CI=true, set by .ci/run) that is a failure.
@@ -170,13 +172,52 @@ describe.skipIf(missing)("publish to a real MediaWiki", () => {
     ];
     expect(await titlesUnderRoot()).toEqual(titles);
     const before = await pages(titles);
-    expect(before.get(titles[2])?.text).toMatch(/^== sales\.audit__log_ ==/);
+    // Each '_' that another follows is an entity: no pair of them can open a behaviour switch.
+    expect(before.get(titles[2])?.text).toMatch(/^== sales\.audit&#95;_log_ ==/);
     expect(before.get(titles[3])?.text).toMatch(/^== sales\.audit_log ==/);
     expect(await dd.publish()).toMatch(/: 0 pages written, 5 unchanged, 0 removed$/);
     const after = await pages(titles);
     expect([...after].map(([title, p]) => [title, p.revid])).toEqual(
       [...before].map(([title, p]) => [title, p.revid]),
     );
+  });
+
+  it("shows behaviour switches, signatures and a lone carriage return as the text they are", async () => {
+    const hostile = "__NOINDEX__ __NOTOC____FORCETOC__ ~~~~ ~~~~~ one\r- two";
+    const page: PageDoc = {
+      id: "Object-1-x",
+      title: "x",
+      blocks: [
+        doc.heading(1, hostile),
+        doc.paragraph(hostile),
+        { kind: "list", items: [[doc.link("Home", hostile), ` ${hostile}`]] },
+        { kind: "table", header: ["Name"], rows: [[hostile]] },
+      ],
+    };
+    const res = await fetch(wiki.apiUrl, {
+      method: "POST",
+      body: new URLSearchParams({
+        action: "parse",
+        format: "json",
+        formatversion: "2",
+        title: `${TITLE}/Object-1-x`,
+        contentmodel: "wikitext",
+        prop: "text|properties|sections",
+        text: renderWikitext(ROOT, page),
+      }),
+    });
+    const { parse } = (await res.json()) as {
+      parse: { text: string; properties: Record<string, string>; sections: unknown[] };
+    };
+    // No switch took effect: no page property (noindex, notoc, forcetoc) was set.
+    expect(parse.properties).toEqual({});
+    const text = parse.text
+      .replace(/<[^>]*>/g, "")
+      .replace(/&#(\d+);/g, (_, n) => String.fromCharCode(Number(n)))
+      .replace(/&amp;/g, "&");
+    // Each place shows the text, a line break as a space, and no signature became a user's name.
+    expect(text.split("__NOINDEX__ __NOTOC____FORCETOC__ ~~~~ ~~~~~ one - two").length - 1).toBe(5);
+    expect(text).not.toMatch(/\bUser\b|\(UTC\)/);
   });
 
   it("marks the page of a removed object when the bot may not delete", async () => {
