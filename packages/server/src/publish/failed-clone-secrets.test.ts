@@ -1,9 +1,13 @@
 import net from "node:net";
 import { Writable } from "node:stream";
+import { DATA_DICTIONARY_CONTEXT } from "@ledgerline/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { createLogger } from "../logger.ts";
+import { findContext } from "../model/model.ts";
 import { ADMIN_PASSWORD, createTestApp, type TestApp } from "../testing/test-app.ts";
+import { mediawikiTarget } from "./mediawiki-target.ts";
+import { publishDictionary } from "./publish.service.ts";
 
 // A wiki remote whose address carries a token, on a port where nothing listens: git fails, and its
 // texts (the command line, "unable to access '<url>'") would carry the token wherever they went.
@@ -93,6 +97,45 @@ describe("a wiki remote with a token in its address that cannot be cloned", () =
     ]) {
       expect(text, where).not.toContain(SECRET);
       expect(text, where).not.toContain(USER);
+    }
+  });
+});
+
+describe("a MediaWiki address with a password in it", () => {
+  it("keeps the password out of the run record and the log", async () => {
+    const context = findContext(t.prepared.model, DATA_DICTIONARY_CONTEXT);
+    if (!context) throw new Error("no dictionary context");
+    const lines: string[] = [];
+    const log = createLogger(
+      { logLevel: "debug", logFormat: "json" },
+      new Writable({
+        write(chunk, _encoding, done) {
+          lines.push(String(chunk));
+          done();
+        },
+      }),
+    );
+    const target = mediawikiTarget({
+      apiUrl: `http://${USER}:${SECRET}@127.0.0.1:${port}/w/api.php`,
+      root: "Data Dictionary",
+      user: "Bot@publish",
+      password: "bot-password",
+    });
+    const result = await publishDictionary(t.database.db, context, target, {
+      user: "admin",
+      wikiRoot: "Data Dictionary",
+      log,
+    });
+    expect(result.message).toBe(
+      `Publish failed: the wiki at http://127.0.0.1:${port}/w/api.php cannot be reached`,
+    );
+    const logged = lines.join("");
+    // fetch's own words stay, without the address's credentials.
+    expect(logged).toContain("Request cannot be constructed from a URL that includes credentials");
+    const runs = await t.database.db.selectFrom("app.publish_runs").selectAll().execute();
+    for (const text of [logged, JSON.stringify(runs)]) {
+      expect(text).not.toContain(SECRET);
+      expect(text).not.toContain(USER);
     }
   });
 });

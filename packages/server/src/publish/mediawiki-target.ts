@@ -1,4 +1,4 @@
-import { urlWithoutCredentials } from "./target-name.ts";
+import { credentialsOf, errorWithoutCredentials, urlWithoutCredentials } from "./target-name.ts";
 import { isOwnedPage, type WikiTarget, WikiTargetError } from "./wiki-target.ts";
 import { wikiTitle } from "./wikitext.ts";
 
@@ -34,7 +34,10 @@ class MediawikiApi {
       },
       body: method === "POST" ? query : undefined,
     }).catch((error: unknown) => {
-      throw new WikiTargetError(`${this.name} cannot be reached`, { cause: error });
+      // fetch's message repeats the address, with any user name and password in it.
+      throw new WikiTargetError(`${this.name} cannot be reached`, {
+        cause: errorWithoutCredentials(error, credentialsOf(this.apiUrl)),
+      });
     });
     for (const set of response.headers.getSetCookie()) {
       const [pair] = set.split(";");

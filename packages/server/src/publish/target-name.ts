@@ -56,6 +56,29 @@ export function textWithoutCredentials(text: string, secrets: readonly string[] 
   return clean;
 }
 
+/**
+ * An error as the log may keep it: its message and its causes' without credentials (fetch's own
+ * message, for one, repeats an address that carries them), their codes kept.
+ */
+export function errorWithoutCredentials(
+  error: unknown,
+  secrets: readonly string[],
+  depth = 0,
+): Error {
+  const { message, cause, code } = (error ?? {}) as {
+    message?: unknown;
+    cause?: unknown;
+    code?: unknown;
+  };
+  const clean = new Error(textWithoutCredentials(String(message ?? error), secrets), {
+    cause:
+      cause !== undefined && depth < 4
+        ? errorWithoutCredentials(cause, secrets, depth + 1)
+        : undefined,
+  });
+  return code === undefined ? clean : Object.assign(clean, { code });
+}
+
 function folderName(folder: string): string {
   const name = path.basename(folder);
   return name ? `git repository '${name}'` : "git repository";
