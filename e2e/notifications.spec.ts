@@ -190,8 +190,11 @@ test("the Notifications page says when no message can be sent", async ({ page })
     "E-mail is not configured on this server: no messages are sent. The counts on the Home page still work.",
   );
   await expect(page.getByTestId("notifications-no-email")).toHaveText(
-    "Your account has no e-mail address: no messages can reach you.",
+    "Your account has no e-mail address: no messages can reach you. Add one on My account",
   );
+  await expect(
+    page.getByTestId("notifications-no-email").getByRole("link", { name: "Add one on My account" }),
+  ).toHaveAttribute("href", "/account");
   await expect(page.getByTestId("notifications-email")).toHaveCount(0);
   await expect(page.getByRole("switch")).toHaveCount(KINDS.length);
   await shot(page, "notifications-03-no-mail");

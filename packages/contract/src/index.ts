@@ -1,3 +1,4 @@
+export * from "./account.ts";
 export * from "./app-config.ts";
 export * from "./audit.ts";
 export * from "./auth.ts";

@@ -4,6 +4,7 @@ import fastifyMultipart from "@fastify/multipart";
 import fastifyRateLimit from "@fastify/rate-limit";
 import Fastify, { type FastifyBaseLogger } from "fastify";
 import { validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import { accountRoutes } from "./account/account.routes.ts";
 import { rolesRoutes } from "./admin/roles.routes.ts";
 import { usersRoutes } from "./admin/users.routes.ts";
 import { auditRoutes } from "./audit/audit.routes.ts";
@@ -98,6 +99,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await notificationsRoutes(app, deps);
   await tokensRoutes(app, deps);
   await auditRoutes(app, deps);
+  await accountRoutes(app, deps);
   await openApiRoutes(app);
   await systemRoutes(app, deps);
   return app;

@@ -10,7 +10,8 @@ import {
   recordRoleChanges,
   recordSecurityEvent,
 } from "./audit/audit.service.ts";
-import { hashPassword, passwordProblem } from "./auth/password.ts";
+import { hashPassword } from "./auth/password.ts";
+import { newPasswordProblem } from "./auth/password-policy.ts";
 import { deleteSessionsOfUser } from "./auth/sessions.repository.ts";
 import { generatePassword, loadConfig } from "./config.ts";
 import { type Db, openDatabase } from "./db/connection.ts";
@@ -61,7 +62,7 @@ async function choosePassword(
   given: string | undefined,
 ): Promise<{ hash: string; shown?: string }> {
   const password = given ?? generatePassword();
-  const problem = passwordProblem(password);
+  const problem = await newPasswordProblem(password);
   if (problem) throw new CliError(problem);
   return { hash: await hashPassword(password), shown: given ? undefined : password };
 }

@@ -176,12 +176,24 @@ describe("POST /api/createuser", () => {
     expect(long.json()).toEqual({ message: "Password must have at most 256 characters" });
     expect(await row("shortpw")).toBeUndefined();
     expect(await row("longpw")).toBeUndefined();
+    // Eight characters, and not in the breached list ('12345678' is).
     const exact = await t.post(
       "/api/createuser",
-      newUser("okpw", { password: "12345678" }),
+      newUser("okpw", { password: "k7#vq2zm" }),
       adminCookie,
     );
     expect(exact.statusCode).toBe(200);
+  });
+
+  it("answers 400 naming the breach list and creates nobody for a breached password", async () => {
+    for (const password of ["12345678", "Password1"]) {
+      const res = await t.post("/api/createuser", newUser("breachedpw", { password }), adminCookie);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({
+        message: "This password appears in a list of breached passwords; choose another",
+      });
+    }
+    expect(await row("breachedpw")).toBeUndefined();
   });
 
   it("answers 403 and writes nothing when an administrator who is not super sets isadmin", async () => {
@@ -321,6 +333,21 @@ describe("POST /api/updateuser", () => {
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ message: "Password must have at least 8 characters" });
     expect(await canSignIn("weakpass", TEST_USER_PASSWORD)).toBe(true);
+  });
+
+  it("answers 400 and keeps the password when the new one is a breached password", async () => {
+    await t.createUser({ username: "breachedpass" });
+    const res = await t.post(
+      "/api/updateuser",
+      editOf("breachedpass", { password: "iloveyou1" }),
+      adminCookie,
+    );
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      message: "This password appears in a list of breached passwords; choose another",
+    });
+    expect(await canSignIn("breachedpass", TEST_USER_PASSWORD)).toBe(true);
+    expect(await canSignIn("breachedpass", "iloveyou1")).toBe(false);
   });
 
   it("answers 404 for an unknown or removed user", async () => {

@@ -10,7 +10,8 @@ import {
   recordSecurityEvent,
 } from "../audit/audit.service.ts";
 import type { CurrentUser } from "../auth/auth.service.ts";
-import { hashPassword, passwordProblem } from "../auth/password.ts";
+import { hashPassword } from "../auth/password.ts";
+import { newPasswordProblem } from "../auth/password-policy.ts";
 import { deleteSessionsOfUser } from "../auth/sessions.repository.ts";
 import type { Db } from "../db/connection.ts";
 import { isUniqueViolation } from "../db/pg-errors.ts";
@@ -185,7 +186,7 @@ function unknownUser(username: string): NotFoundError {
 }
 
 async function checkedHash(password: string): Promise<string> {
-  const problem = passwordProblem(password);
+  const problem = await newPasswordProblem(password);
   if (problem) throw new BadRequestError(problem);
   return hashPassword(password);
 }

@@ -359,6 +359,20 @@ const CALLS: Record<string, () => Promise<Call>> = {
   "POST /api/tokens/all": async () => ({ send: json("/api/tokens/all", {}) }),
   "POST /api/audit/list": async () => ({ send: json("/api/audit/list", {}) }),
   "POST /api/audit/export": async () => ({ send: json("/api/audit/export", {}) }),
+  "POST /api/account/profile": async () => ({ send: json("/api/account/profile", {}) }),
+  // Every signed-in caller's password is TEST_USER_PASSWORD: setting it again keeps it.
+  "POST /api/account/password": async () => ({
+    send: json("/api/account/password", {
+      currentPassword: TEST_USER_PASSWORD,
+      newPassword: TEST_USER_PASSWORD,
+    }),
+  }),
+  "POST /api/account/email": async () => ({
+    send: json("/api/account/email", {
+      currentPassword: TEST_USER_PASSWORD,
+      email: `${unique("account")}@example.com`,
+    }),
+  }),
   "GET /api/openapi.json": async () => ({ send: get("/api/openapi.json") }),
   "GET /api/docs*": async () => ({ send: get("/api/docs/") }),
   "HEAD /api/docs*": async () => ({ send: get("/api/docs/", "HEAD") }),

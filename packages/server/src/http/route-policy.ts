@@ -153,6 +153,12 @@ export const ROUTE_POLICY: Readonly<Record<string, RoutePolicy>> = {
   "POST /api/audit/list": admin(),
   "POST /api/audit/export": limited(admin(), 30),
 
+  // A person's own account, never with a token: a leaked token must not be able to set a new
+  // password or e-mail address and so take the account over. Each change costs two argon2 runs.
+  "POST /api/account/profile": signedIn(),
+  "POST /api/account/password": limited(signedIn(), 10),
+  "POST /api/account/email": limited(signedIn(), 10),
+
   "GET /api/openapi.json": reads(dev()),
   "GET /api/docs*": reads(dev()),
   "HEAD /api/docs*": reads(dev()),

@@ -47,6 +47,12 @@ const sessionRoutes: RouteObject[] = [
     }),
   },
   {
+    path: "account",
+    lazy: async () => ({
+      Component: (await import("../features/account/account-page.tsx")).AccountPage,
+    }),
+  },
+  {
     path: "usermanagement",
     lazy: async () => ({ Component: (await import("../features/users/users-page.tsx")).UsersPage }),
   },

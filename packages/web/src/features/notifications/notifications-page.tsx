@@ -4,6 +4,7 @@ import Alert from "react-bootstrap/Alert";
 import Card from "react-bootstrap/Card";
 import ListGroup from "react-bootstrap/ListGroup";
 import Spinner from "react-bootstrap/Spinner";
+import { Link } from "react-router";
 import { isApiError } from "../../api/index.ts";
 import { notificationRows } from "./notification-settings.ts";
 import { NotificationSwitch, type SaveState } from "./notification-switch.tsx";
@@ -66,11 +67,15 @@ export function NotificationsPage() {
           {data.email.trim() === "" ? (
             <Alert variant="warning" data-testid="notifications-no-email">
               <i className="bi bi-exclamation-triangle me-2" aria-hidden="true" />
-              Your account has no e-mail address: no messages can reach you.
+              Your account has no e-mail address: no messages can reach you.{" "}
+              <Alert.Link as={Link} to="/account" data-testid="notifications-add-email">
+                Add one on My account
+              </Alert.Link>
             </Alert>
           ) : (
             <p>
-              Messages are sent to <strong data-testid="notifications-email">{data.email}</strong>.
+              Messages are sent to <strong data-testid="notifications-email">{data.email}</strong>.{" "}
+              <Link to="/account">Change it on My account</Link>
             </p>
           )}
           {update.isError && (
