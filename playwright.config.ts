@@ -22,10 +22,6 @@ export default defineConfig({
     screenshot: "only-on-failure",
     trace: "retain-on-failure",
     viewport: { width: 1280, height: 800 },
-    // The tests' own API calls (request, page.request) stand in for the app's pages, which the
-    // server asks to say so on every change made with a session cookie (the browser's pages send
-    // Origin and Sec-Fetch-Site themselves).
-    extraHTTPHeaders: { "sec-fetch-site": "same-origin" },
   },
   projects: [
     {

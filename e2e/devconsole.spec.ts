@@ -1,6 +1,7 @@
 import path from "node:path";
 import type { EntityList } from "@ledgerline/contract";
 import { expect, type Page, test } from "@playwright/test";
+import { FROM_PAGE } from "./support/api.ts";
 import { signIn } from "./support/app.ts";
 import { admin, plain, REFERENCE } from "./support/users.ts";
 
@@ -72,6 +73,7 @@ test.describe("developer console", () => {
     // A discontinued currency of this test's own (other tests change currencies meanwhile).
     const code = `D${Date.now().toString(36).slice(-5).toUpperCase()}`;
     const saved = await page.request.post("/api/save", {
+      headers: FROM_PAGE,
       data: {
         context: REFERENCE.name,
         entityType: "currency",
@@ -82,6 +84,7 @@ test.describe("developer console", () => {
     expect(saved.ok(), await saved.text()).toBe(true);
     const { entityKeyID } = (await saved.json()) as { entityKeyID: number };
     const deleted = await page.request.post("/api/delete", {
+      headers: FROM_PAGE,
       data: { context: REFERENCE.name, entityType: "currency", entityKeyIds: [entityKeyID] },
     });
     expect(deleted.ok(), await deleted.text()).toBe(true);

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { expect, type Locator, type Page, test } from "@playwright/test";
+import { FROM_PAGE } from "./support/api.ts";
 import { chooseContext, mainNav, signIn } from "./support/app.ts";
 import {
   createRecord,
@@ -408,6 +409,7 @@ test.describe("metadata sources", () => {
     const invalid = "61 * * * *";
     // The server refuses an invalid cron on every save...
     const refused = await page.request.post("/api/save", {
+      headers: FROM_PAGE,
       data: {
         context: DICTIONARY.name,
         entityType: "metadatasource",
@@ -553,6 +555,7 @@ test.describe("metadata sources", () => {
 
       // Imported objects wait for approval (the type approves uploads), so they are pending.
       const pending = await page.request.post("/api/entity", {
+        headers: FROM_PAGE,
         data: {
           context: DICTIONARY.name,
           entityType: "dataobject",

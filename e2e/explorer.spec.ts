@@ -1,5 +1,6 @@
 import type { EntityList, EntityQuery } from "@ledgerline/contract";
 import { expect, type Locator, type Page, test } from "@playwright/test";
+import { FROM_PAGE } from "./support/api.ts";
 import { signIn } from "./support/app.ts";
 import { downloadWorkbook } from "./support/downloads.ts";
 import { admin, REFERENCE } from "./support/users.ts";
@@ -65,6 +66,7 @@ async function createCurrency(
   record: Record<string, string | number | boolean | null>,
 ) {
   const response = await page.request.post("/api/save", {
+    headers: FROM_PAGE,
     data: { context: REFERENCE.name, entityType: "currency", action: "create", record },
   });
   expect(response.ok(), await response.text()).toBe(true);
@@ -278,6 +280,7 @@ test.describe("data explorer", () => {
     /** The ISO codes of a page by its number: what every move must show. */
     const byNumber = async (n: number) => {
       const res = await page.request.post("/api/entity", {
+        headers: FROM_PAGE,
         data: {
           context: REFERENCE.name,
           entityType: "country",

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
+import { FROM_PAGE } from "./support/api.ts";
 import { signIn } from "./support/app.ts";
 import { admin, REFERENCE } from "./support/users.ts";
 
@@ -19,6 +20,7 @@ async function createUser(request: APIRequestContext, user: typeof newcomer): Pr
   });
   expect(login.ok()).toBe(true);
   const res = await request.post("/api/createuser", {
+    headers: FROM_PAGE,
     data: { ...user, name: "New Comer", email: "newcomer@example.com", isadmin: false },
   });
   expect(res.ok(), await res.text()).toBe(true);

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
+import { FROM_PAGE } from "./support/api.ts";
 import { signIn } from "./support/app.ts";
 import { admin, plain } from "./support/users.ts";
 
@@ -23,6 +24,7 @@ async function asAdmin(request: APIRequestContext): Promise<APIRequestContext> {
 /** A user made through the API as the administrator, so each test starts from its own user. */
 async function createUser(request: APIRequestContext, username: string, password: string) {
   const res = await (await asAdmin(request)).post("/api/createuser", {
+    headers: FROM_PAGE,
     data: {
       username,
       name: `${username} Person`,
@@ -134,7 +136,10 @@ test.describe("user management", () => {
     request,
   }) => {
     await createUser(request, "e2e-former", "former-password-1");
-    const removed = await request.post("/api/removeuser", { data: { username: "e2e-former" } });
+    const removed = await request.post("/api/removeuser", {
+      headers: FROM_PAGE,
+      data: { username: "e2e-former" },
+    });
     expect(removed.ok()).toBe(true);
 
     await page.goto("/usermanagement");

@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { type APIRequestContext, expect } from "@playwright/test";
 import pg from "pg";
+import { FROM_PAGE } from "./api.ts";
 import { DICTIONARY } from "./users.ts";
 
 type Values = Record<string, string | number | boolean | null>;
@@ -66,7 +67,7 @@ export async function createSourceDatabase(): Promise<{
 }
 
 async function post<T>(request: APIRequestContext, url: string, data: object): Promise<T> {
-  const response = await request.post(url, { data });
+  const response = await request.post(url, { data, headers: FROM_PAGE });
   expect(response.ok(), `${url}: ${await response.text()}`).toBe(true);
   return (await response.json()) as T;
 }
