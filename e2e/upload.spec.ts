@@ -2,6 +2,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, type Locator, type Page, test } from "@playwright/test";
 import ExcelJS from "exceljs";
+import { FROM_PAGE } from "./support/api.ts";
 import { chooseContext, mainNav, signIn } from "./support/app.ts";
 import { admin, DICTIONARY, plain, REFERENCE } from "./support/users.ts";
 
@@ -171,6 +172,7 @@ test.describe("upload", () => {
 
     // The changes are pending, with the file's populations (same session cookies as the page).
     const response = await page.request.post("/api/entity", {
+      headers: FROM_PAGE,
       data: {
         context: REFERENCE.name,
         entityType: "country",
