@@ -1,11 +1,5 @@
-import {
-  type APIRequestContext,
-  expect,
-  type Page,
-  request as playwrightRequest,
-  test,
-} from "@playwright/test";
-import { post } from "./support/api.ts";
+import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
+import { post, signedIn } from "./support/api.ts";
 import { signIn } from "./support/app.ts";
 import { shot } from "./support/screenshots.ts";
 import { admin } from "./support/users.ts";
@@ -16,21 +10,6 @@ import { admin } from "./support/users.ts";
  */
 
 const run = Date.now().toString(36).slice(-5);
-
-// Chromium refuses to load a page whose requests are forced to carry a Sec-Fetch-* header
-// (net::ERR_INVALID_ARGUMENT); the page's own calls carry Origin anyway.
-test.use({ extraHTTPHeaders: {} });
-
-/** An API session, its changes marked as coming from the application's pages as a browser's are. */
-async function signedIn(username: string, password: string): Promise<APIRequestContext> {
-  const api = await playwrightRequest.newContext({
-    baseURL: process.env.E2E_BASE_URL,
-    extraHTTPHeaders: { "sec-fetch-site": "same-origin" },
-  });
-  const login = await api.post("/auth/login", { form: { username, password } });
-  expect(login.ok(), await login.text()).toBe(true);
-  return api;
-}
 
 let adminApi: APIRequestContext;
 
