@@ -167,6 +167,9 @@ export function NavBar() {
                 <NavDropdown.Item as={Link} to="/rolemanagement" data-testid="nav-rolemanagement">
                   Role management
                 </NavDropdown.Item>
+                <NavDropdown.Item as={Link} to="/audit" data-testid="nav-audit">
+                  Audit trail
+                </NavDropdown.Item>
               </NavDropdown>
             )}
             {profile ? (

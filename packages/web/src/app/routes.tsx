@@ -63,6 +63,12 @@ const sessionRoutes: RouteObject[] = [
     }),
   },
   {
+    path: "audit",
+    lazy: async () => ({
+      Component: (await import("../features/audit/audit-page.tsx")).AuditPage,
+    }),
+  },
+  {
     path: "theme",
     lazy: async () => ({
       Component: (await import("../features/devtools/theme-page.tsx")).ThemePage,
