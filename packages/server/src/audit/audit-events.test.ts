@@ -97,6 +97,24 @@ describe("the audit trail of sign-ins", () => {
 });
 
 describe("the audit trail of users, roles and tokens", () => {
+  it("records the first super administrator the server made at its first start, with its demo roles", async () => {
+    const res = await t.post(
+      "/api/audit/list",
+      { subject: "admin", kinds: ["user-created", "role-granted"], pageSize: 100 },
+      adminCookie,
+    );
+    const events = res.json<AuditListResponse>().events;
+    const roles = t.prepared.model.contexts.flatMap((c) => c.roles).length;
+    expect(events).toHaveLength(1 + roles);
+    expect(events.at(-1)).toMatchObject({
+      kind: "user-created",
+      actor: null,
+      origin: "server",
+      detail: { isadmin: true, issuperadmin: true, via: "first start" },
+    });
+    expect(events[0]).toMatchObject({ kind: "role-granted", actor: null, detail: { via: "demo" } });
+  });
+
   it("records a role granted and taken by an administrator, and nothing for a no-op", async () => {
     await t.createUser({ username: "grantee" });
     const role = { username: "grantee", context: "reference", role: "steward" };

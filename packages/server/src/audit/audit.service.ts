@@ -51,7 +51,8 @@ export async function recordSecurityEvent(db: Db, event: SecurityEventInput): Pr
 
 /** Who changed whose rights, from where: what every rights event shares. */
 export interface RightsChange {
-  actor: string;
+  /** Null when the server did it by itself (the first super administrator). */
+  actor: string | null;
   /** The user whose rights changed. */
   subject: string;
   ip: string;

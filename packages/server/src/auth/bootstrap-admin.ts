@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { grantRoles } from "../admin/roles.repository.ts";
 import { countActiveSuperAdmins, insertUser, usernameTaken } from "../admin/users.repository.ts";
+import { recordRoleChanges, recordSecurityEvent, SERVER_ORIGIN } from "../audit/audit.service.ts";
 import type { Db } from "../db/connection.ts";
 import type { Model } from "../model/model.ts";
 import { hashPassword, passwordProblem } from "./password.ts";
@@ -48,11 +49,19 @@ export async function bootstrapAdmin(
       issuperadmin: true,
       isdev: true,
     });
+    // Made by the server itself, at its first start: nobody did it, from nowhere but the server.
+    const who = { actor: null, subject: admin.username, ip: SERVER_ORIGIN };
+    await recordSecurityEvent(tx, {
+      ...who,
+      kind: "user-created",
+      detail: { isadmin: true, issuperadmin: true, isdev: true, via: "first start" },
+    });
     if (options.demo) {
       const grants = model.contexts.flatMap((c) =>
         c.roles.map((r) => ({ userId: admin.user_id, context: c.name, role: r.name })),
       );
-      await grantRoles(tx, grants, "bootstrap");
+      const granted = await grantRoles(tx, grants, "bootstrap");
+      await recordRoleChanges(tx, who, { granted, revoked: [] }, "demo");
     }
     return { username: admin.username, generatedPassword: options.password ? undefined : password };
   });
