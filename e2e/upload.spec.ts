@@ -354,3 +354,22 @@ test("a steward without the approve right cannot tick 'Approve everything'", asy
   await expect(deleteMissing(page)).toBeEnabled();
   await shot(page, "upload-10-steward");
 });
+
+test("an administrator cannot approve their own countries: 'Approve everything' is disabled with the rule", async ({
+  page,
+}) => {
+  await openUpload(page);
+  await chooseLayout(page, "Countries");
+  await openAdvanced(page);
+  await expect(approveEverything(page)).toBeDisabled();
+  await expect(approveEverything(page)).not.toBeChecked();
+  await expect(
+    page.getByText(
+      "'Approve everything' would approve your own changes, and Country does not allow self-approval.",
+    ),
+  ).toBeVisible();
+  // Currencies allow self-approval: an approver may still apply an upload of them at once.
+  await chooseLayout(page, "Currencies");
+  await expect(approveEverything(page)).toBeEnabled();
+  await shot(page, "upload-11-four-eyes");
+});

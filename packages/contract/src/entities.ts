@@ -24,7 +24,7 @@ export const AttributeInfo = z.object({
 });
 export type AttributeInfo = z.infer<typeof AttributeInfo>;
 
-/** An entity type with its attributes and the caller's five permission flags. */
+/** An entity type with its attributes and the caller's permission flags. */
 export const EntityTypeInfo = z.object({
   name: z.string(),
   uiName: z.string(),
@@ -38,6 +38,8 @@ export const EntityTypeInfo = z.object({
   canedit: z.boolean(),
   candelete: z.boolean(),
   canapprove: z.boolean(),
+  /** Publish the context's data outside it (the Data Dictionary's wiki); the same on every type of a context. */
+  canpublish: z.boolean(),
 });
 export type EntityTypeInfo = z.infer<typeof EntityTypeInfo>;
 
@@ -412,3 +414,10 @@ export type UploadProblemsRequest = z.infer<typeof UploadProblemsRequest>;
 export const MetadataSourceRequest = z.object({ EntityKeyID: z.number().int().positive() });
 export const CronRequest = z.object({ CronString: z.string().max(200) });
 export const CronResponse = z.object({ valid: z.literal(true), next: z.array(z.string()) });
+  /**
+   * Whether the caller may send approveEverything true with this layout: an approver of the type,
+   * where the type allows self-approval or needs no approval of uploads.
+   */
+  mayApproveEverything: z.boolean(),
+  /** Why not, worded for the caller, when mayApproveEverything is false. */
+  approveEverythingRefusal: z.string().optional(),

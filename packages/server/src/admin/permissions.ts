@@ -1,15 +1,18 @@
 import type { CurrentUser } from "../auth/auth.service.ts";
+import type { HeldRoles } from "../auth/sessions.repository.ts";
 import { ForbiddenError, NotFoundError } from "../errors.ts";
 import type { ContextModel, EntityType, Model, Permission } from "../model/model.ts";
 import { findContext, findEntityType } from "../model/model.ts";
 
-/** The five per-type flags the client receives to hide what the server would refuse. */
+/** The per-type flags the client receives to hide what the server would refuse. */
 export interface TypeFlags {
   canread: boolean;
   cancreate: boolean;
   canedit: boolean;
   candelete: boolean;
   canapprove: boolean;
+  /** A right on the whole context (granted under "*"): the same on every type. */
+  canpublish: boolean;
 }
 
 const FLAG_OF: Record<Permission, keyof TypeFlags> = {
@@ -18,6 +21,7 @@ const FLAG_OF: Record<Permission, keyof TypeFlags> = {
   edit: "canedit",
   delete: "candelete",
   approve: "canapprove",
+  publish: "canpublish",
 };
 
 const NONE: TypeFlags = {
@@ -26,6 +30,7 @@ const NONE: TypeFlags = {
   canedit: false,
   candelete: false,
   canapprove: false,
+  canpublish: false,
 };
 
 /** The user's rights in a context: per type, the union of the grants of the roles held there. */
@@ -41,7 +46,12 @@ export interface ContextRights {
 export function rightsIn(model: Model, user: CurrentUser, contextName: string): ContextRights {
   const context = findContext(model, contextName);
   if (!context) throw new NotFoundError(`Unknown application '${contextName}'`);
-  const held = user.roles.get(contextName);
+  return rightsOfRoles(context, user.roles);
+}
+
+/** The rights that roles held (by whoever holds them: a caller, the user who scheduled an import) give in a context. */
+export function rightsOfRoles(context: ContextModel, heldRoles: HeldRoles): ContextRights {
+  const held = heldRoles.get(context.name);
   const roles = context.roles.filter((r) => held?.has(r.name));
   return {
     context,
@@ -69,4 +79,10 @@ export function requireTypePermission(
     throw new ForbiddenError(`You may not ${permission} ${type.uiName} records`);
   }
   return type;
+}
+
+/** Refuses (403) a caller without a right on the whole context (CONTEXT_PERMISSIONS), such as publish. */
+export function requireContextPermission(rights: ContextRights, permission: "publish"): void {
+  if (!rights.flagsOf("*")[FLAG_OF[permission]])
+    throw new ForbiddenError(`You may not ${permission} the ${rights.context.uiName}`);
 }

@@ -104,10 +104,13 @@ describe("POST /api/pendingchangesets", () => {
     ]);
     const second = await uploadCountries("second.xlsx", [newCountry("XC")]);
     const checked = await uploadCountries("check.xlsx", [newCountry("XD")], { dryRun: true });
-    const applied = await uploadCountries("direct.xlsx", [newCountry("XE")], {
-      as: "admin",
-      approveEverything: true,
-    });
+    const applied = await uploadCountries("direct.xlsx", [newCountry("XE")], { as: "admin" });
+    const approved = await t.post(
+      "/api/approve",
+      { context: "reference", entityType: "country", uploadId: applied },
+      cookies.approver,
+    );
+    expect(approved.statusCode, approved.body).toBe(200);
 
     const sets = await changeSets("country");
     const ids = sets.map((s) => s.id);

@@ -31,7 +31,7 @@ export async function dictionaryRoutes(
   // Index builds an import leaves for after its commit; closing the server waits for them.
   const background = new BackgroundWork();
   app.addHook("onClose", () => background.settled());
-  const rightsFor = async (user: CurrentUser, typeName: string, permission: "read" | "edit") => {
+  const rightsFor = async (user: CurrentUser, typeName: string, permission: "read") => {
     const context = dictionaryContext(model);
     requireTypePermission(rightsIn(model, user, context.name), typeName, permission);
     return context;
@@ -110,7 +110,7 @@ export async function dictionaryRoutes(
     {
       schema: {
         description:
-          "Imports the source's tables and columns as data objects and elements (Add / Change / Missing).",
+          "Imports the source's tables and columns as data objects and elements (Add / Change / Missing); each kind of change needs its right on the type (create, edit, delete), refused with 403 otherwise.",
         tags: ["dictionary"],
         body: MetadataSourceRequest,
         response: {
@@ -126,11 +126,15 @@ export async function dictionaryRoutes(
     },
     async (request) => {
       const user = currentUser(request);
-      const context = await rightsFor(user, "dataobject", "edit");
+      const context = dictionaryContext(model);
+      const rights = rightsIn(model, user, context.name);
+      // What each type's rows need (create, edit, delete) is checked once they are classified.
+      const { cancreate, canedit } = rights.flagsOf("dataobject");
+      if (!cancreate && !canedit) requireTypePermission(rights, "dataobject", "edit");
       const outcome = await importMetadataSource(database, context, {
         sourceKey: request.body.EntityKeyID,
         connectionsDir: config.connectionsDir,
-        user: user.username,
+        proposer: { username: user.username, rights },
         trigger: "manual",
         notifier: notifierOf(config),
         afterCommit: (indexBuilds) =>

@@ -6,7 +6,13 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { schemaNameOf } from "../model/model.ts";
 import { keyByName, messageOf } from "../testing/records-client.ts";
-import { ADMIN_PASSWORD, createTestApp, REPO_ROOT, type TestApp } from "../testing/test-app.ts";
+import {
+  ADMIN_PASSWORD,
+  createTestApp,
+  REPO_ROOT,
+  TEST_USER_PASSWORD,
+  type TestApp,
+} from "../testing/test-app.ts";
 import { upload, workbookOf } from "../testing/xlsx-files.ts";
 import { FIRES_TOO_OFTEN } from "./cron.ts";
 import { dictionaryContext } from "./dictionary-model.ts";
@@ -150,7 +156,6 @@ describe("the import frequency must be a valid cron string", () => {
     const res = await upload(t, admin, await workbookOf("Sources", rows), {
       context: DD,
       layout: "metadatasources",
-      approveEverything: true,
     });
     expect(res.statusCode).toBe(422);
     expect(res.body).toBe(
@@ -165,10 +170,24 @@ describe("the import frequency must be a valid cron string", () => {
     const fixed = await upload(t, admin, await workbookOf("Sources", rows), {
       context: DD,
       layout: "metadatasources",
-      approveEverything: true,
     });
     expect(fixed.statusCode, fixed.body).toBe(200);
     expect(fixed.body).toMatch(/1 added, 1 changed/);
+    // Metadata sources allow no self-approval: a second editor approves the upload.
+    await t.createUser({
+      username: "reviewer",
+      roles: [{ context: DD, role: "dictionary_editor" }],
+    });
+    const approved = await t.post(
+      "/api/approve",
+      {
+        context: DD,
+        entityType: "metadatasource",
+        uploadId: Number(fixed.headers["x-upload-id"]),
+      },
+      await t.login("reviewer", TEST_USER_PASSWORD),
+    );
+    expect(approved.statusCode, approved.body).toBe(200);
   });
 
   it("the scheduler skips a source whose stored cron is invalid, warns once and runs the others", async () => {

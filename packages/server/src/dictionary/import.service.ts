@@ -1,7 +1,8 @@
 import type { ScalarValue } from "@ledgerline/contract";
+import { type ContextRights, rightsOfRoles } from "../admin/permissions.ts";
 import { counted } from "../counted.ts";
 import type { CopyRows, Database, Db } from "../db/connection.ts";
-import { AppError, NotFoundError } from "../errors.ts";
+import { AppError, ForbiddenError, NotFoundError } from "../errors.ts";
 import { ingest } from "../ingest/ingest.service.ts";
 import {
   IngestRejected,
@@ -9,6 +10,7 @@ import {
   outcomeParts,
   rowChunks,
 } from "../ingest/ingest-input.ts";
+import { proposalRightsOf } from "../ingest/proposal-rights.ts";
 import type { IngestValue } from "../ingest/row-converter.ts";
 import type { Attribute, ContextModel, EntityType } from "../model/model.ts";
 import {
@@ -23,6 +25,7 @@ import { type CatalogObject, type CatalogReading, readCatalog } from "./catalog.
 import { loadConnection } from "./connection-files.ts";
 import { dictionaryTypes } from "./dictionary-model.ts";
 import { finishRun, startRun } from "./import-runs.repository.ts";
+import { scheduledBy } from "./scheduled-by.repository.ts";
 import { SourceConnectionError, withSourceDatabase } from "./source-database.ts";
 
 export interface ImportOutcome {
@@ -92,6 +95,32 @@ export async function readSourceCatalog(
   return { objects: await Promise.race([objects, catalog.then((c) => c.objects)]), elements };
 }
 
+/** Who proposes what an import finds (the caller, or the user who scheduled the source), with their rights. */
+export interface ImportProposer {
+  username: string;
+  rights: ContextRights;
+}
+
+/** The name a scheduled run is recorded under when no person stands behind its schedule. */
+const NOBODY = "scheduler";
+
+/**
+ * The proposer of a scheduled import: the user who last saved the source (its schedule enabled,
+ * as the scheduler only runs such sources), with the roles they hold now. Undefined when no active
+ * user did (a seeded source, or its author removed since).
+ */
+export async function whoScheduled(
+  db: Db,
+  context: ContextModel,
+  sourceKey: number,
+): Promise<ImportProposer | undefined> {
+  const { metadatasource } = dictionaryTypes(context);
+  const found = await scheduledBy(db, context, metadatasource, sourceKey);
+  if (!found) return undefined;
+  const rights = rightsOfRoles(context, new Map([[context.name, new Set(found.roles)]]));
+  return { username: found.username, rights };
+}
+
 /**
  * What a failed import's run records, which users read in `lastimport`: the message of an error
  * worded for them, otherwise a plain sentence (a database's or the file system's text can hold SQL,
@@ -112,7 +141,10 @@ function counts(one: string, r: IngestResult): string {
 /**
  * Imports a metadata source: catalog in, data objects and data elements through the ingest engine
  * (Add / Change / Missing scoped to this source) in one transaction, the run recorded. Only the
- * attributes the import owns are written; curated documentation is never touched.
+ * attributes the import owns are written; curated documentation is never touched. The proposer
+ * is the caller of a manual run and, for a scheduled one, the user who scheduled the source
+ * (whoScheduled): each type's changes need their rights (create for Add, edit for Change, delete
+ * for Missing), and wait for a second person wherever the type's uploads need approval.
  */
 export async function importMetadataSource(
   database: Database,
@@ -120,8 +152,6 @@ export async function importMetadataSource(
   options: {
     sourceKey: number;
     connectionsDir: string;
-    user: string;
-    trigger: "manual" | "schedule";
     notifier: Notifier;
     /**
      * Takes the index builds that a bulk write (the first import of a large source) leaves for
@@ -129,16 +159,24 @@ export async function importMetadataSource(
      * wait for them, as after an upload's first load. Without it they are built before the commit.
      */
     afterCommit?: (indexBuilds: Promise<void>) => void;
-  },
+  } & ({ trigger: "manual"; proposer: ImportProposer } | { trigger: "schedule" }),
 ): Promise<ImportOutcome> {
   const { db } = database;
+  const proposer =
+    options.trigger === "manual"
+      ? options.proposer
+      : await whoScheduled(db, context, options.sourceKey);
   const runId = await startRun(db, {
     sourceId: options.sourceKey,
     trigger: options.trigger,
-    user: options.user,
+    user: proposer?.username ?? NOBODY,
   });
   let source: SourceToImport | undefined;
   try {
+    if (!proposer)
+      throw new ForbiddenError(
+        "nobody stands behind this schedule (the user who last saved the source is removed, or none did): save the source with 'Enable Schedule' to run it as yourself",
+      );
     source = await sourceOf(db, context, options.sourceKey);
     const catalog = await readSourceCatalog(options.connectionsDir, source);
     const sourceName = source.name;
@@ -150,7 +188,7 @@ export async function importMetadataSource(
       const written = await ingestCatalog(tx, context, catalog, {
         copyRows: database.copyRows,
         sourceKey: options.sourceKey,
-        user: options.user,
+        proposer,
         buildIndexesLater,
       });
       const { dataobject, dataelement } = dictionaryTypes(context);
@@ -162,7 +200,7 @@ export async function importMetadataSource(
         ],
         source: `import:${options.sourceKey}`,
         what: `the metadata import of ${sourceName}`,
-        by: options.user,
+        by: proposer.username,
       });
       return written;
     });
@@ -204,12 +242,14 @@ async function ingestCatalog(
   options: {
     copyRows: CopyRows;
     sourceKey: number;
-    user: string;
+    proposer: ImportProposer;
     buildIndexesLater: ((definitions: string[]) => void) | undefined;
   },
 ): Promise<ImportOutcome> {
   const { dataobject, dataelement } = dictionaryTypes(context);
-  const { copyRows, sourceKey, user, buildIndexesLater } = options;
+  const { copyRows, sourceKey, proposer, buildIndexesLater } = options;
+  const user = proposer.username;
+  const rightsOn = (type: EntityType) => proposalRightsOf(proposer.rights.flagsOf(type.name));
   const common = {
     copyRows,
     context,
@@ -245,6 +285,7 @@ async function ingestCatalog(
     columnName: (name) => name,
     missingScope: { attribute: "metadatasource", values: [sourceKey] },
     apply: !dataobject.approval.upload,
+    rights: rightsOn(dataobject),
   });
 
   const known = await recordsWhere(
@@ -290,6 +331,7 @@ async function ingestCatalog(
     columnName: (name) => name,
     missingScope: { attribute: "dataobject", values: known.map((k) => k.entityKeyId) },
     apply: !dataelement.approval.upload,
+    rights: rightsOn(dataelement),
   });
   return {
     message: [

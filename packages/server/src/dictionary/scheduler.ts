@@ -85,7 +85,6 @@ export function startScheduler(
       await importMetadataSource(database, context, {
         sourceKey: key,
         connectionsDir: options.connectionsDir,
-        user: "scheduler",
         trigger: "schedule",
         notifier: options.notifier ?? SILENT,
       }).catch((error: Error) =>

@@ -1,3 +1,4 @@
+import fs from "node:fs/promises";
 import type {
   ChangeKind,
   CompareResult,
@@ -12,6 +13,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { momentBetweenSteps } from "../testing/moments.ts";
 import { createTestApp, TEST_USER_PASSWORD, type TestApp } from "../testing/test-app.ts";
+import { testModelDir, typeIn } from "../testing/test-model.ts";
 import { upload, workbookOf } from "../testing/xlsx-files.ts";
 
 // Random web edits, uploads and decisions on the demo model's `reference` context, remembering
@@ -219,8 +221,17 @@ const post = (url: string, body: object, cookie: string) =>
 /** Snapshots of earlier runs (and of before the first), checked again by every run. */
 const remembered: Snapshot[] = [];
 
+let modelDir: string;
+
 beforeAll(async () => {
-  t = await createTestApp({ env: { DEMO: "0" } });
+  // Uploads approve everything, country's too: here country allows self-approval (four eyes are
+  // not what this test is about).
+  modelDir = await testModelDir({
+    "reference.yaml": (doc) => {
+      typeIn(doc, "country").selfApproval = true;
+    },
+  });
+  t = await createTestApp({ env: { DEMO: "0", MODEL_DIR: modelDir } });
   const role = (name: string) => ({ context: "reference", role: name });
   await t.createUser({ username: "editor", roles: [role("steward"), role("approver")] });
   await t.createUser({ username: "approver", roles: [role("approver")] });
@@ -245,7 +256,10 @@ beforeAll(async () => {
   expect(res.statusCode, res.body).toBe(200);
   remembered.push(await remember("the starting records"));
 });
-afterAll(() => t?.close());
+afterAll(async () => {
+  await t?.close();
+  await fs.rm(modelDir, { recursive: true, force: true });
+});
 
 /** The key of a record by its code; a rejected proposal's too unless `proposals` is false. */
 async function keyOf(type: TypeName, code: string, proposals = true): Promise<number | undefined> {

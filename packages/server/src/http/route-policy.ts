@@ -12,7 +12,7 @@ export type BodyKind = "none" | "json" | "form" | "multipart";
 /**
  * The per-type right a route's service checks on the entity type the call names, from the caller's
  * roles in that context (`createOrEdit`: create for new records, edit for existing ones; `member`:
- * any role in the context).
+ * any role in the context; `publish`: the context's publish right, granted under "*").
  */
 export type TypePermission =
   | "read"
@@ -20,6 +20,7 @@ export type TypePermission =
   | "edit"
   | "delete"
   | "approve"
+  | "publish"
   | "createOrEdit"
   | "member";
 
@@ -112,10 +113,12 @@ export const ROUTE_POLICY: Readonly<Record<string, RoutePolicy>> = {
   "GET /data-dictionary/connection-files": reads(signedIn("read", "none")),
   "POST /data-dictionary/validate-cron-string": reads(text(signedIn())),
   "POST /data-dictionary/ping-metadata-source": reads(limited(text(signedIn("read")), 30)),
-  "POST /data-dictionary/import-metadata-from-source": writes(limited(text(signedIn("edit")), 10)),
+  "POST /data-dictionary/import-metadata-from-source": writes(
+    limited(text(signedIn("createOrEdit")), 10),
+  ),
 
-  "POST /api/publishdatadictionary": writes(limited(signedIn("read", "none"), 10)),
-  "GET /ws/publish": signedIn("read", "none"),
+  "POST /api/publishdatadictionary": writes(limited(signedIn("publish", "none"), 10)),
+  "GET /ws/publish": signedIn("publish", "none"),
 
   "POST /api/getpendingsummary": reads(signedIn()),
   "POST /api/pendingchangesets": reads(signedIn("read")),

@@ -31,6 +31,7 @@ import {
   problemRowsRejected,
   writeOptions,
 } from "./ingest-input.ts";
+import { checkProposal } from "./proposal-rights.ts";
 import { inReadingTransaction } from "./reading-slots.ts";
 import { createRuleRows, emptyRuleRows, keepRuleRows, refusedRuleRows } from "./rule-breaking.ts";
 import {
@@ -122,6 +123,8 @@ async function diffInTransaction(
   // one session long; the rows kept for one bulk write at the end are written whole.
   const slices = new Map([chunk, keys].map((stage) => [stage, diffSlices(stage)]));
   const writeDiff = async (of: Stage, kinds: KindCounts) => {
+    // Refused before its rows are written; what earlier chunks wrote rolls back with the transaction.
+    checkProposal(input, kinds, of !== keys);
     const write = async (diff: Stage) => {
       const counted = diff === of ? kinds : undefined;
       const written = await writeEvents(tx, context, type, diff, writeOptions(input), counted);
@@ -204,6 +207,8 @@ async function diffInTransaction(
   if (input.deleteMissing) {
     await classifyMissing(tx, context, type, keys, input.missingScope);
     const kinds = await kindCounts(tx, keys);
+    // A refusal goes before the guard's question, which it would make pointless.
+    checkProposal(input, kinds);
     checkMassMissing(input, { missing: kinds.missing, existing });
     await expectVersions(kinds.missing);
     await writeDiff(keys, kinds);

@@ -8,6 +8,7 @@ import { findContext, findEntityType } from "../model/model.ts";
 import { createTestApp, type TestApp } from "../testing/test-app.ts";
 import { ingest } from "./ingest.service.ts";
 import { IngestRejected, type IngestRow, rowChunks } from "./ingest-input.ts";
+import { ANY_PROPOSAL } from "./proposal-rights.ts";
 
 // A type whose records refer to records of the same type: its first load must not take the
 // first-load path, where a row could refer to a row of an earlier chunk of the same file.
@@ -70,6 +71,7 @@ describe("the first load of a type that refers to itself", () => {
       confirmMassMissing: false,
       source: "upload:tree",
       user: "admin",
+      rights: ANY_PROPOSAL,
       maxRows: 1_000_000,
     }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(IngestRejected);

@@ -42,9 +42,11 @@ import { inReadingTransaction, selfReferring } from "./reading-slots.ts";
  * transaction (a metadata import's) it is that transaction, and the caller decides on the index
  * builds (buildIndexesLater). Answers undefined, having read no row, when the path does not
  * apply: where no transaction may stay open while the file is read (inReadingTransaction), for a
- * type that holds records, or one its readers keep busy.
+ * type that holds records, or one its readers keep busy, and for a proposer who may not create
+ * records: every row would be an Add, which the diff paths refuse once they classify the first rows.
  */
 export async function loadEmptyType(db: Db, input: IngestInput): Promise<IngestResult | undefined> {
+  if (!input.rights.create) return undefined;
   const { context, type } = input;
   const load = async (tx: Db) => {
     // The file's row number of each record, in load order: repeated keys are reported by them.

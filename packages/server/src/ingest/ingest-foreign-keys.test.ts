@@ -10,6 +10,7 @@ import { MIN_BULK_ROWS } from "../records/index-rebuild.ts";
 import { createTestApp, type TestApp } from "../testing/test-app.ts";
 import { ingest } from "./ingest.service.ts";
 import { type IngestInput, type IngestRow, rowChunks } from "./ingest-input.ts";
+import { ANY_PROPOSAL } from "./proposal-rights.ts";
 
 // Two types ingested in one transaction, as a metadata import writes its data objects and then
 // their data elements: the second bulk write's foreign key to the first type is checked once,
@@ -75,6 +76,7 @@ const input = (type: EntityType, chunks: IngestInput["chunks"]): IngestInput => 
   confirmMassMissing: false,
   source: "import:shelf",
   user: "admin",
+  rights: ANY_PROPOSAL,
   maxRows: 1_000_000,
 });
 

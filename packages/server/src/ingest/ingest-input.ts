@@ -203,6 +203,8 @@ export interface IngestInput {
   confirmMassMissing: boolean;
   source: string;
   user: string;
+  /** What `user` may propose on the type; the classified rows are checked against it (checkProposal). */
+  rights: ProposalRights;
   maxRows: number;
   /**
    * `Database.transaction`, for a transaction that stays open while the whole file is read (an
@@ -232,6 +234,13 @@ export interface IngestInput {
   beforeCommit?: (tx: Db, result: IngestResult) => Promise<void>;
 }
 
+/** The rights an ingest's rows may need of its proposer: create for an Add, edit for a Change, delete for a Missing. */
+export interface ProposalRights {
+  create: boolean;
+  edit: boolean;
+  delete: boolean;
+}
+
 export interface IngestResult extends Omit<DiffCounts, "existing"> {
   rows: number;
   pending: number;
@@ -255,12 +264,12 @@ export function outcomeParts(
 
 /**
  * The ingest was refused; nothing was written. `status` 422 for bad rows, 409 for the mass-deletion
- * guard or records changed by someone else meanwhile. `problemRows`, when the rows themselves
+ * guard or records changed by someone else meanwhile, 403 for changes the proposer may not make. `problemRows`, when the rows themselves
  * were at fault: every failing row (up to MAX_PROBLEM_ROWS), for the problem list.
  */
 export class IngestRejected extends Error {
   constructor(
-    readonly status: 400 | 409 | 422,
+    readonly status: 400 | 403 | 409 | 422,
     message: string,
     readonly problemRows?: readonly ProblemRow[],
   ) {

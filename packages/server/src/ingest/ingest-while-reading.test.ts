@@ -12,7 +12,8 @@ import { createTestApp, TEST_USER_PASSWORD, type TestApp } from "../testing/test
 import { testDatabaseKind } from "../testing/test-database.ts";
 import { upload, workbookOf } from "../testing/xlsx-files.ts";
 import { ingest } from "./ingest.service.ts";
-import { IngestRejected, type IngestRow, rowChunks } from "./ingest-input.ts";
+import { IngestRejected, type IngestRow, type ProposalRights, rowChunks } from "./ingest-input.ts";
+import { ANY_PROPOSAL } from "./proposal-rights.ts";
 
 // The ingests that write while the file is read, on a database without the demo records: the first
 // load of a type that holds no records (ingest's loadEmptyType), and the diff of one that does
@@ -67,7 +68,10 @@ function load(
     confirmMassMissing = false,
     afterCommit,
     staged = false,
+    rights = ANY_PROPOSAL,
   }: {
+    /** What the proposer may propose (checkProposal). */
+    rights?: ProposalRights;
     /** Staged whole first, then written in a short transaction (ingestByDiff, a metadata import's path). */
     staged?: boolean;
     apply?: boolean;
@@ -97,6 +101,7 @@ function load(
     confirmMassMissing,
     source: "upload:first",
     user: "admin",
+    rights,
     maxRows,
     afterCommit,
   });
@@ -924,5 +929,100 @@ describe("another user's list call while the file is read", () => {
     // Before: it waited for the upload's commit, which waited for it.
     expect(listed?.statusCode).toBe(200);
     expect(listed?.waitedMs).toBeLessThan(1_000);
+  });
+});
+
+describe("what the proposer may propose", () => {
+  const createOnly = { create: true, edit: false, delete: false };
+  const editOnly = { create: false, edit: true, delete: false };
+
+  it("refuses a first load to a proposer who may not create, writing nothing", async () => {
+    const refused = await load(currencyRows(ROWS), { rights: editOnly }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(IngestRejected);
+    expect(refused).toMatchObject({
+      status: 403,
+      message:
+        "The changes were refused; nothing was changed: you may not create Currency records (at least 5000 would be added)",
+    });
+    expect(await stored()).toEqual(nothingStored);
+    expect(await load(currencyRows(ROWS), { rights: createOnly })).toMatchObject({
+      added: ROWS,
+    });
+  });
+
+  describe("of a type that holds records", () => {
+    beforeEach(async () => {
+      await load(currencyRows(ROWS));
+    });
+
+    it("refuses a change in a later chunk to a create-only proposer, rolling back the chunks written", async () => {
+      const before = { records: await currencies(), stored: await stored() };
+      // The first chunk only adds (allowed); the second renames one record.
+      async function* rows() {
+        yield* currencyRows(5_000, (i, row) => ({
+          ...row,
+          values: { ...row.values, code: `N${String(i).padStart(6, "0")}` },
+        }));
+        yield* currencyRows(1, (_, row) => ({
+          ...row,
+          rowNumber: 5_002,
+          values: { ...row.values, name: "Renamed" },
+        }));
+      }
+      const refused = await load(rows(), { rights: createOnly }).catch((e: unknown) => e);
+      expect(refused).toMatchObject({
+        status: 403,
+        message:
+          "The changes were refused; nothing was changed: you may not edit Currency records (at least 1 would be changed)",
+      });
+      expect({ records: await currencies(), stored: await stored() }).toEqual(before);
+    });
+
+    it("refuses records marked missing to a proposer who may not delete, before the mass-deletion guard", async () => {
+      const before = await stored();
+      const refused = await load(currencyRows(3_000), {
+        deleteMissing: true,
+        rights: { create: true, edit: true, delete: false },
+      }).catch((e: unknown) => e);
+      expect(refused).toMatchObject({
+        status: 403,
+        message:
+          "The changes were refused; nothing was changed: you may not delete Currency records (4000 would be marked missing)",
+      });
+      expect(await stored()).toEqual(before);
+      // Without Missing rows the same proposer's file goes through.
+      expect(
+        await load(currencyRows(ROWS), {
+          deleteMissing: true,
+          rights: { create: true, edit: true, delete: false },
+        }),
+      ).toMatchObject({ unchanged: ROWS, missing: 0 });
+    });
+
+    it("staged whole, names every refused kind with its count; a dry run says it would be refused", async () => {
+      const before = await stored();
+      const mixed = reupload(500);
+      const refused = await load(mixed, {
+        staged: true,
+        deleteMissing: true,
+        rights: { create: false, edit: true, delete: false },
+      }).catch((e: unknown) => e);
+      expect(refused).toMatchObject({
+        status: 403,
+        message:
+          "The changes were refused; nothing was changed: you may not create Currency records (500 would be added); you may not delete Currency records (350 would be marked missing)",
+      });
+      const checked = await load(reupload(500), {
+        dryRun: true,
+        deleteMissing: true,
+        rights: editOnly,
+      }).catch((e: unknown) => e);
+      expect(checked).toMatchObject({
+        status: 403,
+        message:
+          "Check only, nothing was changed. The changes would be refused: you may not create Currency records (500 would be added); you may not delete Currency records (350 would be marked missing)",
+      });
+      expect(await stored()).toEqual(before);
+    });
   });
 });

@@ -50,7 +50,8 @@ export async function ingestRoutes(app: App, { database, model, config }: AppDep
     "/api/filelayouts",
     {
       schema: {
-        description: "The upload layouts of a context whose type the caller may create or edit in.",
+        description:
+          "The upload layouts of a context whose type the caller may create or edit in, each saying whether the caller may approve everything with it.",
         tags: ["ingest"],
         body: ContextRequest,
         response: { 200: z.array(FileLayoutInfo), 403: ErrorBody, 404: ErrorBody },
@@ -64,12 +65,13 @@ export async function ingestRoutes(app: App, { database, model, config }: AppDep
     {
       schema: {
         description:
-          "Ingests an .xlsx file (multipart: context, layout, uploadfile, deleteMissing, approveEverything, dryRun, confirmMassMissing). Answers a plain-text summary; 422 lists the problems.",
+          "Ingests an .xlsx file (multipart: context, layout, uploadfile, deleteMissing, approveEverything, dryRun, confirmMassMissing). Answers a plain-text summary; 422 lists the problems; 403 names a right the upload needs (create for added rows, edit for changed, delete for missing) or why it may not approve everything.",
         tags: ["ingest"],
         consumes: ["multipart/form-data"],
         response: {
           200: z.string(),
           400: z.string(),
+          403: z.string(),
           409: z.string(),
           413: z.string(),
           422: z.string(),

@@ -31,6 +31,7 @@ import {
   writeOptions,
 } from "./ingest-input.ts";
 import { lockType } from "./ingest-lock.repository.ts";
+import { checkProposal } from "./proposal-rights.ts";
 import { createRuleRows, keepRuleRows, refusedRuleRows } from "./rule-breaking.ts";
 import {
   createStage,
@@ -141,6 +142,7 @@ async function ingestByDiff(db: Db, input: IngestInput): Promise<IngestResult> {
         input.missingScope,
         rows,
       );
+      checkProposal(input, counts);
       checkMassMissing(input, counts);
       const { existing: _existing, ...result } = counts;
       if (input.dryRun) {

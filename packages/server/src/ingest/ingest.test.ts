@@ -11,6 +11,7 @@ import { ADMIN_PASSWORD, createTestApp, type TestApp } from "../testing/test-app
 import { testDatabaseKind } from "../testing/test-database.ts";
 import { ingest } from "./ingest.service.ts";
 import { type IngestInput, IngestRejected, type IngestRow, rowChunks } from "./ingest-input.ts";
+import { ANY_PROPOSAL } from "./proposal-rights.ts";
 
 // Enough rows to take the bulk path (indexes rebuilt after the insert) on the small demo table.
 const BULK = 10_000;
@@ -72,6 +73,7 @@ function ingestCurrencies(
     confirmMassMissing: false,
     source,
     user: "admin",
+    rights: ANY_PROPOSAL,
     maxRows: 1_000_000,
     loadTransaction,
   });

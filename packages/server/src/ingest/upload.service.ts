@@ -1,12 +1,12 @@
 import type { FileLayoutInfo } from "@ledgerline/contract";
 import type { FastifyBaseLogger } from "fastify";
-import { type ContextRights, requireTypePermission, rightsIn } from "../admin/permissions.ts";
+import { rightsIn } from "../admin/permissions.ts";
 import type { CurrentUser } from "../auth/auth.service.ts";
 import type { BackgroundWork } from "../background-work.ts";
 import type { Config } from "../config.ts";
 import { counted } from "../counted.ts";
 import type { Database } from "../db/connection.ts";
-import { ForbiddenError, NotFoundError } from "../errors.ts";
+import { NotFoundError } from "../errors.ts";
 import type { Attribute, Model } from "../model/model.ts";
 import { findEntityType } from "../model/model.ts";
 import { notifierOf, notifyChangeSetWaiting } from "../notifications/notify.service.ts";
@@ -16,30 +16,37 @@ import { checkMissingUnreferenced } from "./ingest-checks.ts";
 import { IngestRejected, type IngestResult, outcomeParts } from "./ingest-input.ts";
 import { type LayoutInWorker, openLayoutInWorker } from "./parse-in-worker.ts";
 import { writeProblemList } from "./problem-list.ts";
+import { proposalRightsOf } from "./proposal-rights.ts";
+import { approveEverythingRefusal, checkUploadRights } from "./upload-rights.ts";
 import { finishUpload, insertUpload } from "./uploads.repository.ts";
 import { FileFormatError } from "./zip-archive.ts";
 
-/** The layouts whose type the user may create or edit in. */
+/** The layouts whose type the user may create or edit in, each saying whether the user may approve everything with it. */
 export function listFileLayouts(
   model: Model,
   user: CurrentUser,
   context: string,
 ): FileLayoutInfo[] {
   const rights = rightsIn(model, user, context);
-  return rights.context.fileLayouts
-    .filter((l) => {
-      const flags = rights.flagsOf(l.entityType);
-      return flags.cancreate || flags.canedit;
-    })
-    .map((l) => ({
-      name: l.name,
-      uiName: l.uiName,
-      entityType: l.entityType,
-      deleteMissing: l.deleteMissing,
-      approveEverything: l.approveEverything,
-      showDeleteMissing: l.showDeleteMissing,
-      showApproveEverything: l.showApproveEverything,
-    }));
+  return rights.context.fileLayouts.flatMap((l) => {
+    const flags = rights.flagsOf(l.entityType);
+    const type = findEntityType(rights.context, l.entityType);
+    if (!type || !(flags.cancreate || flags.canedit)) return [];
+    const refusal = approveEverythingRefusal(rights, type);
+    return [
+      {
+        name: l.name,
+        uiName: l.uiName,
+        entityType: l.entityType,
+        deleteMissing: l.deleteMissing,
+        approveEverything: l.approveEverything,
+        showDeleteMissing: l.showDeleteMissing,
+        showApproveEverything: l.showApproveEverything,
+        mayApproveEverything: refusal === undefined,
+        ...(refusal === undefined ? {} : { approveEverythingRefusal: refusal }),
+      },
+    ];
+  });
 }
 
 export interface UploadRequest {
@@ -54,23 +61,11 @@ export interface UploadRequest {
 }
 
 export interface UploadAnswer {
-  status: 200 | 400 | 409 | 422;
+  status: 200 | 400 | 403 | 409 | 422;
   text: string;
   uploadId?: number;
   /** The rows of the refused upload's problem list (POST /api/upload-problems), if it has one. */
   problemRows?: number;
-}
-
-function checkRights(
-  rights: ContextRights,
-  entityType: string,
-  options: { deleteMissing: boolean; approveEverything: boolean },
-): void {
-  const flags = rights.flagsOf(entityType);
-  if (!flags.cancreate && !flags.canedit) requireTypePermission(rights, entityType, "edit");
-  if (options.deleteMissing) requireTypePermission(rights, entityType, "delete");
-  if (options.approveEverything && !flags.canapprove)
-    throw new ForbiddenError("Only approvers may use 'Approve everything'");
 }
 
 /** The answer's text. `warned`: records the upload wrote, unreviewed, that break a warning rule. */
@@ -106,7 +101,7 @@ export async function uploadFile(
   if (!type) throw new NotFoundError(`Unknown entity type '${layout.entityType}'`);
   const deleteMissing = request.deleteMissing ?? layout.deleteMissing;
   const approveEverything = request.approveEverything ?? layout.approveEverything;
-  checkRights(rights, type.name, { deleteMissing, approveEverything });
+  checkUploadRights(rights, type, { approveEverything });
 
   const uploadId = await insertUpload(db, {
     context: rights.context.name,
@@ -143,6 +138,7 @@ export async function uploadFile(
     const result = await ingest(db, {
       copyRows: database.copyRows,
       context: rights.context,
+      rights: proposalRightsOf(rights.flagsOf(type.name)),
       type,
       attributes: columns.map(
         (c) => type.attributes.find((a) => a.name === c.attribute) as Attribute,

@@ -53,9 +53,24 @@ async function pendingCountries() {
   });
 }
 
+/** Approves an upload's pending changes as the administrator: the second pair of eyes. */
+async function approveUpload(entityType: string, res: { headers: Record<string, unknown> }) {
+  const uploadId = Number(res.headers["x-upload-id"]);
+  const approved = await t.post(
+    "/api/approve",
+    { context: "reference", entityType, uploadId },
+    admin,
+  );
+  expect(approved.statusCode, approved.body).toBe(200);
+}
+
 describe("POST /api/filelayouts", () => {
   it("lists the layouts of types the user may create or edit in, with their defaults", async () => {
     const res = await t.post("/api/filelayouts", { context: "reference" }, steward);
+    const notApprover = {
+      mayApproveEverything: false,
+      approveEverythingRefusal: "Only approvers may use 'Approve everything'",
+    };
     expect(res.json()).toEqual([
       {
         name: "countries",
@@ -65,6 +80,7 @@ describe("POST /api/filelayouts", () => {
         approveEverything: false,
         showDeleteMissing: true,
         showApproveEverything: true,
+        ...notApprover,
       },
       {
         name: "currencies",
@@ -74,9 +90,27 @@ describe("POST /api/filelayouts", () => {
         approveEverything: false,
         showDeleteMissing: true,
         showApproveEverything: true,
+        ...notApprover,
       },
     ]);
     expect((await t.post("/api/filelayouts", { context: "reference" }, viewer)).json()).toEqual([]);
+  });
+
+  it("tells an approver 'Approve everything' is refused where the type does not allow self-approval", async () => {
+    const res = await t.post("/api/filelayouts", { context: "reference" }, admin);
+    const flags = (res.json() as Record<string, unknown>[]).map((l) => ({
+      name: l.name,
+      may: l.mayApproveEverything,
+      why: l.approveEverythingRefusal,
+    }));
+    expect(flags).toEqual([
+      {
+        name: "countries",
+        may: false,
+        why: "'Approve everything' would approve your own changes, and Country does not allow self-approval",
+      },
+      { name: "currencies", may: true, why: undefined },
+    ]);
   });
 });
 
@@ -148,11 +182,50 @@ describe("POST /api/upload", () => {
     });
     expect(denied.statusCode).toBe(403);
     expect(denied.body).toBe("Only approvers may use 'Approve everything'");
-    const res = await upload(t, admin, await example("countries.xlsx"), {
-      layout: "countries",
-      approveEverything: true,
-    });
-    expect(res.body).toMatch(/10 changed.*; 10 changes applied$/);
+    // Currencies allow self-approval: an approver's upload of them is applied at once.
+    const events = await eventCount();
+    const res = await upload(
+      t,
+      admin,
+      await workbookOf("Currencies", [
+        ["Code", "Name", "Minor units", "Active"],
+        ["XAE", "Approved at once", 2, true],
+      ]),
+      { layout: "currencies", deleteMissing: false, approveEverything: true },
+    );
+    expect(res.body).toMatch(/1 added, 0 changed.*; 1 change applied$/);
+    expect(await eventCount()).toBe(events + 1);
+    const { rows } = await sql<{ status: string; created_by: string; decided_by: string }>`
+      select status, created_by, decided_by from app.events
+      where source = ${`upload:${res.headers["x-upload-id"]}`}`.execute(t.database.db);
+    expect(rows).toEqual([{ status: "approved", created_by: "admin", decided_by: "admin" }]);
+  });
+
+  it("refuses 'Approve everything' where the type does not allow self-approval, dry runs too, and changes nothing", async () => {
+    const events = await eventCount();
+    const pendingBefore = (await pendingCountries()).data.map((r) => r.pending?.[0].entityEventID);
+    const rule =
+      "'Approve everything' would approve your own changes, and Country does not allow self-approval";
+    for (const dryRun of [false, true]) {
+      const refused = await upload(t, admin, await example("countries.xlsx"), {
+        layout: "countries",
+        approveEverything: true,
+        dryRun,
+      });
+      expect([refused.statusCode, refused.body]).toEqual([403, rule]);
+    }
+    expect(await eventCount()).toBe(events);
+    expect((await pendingCountries()).data.map((r) => r.pending?.[0].entityEventID)).toEqual(
+      pendingBefore,
+    );
+    // The steward's changes take a second person: the administrator approves them.
+    const ids = pendingBefore.filter((id): id is number => id !== undefined);
+    const approved = await t.post(
+      "/api/approve",
+      { context: "reference", entityType: "country", entityEventIds: ids },
+      admin,
+    );
+    expect(approved.statusCode, approved.body).toBe(200);
     const de = (
       await listRecords(t, viewer, {
         entityType: "country",
@@ -298,8 +371,9 @@ describe("POST /api/upload", () => {
       COUNTRY_HEADERS,
       ["GB", "United Kingdom", "GBP", null, null, false],
     ]);
-    const res = await upload(t, admin, file, { layout: "countries", approveEverything: true });
+    const res = await upload(t, proposer, file, { layout: "countries" });
     expect(res.body).toMatch(/0 added, 1 changed/);
+    await approveUpload("country", res);
     const back = (
       await listRecords(t, viewer, { entityType: "country", entityKeyID: gb.entityKeyID })
     ).data[0];
@@ -617,8 +691,9 @@ describe("refused uploads change nothing", () => {
       ["__proto__", ...COUNTRY_HEADERS],
       ["x", "DE", "=cmd|' /C calc'!A0", "EUR", null, null, true],
     ]);
-    const res = await upload(t, admin, file, { layout: "countries", approveEverything: true });
+    const res = await upload(t, proposer, file, { layout: "countries" });
     expect(res.statusCode, res.body).toBe(200);
+    await approveUpload("country", res);
     const de = (
       await listRecords(t, viewer, {
         entityType: "country",

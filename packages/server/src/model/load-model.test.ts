@@ -111,6 +111,18 @@ describe("model validation", () => {
       /attributes\.3\.referencedEntityType: unknown entity type 'vendor'/,
     ],
     [
+      "the publish right granted on one type",
+      'grants: { "*": [read] }',
+      'grants: { "*": [read], product: [publish] }',
+      /roles\.0\.grants\.product: 'publish' is a right on the whole context: grant it under '\*'/,
+    ],
+    [
+      "a layout approving everything by default where its type allows no self-approval",
+      "sheet: Products,",
+      "sheet: Products, approveEverything: true,",
+      /fileLayouts\.0\.approveEverything: 'product' does not allow self-approval/,
+    ],
+    [
       "a Reference without target",
       ", referencedEntityType: supplier",
       "",

@@ -9,7 +9,7 @@ import {
   checkTypeRules,
   typeRuleOf,
 } from "../rules/rule-model.ts";
-import { ContextFile } from "./model.schema.ts";
+import { CONTEXT_PERMISSIONS, ContextFile } from "./model.schema.ts";
 import type { Attribute, ContextModel, EntityType, Model } from "./model.ts";
 import { SYSTEM_COLUMNS, schemaNameOf } from "./model.ts";
 
@@ -136,6 +136,13 @@ function checkContext(
       say(`${where}.entityType`, `unknown entity type '${layout.entityType}'`);
       return;
     }
+    // 'Approve everything' approves the uploader's own changes (upload.service.ts): as a default
+    // it would refuse every upload that does not say otherwise.
+    if (layout.approveEverything && type.approval.upload && !type.selfApproval)
+      say(
+        `${where}.approveEverything`,
+        `'${type.name}' does not allow self-approval, so its uploads cannot approve everything by default`,
+      );
     layout.columns.forEach((c, ci) => {
       const attr = type.attributes.find((a) => a.name === c.attribute);
       if (!attr)
@@ -174,9 +181,15 @@ function checkContext(
   });
 
   ctx.roles.forEach((role, ri) => {
-    for (const typeName of Object.keys(role.grants)) {
+    for (const [typeName, granted] of Object.entries(role.grants)) {
       if (typeName !== "*" && !types.has(typeName))
         say(`roles.${ri}.grants.${typeName}`, `unknown entity type '${typeName}'`);
+      for (const right of CONTEXT_PERMISSIONS)
+        if (typeName !== "*" && granted.includes(right))
+          say(
+            `roles.${ri}.grants.${typeName}`,
+            `'${right}' is a right on the whole context: grant it under '*'`,
+          );
     }
   });
   for (const d of duplicates(ctx.roles.map((r) => r.name))) say(`roles.${d}`, "role defined twice");

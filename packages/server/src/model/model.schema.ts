@@ -11,7 +11,9 @@ const Identifier = z
   .max(48, "must be at most 48 characters");
 
 export const DATA_TYPES = ["Boolean", "String", "Number", "Date", "Reference"] as const;
-export const PERMISSIONS = ["read", "create", "edit", "delete", "approve"] as const;
+export const PERMISSIONS = ["read", "create", "edit", "delete", "approve", "publish"] as const;
+/** Rights on a whole context rather than on one type: granted under "*" only. */
+export const CONTEXT_PERMISSIONS = ["publish"] as const;
 /** Text formats a String attribute may require (see records/values.ts). */
 export const FORMATS = ["cron"] as const;
 

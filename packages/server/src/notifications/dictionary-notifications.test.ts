@@ -4,6 +4,7 @@ import path from "node:path";
 import { DATA_DICTIONARY_CONTEXT } from "@ledgerline/contract";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rightsOfRoles } from "../admin/permissions.ts";
 import { importMetadataSource } from "../dictionary/import.service.ts";
 import { findContext } from "../model/model.ts";
 import { listRecords } from "../testing/records-client.ts";
@@ -129,7 +130,10 @@ describe.skipIf(!reachable)("notifications of the Data Dictionary", () => {
     await importMetadataSource(t.database, context, {
       sourceKey,
       connectionsDir,
-      user: "curator",
+      proposer: {
+        username: "curator",
+        rights: rightsOfRoles(context, new Map([[DD, new Set(["dictionary_editor"])]])),
+      },
       trigger: "manual",
       notifier: notifierOf(t.config),
     });
@@ -152,7 +156,6 @@ describe.skipIf(!reachable)("notifications of the Data Dictionary", () => {
       importMetadataSource(t.database, context, {
         sourceKey,
         connectionsDir,
-        user: "scheduler",
         trigger: "schedule",
         notifier: notifierOf(t.config),
       }),

@@ -154,8 +154,14 @@ describe("change sets waiting", () => {
     ]);
     const dry = await upload(t, cookies.steward, file, { layout: "countries", dryRun: true });
     expect(dry.statusCode).toBe(200);
-    const applied = await upload(t, cookies.admin, file, {
-      layout: "countries",
+    // Currencies allow self-approval: an approver may apply an upload of them at once.
+    const currencies = await workbookOf("Currencies", [
+      ["Code", "Name", "Minor units", "Active"],
+      ["XNA", "Applied at once", 2, true],
+    ]);
+    const applied = await upload(t, cookies.admin, currencies, {
+      layout: "currencies",
+      deleteMissing: false,
       approveEverything: true,
     });
     expect(applied.statusCode, applied.body).toBe(200);

@@ -7,7 +7,7 @@ import {
 } from "@ledgerline/contract";
 import type { RawData } from "ws";
 import { z } from "zod";
-import { requireTypePermission, rightsIn } from "../admin/permissions.ts";
+import { requireContextPermission, rightsIn } from "../admin/permissions.ts";
 import type { CurrentUser } from "../auth/auth.service.ts";
 import { AppError, ConflictError } from "../errors.ts";
 import { currentUser } from "../http/guard.ts";
@@ -29,8 +29,9 @@ export async function publishRoutes(app: App, { database, model, config }: AppDe
   await hub.start();
   app.addHook("onClose", () => hub.stop());
 
+  // A right of its own: reading the dictionary is not enough to change what the wiki shows.
   const mayPublish = async (user: CurrentUser) => {
-    requireTypePermission(rightsIn(model, user, context.name), "dataobject", "read");
+    requireContextPermission(rightsIn(model, user, context.name), "publish");
   };
 
   app.post(

@@ -118,6 +118,31 @@ describe("publish to a git wiki", () => {
     expect((await t.post("/api/publishdatadictionary", undefined, cookie)).statusCode).toBe(403);
   });
 
+  it("needs the publish right: a dictionary viewer is refused and starts no run, an editor publishes", async () => {
+    const runs = async () =>
+      (await t.database.db.selectFrom("app.publish_runs").select("run_id").execute()).length;
+    const before = await runs();
+    await t.createUser({
+      username: "ddviewer",
+      roles: [{ context: DATA_DICTIONARY_CONTEXT, role: "dictionary_viewer" }],
+    });
+    const viewer = await t.login("ddviewer", TEST_USER_PASSWORD);
+    const refused = await t.post("/api/publishdatadictionary", undefined, viewer);
+    expect([refused.statusCode, refused.json().message]).toEqual([
+      403,
+      "You may not publish the Data Dictionary",
+    ]);
+    expect(await runs()).toBe(before);
+    await t.createUser({
+      username: "ddeditor",
+      roles: [{ context: DATA_DICTIONARY_CONTEXT, role: "dictionary_editor" }],
+    });
+    const editor = await t.login("ddeditor", TEST_USER_PASSWORD);
+    const published = await t.post("/api/publishdatadictionary", undefined, editor);
+    expect(published.statusCode, published.body).toBe(200);
+    expect(await runs()).toBe(before + 1);
+  });
+
   it("keeps a slow run alive with a heartbeat every 15 seconds, however few pages are done", async () => {
     const context = findContext(t.prepared.model, DATA_DICTIONARY_CONTEXT);
     if (!context) throw new Error("no dictionary context");
@@ -221,6 +246,24 @@ describe("WebSocket /ws/publish", () => {
     await t.createUser({ username: "refonly2", roles: [{ context: "reference", role: "viewer" }] });
     const cookie = await t.login("refonly2", TEST_USER_PASSWORD);
     await expect(connect(cookie)).rejects.toThrow("HTTP 403");
+  });
+
+  it("answers 403 to a dictionary viewer, who may read but not publish, and a socket to an editor", async () => {
+    await t.createUser({
+      username: "ddviewer2",
+      roles: [{ context: DATA_DICTIONARY_CONTEXT, role: "dictionary_viewer" }],
+    });
+    await expect(connect(await t.login("ddviewer2", TEST_USER_PASSWORD))).rejects.toThrow(
+      "HTTP 403",
+    );
+    await t.createUser({
+      username: "ddeditor2",
+      roles: [{ context: DATA_DICTIONARY_CONTEXT, role: "dictionary_editor" }],
+    });
+    const editor = await connect(await t.login("ddeditor2", TEST_USER_PASSWORD));
+    editor.ws.send("status");
+    expect(await editor.next()).toEqual({ type: "statusResponse", busy: false });
+    editor.ws.close();
   });
 
   it("refuses a publish while another instance publishes", async () => {

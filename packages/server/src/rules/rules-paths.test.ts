@@ -63,6 +63,8 @@ const COUNTRY_COLUMNS = [
 
 function referenceWithRules(doc: ModelFileDoc): void {
   const country = typeIn(doc, "country");
+  // An approver's upload applied without review ('Approve everything') needs self-approval.
+  country.selfApproval = true;
   country.attributes.push(
     {
       name: "code3",

@@ -6,6 +6,7 @@ import Nav from "react-bootstrap/Nav";
 import Navbar from "react-bootstrap/Navbar";
 import NavDropdown from "react-bootstrap/NavDropdown";
 import { Link, NavLink, useLocation } from "react-router";
+import { useMayPublish } from "../components/entity-types/use-entity-types.ts";
 import { useWaiting } from "../components/waiting/use-waiting.ts";
 import { waitingForMeIn, waitingForMeText } from "../components/waiting/waiting-counts.ts";
 import { useProfile, useSelectedContext } from "../state/session-store.ts";
@@ -66,6 +67,7 @@ export function NavBar() {
   const waiting = useWaiting();
   const withContext = profile !== null && context !== null;
   const isDictionary = withContext && context === DATA_DICTIONARY_CONTEXT;
+  const mayPublish = useMayPublish(isDictionary ? context : null);
 
   // On narrow screens the folded-out menu closes whenever the user moves to another page.
   const { pathname } = useLocation();
@@ -109,7 +111,7 @@ export function NavBar() {
                 badge={waitingForMeIn(waiting.data, context)}
               />
             )}
-            {isDictionary && shown("wikimanager") && (
+            {isDictionary && mayPublish && shown("wikimanager") && (
               <NavEntryLink to="/wikimanager" label="Data wiki manager" testId="nav-wikimanager" />
             )}
             {isDictionary && shown("systemenvironments") && (

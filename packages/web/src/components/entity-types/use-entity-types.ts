@@ -16,3 +16,14 @@ export function useEntityTypes(context: string | null) {
     staleTime: 5 * 60_000,
   });
 }
+
+/**
+ * Whether the caller may publish the context (its publish right, the same `canpublish` flag on
+ * each of its types); undefined while the types load. False without a context.
+ */
+export function useMayPublish(context: string | null): boolean | undefined {
+  const { data, isPending, isError } = useEntityTypes(context);
+  if (context === null || isError) return false;
+  if (isPending) return undefined;
+  return data.some((t) => t.canpublish);
+}

@@ -58,8 +58,11 @@ export function AdvancedOptions(props: AdvancedOptionsProps) {
   const { open, onToggle, layout, rights, flags, onFlagChange, disabled } = props;
   const typeName = rights?.uiName ?? layout?.entityType ?? "";
   const noDelete = rights && !rights.candelete ? `You may not delete ${typeName} records.` : null;
+  // The server says per layout whether the caller may approve everything (approve right, four eyes).
   const noApprove =
-    rights && !rights.canapprove ? "Only approvers may use 'Approve everything'." : null;
+    layout && !layout.mayApproveEverything
+      ? `${layout.approveEverythingRefusal ?? "You may not use 'Approve everything'"}.`
+      : null;
 
   return (
     <div className="mb-4">

@@ -58,7 +58,7 @@ export function UploadPanel({ context }: { context: string }) {
         ? flags.deleteMissing && (rights?.candelete ?? true)
         : undefined,
       approveEverything: layout.showApproveEverything
-        ? flags.approveEverything && (rights?.canapprove ?? true)
+        ? flags.approveEverything && layout.mayApproveEverything
         : undefined,
     });
   };

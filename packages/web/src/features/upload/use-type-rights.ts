@@ -7,13 +7,12 @@ import { uploadKeys } from "./upload-keys.ts";
 export interface TypeRights {
   uiName: string;
   candelete: boolean;
-  canapprove: boolean;
 }
 
 /**
  * The caller's rights per entity type of a context (POST /api/entitytypes), so the screen can
- * switch off the options the server would refuse ('Delete missing' needs delete, 'Approve
- * everything' needs approve) instead of sending a request that ends in a 403.
+ * switch off 'Delete missing' (it needs delete) instead of sending a request that ends in a 403;
+ * whether 'Approve everything' is allowed comes with each layout (FileLayoutInfo).
  */
 export function useTypeRights(context: string) {
   return useQuery({
@@ -24,10 +23,5 @@ export function useTypeRights(context: string) {
 }
 
 function rightsByType(types: EntityTypeInfo[]): Map<string, TypeRights> {
-  return new Map(
-    types.map((t) => [
-      t.name,
-      { uiName: t.uiName, candelete: t.candelete, canapprove: t.canapprove },
-    ]),
-  );
+  return new Map(types.map((t) => [t.name, { uiName: t.uiName, candelete: t.candelete }]));
 }

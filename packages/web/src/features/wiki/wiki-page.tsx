@@ -3,6 +3,7 @@ import { useCallback } from "react";
 import Button from "react-bootstrap/Button";
 import Card from "react-bootstrap/Card";
 import { Navigate, useNavigate } from "react-router";
+import { useMayPublish } from "../../components/entity-types/use-entity-types.ts";
 import { useSelectedContext } from "../../state/session-store.ts";
 import { PublishResultAlert } from "./publish-result.tsx";
 import { canPublish } from "./publish-state.ts";
@@ -10,12 +11,17 @@ import { PublishProgressBar, PublishStatus } from "./publish-status.tsx";
 import { usePublishSocket } from "./use-publish-socket.ts";
 
 /**
- * /wikimanager: only in the 'Data Dictionary' context. Any other context, a change away from it
- * (the session guard remounts the screen) or the end of the socket leaves to /.
+ * /wikimanager: only in the 'Data Dictionary' context, for a caller with its publish right. Any
+ * other context, a change away from it (the session guard remounts the screen), no publish right
+ * or the end of the socket leaves to /.
  */
 export function WikiManagerPage() {
   const context = useSelectedContext();
-  if (context !== DATA_DICTIONARY_CONTEXT) return <Navigate to="/" replace />;
+  const mayPublish = useMayPublish(context === DATA_DICTIONARY_CONTEXT ? context : null);
+  if (context !== DATA_DICTIONARY_CONTEXT || mayPublish === false)
+    return <Navigate to="/" replace />;
+  // The socket would be refused without the right: it opens once the right is known.
+  if (mayPublish === undefined) return null;
   return <WikiPublisher />;
 }
 
