@@ -62,6 +62,9 @@ const EnvSchema = z.object({
   WEB_DIST: z.string().default(path.resolve(import.meta.dirname, "../../web/dist")),
   UPLOAD_MAX_MB: z.coerce.number().positive().max(2048).default(200),
   UPLOAD_MAX_ROWS: z.coerce.number().int().positive().default(1_000_000),
+  UPLOAD_PARSE_TIMEOUT_SECONDS: z.coerce.number().positive().max(86_400).default(300),
+  UPLOAD_PARSERS_MAX: z.coerce.number().int().positive().max(64).default(2),
+  UPLOAD_PARSERS_WAITING: z.coerce.number().int().min(0).max(1000).default(8),
   PUBLIC_URL: z.string().url().optional(),
   OIDC_ISSUER: z.string().url().optional(),
   OIDC_CLIENT_ID: z.string().min(1).optional(),
@@ -167,7 +170,12 @@ export interface Config {
     maxDecompressedBytes: number;
     maxCompressionRatio: number;
     parserMemoryMb: number;
+    /** Most busy time of one upload's parser thread (not counting its waits for the server). */
     parserMilliseconds: number;
+    /** Parser threads at work at once in this server. */
+    parsersMax: number;
+    /** Uploads that may wait for a parser thread; more are answered 503. */
+    parsersWaiting: number;
   };
 }
 
@@ -235,6 +243,12 @@ export const CONFIG_HELP: Record<keyof z.infer<typeof EnvSchema>, string> = {
   UPLOAD_MAX_MB:
     "largest accepted upload in MB (default 200: room for 1,000,000 rows of about 30 columns)",
   UPLOAD_MAX_ROWS: "most rows one upload may carry (default 1000000)",
+  UPLOAD_PARSE_TIMEOUT_SECONDS:
+    "most seconds one upload's parser thread may work (its waits for the database not counted); past it the thread is stopped and the upload refused (default 300)",
+  UPLOAD_PARSERS_MAX:
+    "uploads whose files are read at once, each by a thread of its own (default 2)",
+  UPLOAD_PARSERS_WAITING:
+    "uploads that may wait for a free parser thread; more are answered 503 with Retry-After (default 8)",
   PUBLIC_URL: "the address users open, for links in e-mails (default http://HOST:PORT)",
   OIDC_ISSUER:
     "issuer URL of the OpenID Connect provider for company sign-in; unset: company sign-in is off",
@@ -363,7 +377,9 @@ export function loadConfig(
       ),
       maxCompressionRatio: 200,
       parserMemoryMb: 512,
-      parserMilliseconds: 10 * 60 * 1000,
+      parserMilliseconds: e.UPLOAD_PARSE_TIMEOUT_SECONDS * 1000,
+      parsersMax: e.UPLOAD_PARSERS_MAX,
+      parsersWaiting: e.UPLOAD_PARSERS_WAITING,
     },
   };
 }

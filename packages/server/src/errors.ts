@@ -57,3 +57,13 @@ export class PayloadTooLargeError extends AppError {
     super(413, message);
   }
 }
+
+/** The server is at a limit of its own for now (busy, not broken); the caller may try again later. */
+export class ServiceUnavailableError extends AppError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(503, message);
+  }
+}

@@ -7,6 +7,7 @@ import { type Config, generatePassword } from "./config.ts";
 import type { Database } from "./db/connection.ts";
 import { migrateToLatest } from "./db/migrate.ts";
 import { dropLeftoverStages } from "./ingest/stage.repository.ts";
+import { sweepUploadLeftovers } from "./ingest/upload-files.ts";
 import { closeInterruptedRuns } from "./interrupted-runs.ts";
 import { loadModel, ModelError } from "./model/load-model.ts";
 import type { Model } from "./model/model.ts";
@@ -38,6 +39,7 @@ export async function prepare(database: Database, config: Config): Promise<Prepa
   const migrations = await migrateToLatest(raw);
   await dropLeftoverStages(database.db);
   await closeInterruptedRuns(database.db);
+  await sweepUploadLeftovers(config.dataDir);
   const model = await loadModel(config.modelDir, new Set(GENERATORS.keys()));
   const unknownHandlers = unknownActionHandlers(model);
   if (unknownHandlers.length > 0) throw new ModelError(unknownHandlers);

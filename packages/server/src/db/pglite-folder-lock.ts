@@ -1,4 +1,5 @@
 import fs from "node:fs/promises";
+import { processRunning } from "../process-running.ts";
 
 /** The data folder is open in another process that is still running. */
 export class FolderInUseError extends Error {
@@ -7,16 +8,6 @@ export class FolderInUseError extends Error {
       `The embedded database in ${dir} is in use by process ${pid} (a running server or CLI command): stop it first, or set DATABASE_URL to use PostgreSQL`,
     );
     this.name = "FolderInUseError";
-  }
-}
-
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists, under another user.
-    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 
@@ -35,7 +26,7 @@ export async function lockDataFolder(dir: string): Promise<() => Promise<void>> 
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     }
     const holder = Number(await fs.readFile(file, "utf8").catch(() => ""));
-    if (holder > 0 && holder !== process.pid && running(holder))
+    if (holder > 0 && holder !== process.pid && processRunning(holder))
       throw new FolderInUseError(dir, holder);
     // Left behind by a process that is gone (or half written): remove it and try again.
     await fs.rm(file, { force: true });

@@ -1,7 +1,7 @@
 import { STATUS_CODES } from "node:http";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { indexEntryTooLong, sqlState } from "../db/pg-errors.ts";
-import { AppError, TooManyRequestsError } from "../errors.ts";
+import { AppError, ServiceUnavailableError, TooManyRequestsError } from "../errors.ts";
 
 interface ValidationIssue {
   instancePath?: string;
@@ -65,7 +65,7 @@ export function errorHandler(
   request: FastifyRequest,
   reply: FastifyReply,
 ): void {
-  if (error instanceof TooManyRequestsError)
+  if (error instanceof TooManyRequestsError || error instanceof ServiceUnavailableError)
     reply.header("retry-after", String(error.retryAfterSeconds));
   const { status, message, logged } = describe(error);
   if (status >= 500 || logged) request.log.error({ err: error }, "request failed");

@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { createWriteStream } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
@@ -21,6 +20,7 @@ import type { App, AppDeps } from "../http/types.ts";
 import { prepareParser } from "./parse-in-worker.ts";
 import { openProblemList } from "./problem-list.ts";
 import { listFileLayouts, uploadFile } from "./upload.service.ts";
+import { newUploadPath, uploadFolder } from "./upload-files.ts";
 
 const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 
@@ -40,7 +40,7 @@ function tooLarge(maxBytes: number): PayloadTooLargeError {
 /** /api/filelayouts and the multipart /api/upload (answers plain text, as the screen shows it). */
 export async function ingestRoutes(app: App, { database, model, config }: AppDeps): Promise<void> {
   const db = database.db;
-  const uploadDir = path.join(config.dataDir, "uploads");
+  const uploadDir = uploadFolder(config.dataDir);
   app.addHook("onReady", async () => prepareParser(config.upload.parserMemoryMb));
   // The index builds of first loads go on after their answers; closing waits for them.
   const background = new BackgroundWork();
@@ -98,7 +98,7 @@ export async function ingestRoutes(app: App, { database, model, config }: AppDep
           } else if (part.fieldname === "uploadfile" && !file) {
             file = {
               name: path.basename(part.filename || "upload.xlsx"),
-              path: path.join(uploadDir, `${randomBytes(8).toString("hex")}.xlsx`),
+              path: newUploadPath(uploadDir),
             };
             await saveFile(part, file.path, config.upload.maxBytes);
           } else {

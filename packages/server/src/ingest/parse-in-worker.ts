@@ -1,14 +1,20 @@
 import { Worker } from "node:worker_threads";
+import type { Config } from "../config.ts";
 import { IngestRejected, type RowChunk } from "./ingest-input.ts";
+import { enterParserLine } from "./parser-line.ts";
 import type { LayoutColumn, ParseJob, WorkerMessage } from "./xlsx-worker.ts";
 import { FileFormatError } from "./zip-archive.ts";
 
-export interface WorkerLimits {
-  /** Heap of the parsing thread, in MB. */
-  maxMemoryMb: number;
-  /** Longest a parse may take, in milliseconds. */
-  maxMilliseconds: number;
-}
+/** The limits of a parse: the file's (zip-bomb guards), the thread's, and the server's line. */
+export type ParserLimits = Pick<
+  Config["upload"],
+  | "maxDecompressedBytes"
+  | "maxCompressionRatio"
+  | "parserMemoryMb"
+  | "parserMilliseconds"
+  | "parsersMax"
+  | "parsersWaiting"
+>;
 
 // From source the worker needs the TypeScript loader registered first; the compiled server
 // (scripts/build-server.ts) has the worker bundled beside it as xlsx-worker.js.
@@ -24,8 +30,15 @@ const ENTRY = import.meta.url.endsWith(".ts")
  */
 const PARSER_YOUNG_GENERATION_MB = 48;
 
+/** A parsing thread; `ready` settles once it has loaded (rejected if it failed first). */
+interface Parser {
+  worker: Worker;
+  memoryMb: number;
+  ready: Promise<void>;
+}
+
 /** A parsing thread started ahead of need; each thread parses one file and is then stopped. */
-let spare: { worker: Worker; memoryMb: number } | undefined;
+let spare: Parser | undefined;
 
 /**
  * Starts a parsing thread ahead of the next upload, which then does not wait the ~0.2 s a thread
@@ -41,25 +54,39 @@ export function prepareParser(maxMemoryMb: number): void {
     },
   });
   worker.unref();
+  const ready = new Promise<void>((resolve, reject) => {
+    const loaded = (m: WorkerMessage) => {
+      if (m.kind !== "ready") return;
+      worker.off("message", loaded);
+      resolve();
+    };
+    worker.on("message", loaded);
+    worker.once("error", reject);
+    worker.once("exit", () => reject(new Error("the parser thread stopped while loading")));
+  });
+  // Whoever takes the thread hears of its failure from its events.
+  ready.catch(() => undefined);
   // A spare that fails while idle is dropped; the next parse starts a thread of its own.
   const drop = () => {
     if (spare?.worker === worker) spare = undefined;
   };
   worker.once("error", drop);
   worker.once("exit", drop);
-  spare = { worker, memoryMb: maxMemoryMb };
+  spare = { worker, memoryMb: maxMemoryMb, ready };
 }
 
-function takeParser(maxMemoryMb: number): Worker {
+/** Takes the spare thread (or a new one), and starts the next spare while this one reads. */
+function takeParser(maxMemoryMb: number): Parser {
   prepareParser(maxMemoryMb);
-  const { worker } = spare as { worker: Worker };
+  const parser = spare as Parser;
   spare = undefined;
-  worker.ref();
-  return worker;
+  parser.worker.ref();
+  prepareParser(maxMemoryMb);
+  return parser;
 }
 
-/** What the parser thread reads a file through: the sheet's limits, the layout and its type's attributes. */
-export type ParseRequest = Omit<ParseJob, "filePath">;
+/** What the parser thread reads a file through: the layout and its type's attributes. */
+export type ParseRequest = Omit<ParseJob, "filePath" | "options">;
 
 /** A file being read by a parser thread. */
 export interface LayoutInWorker {
@@ -73,16 +100,23 @@ export interface LayoutInWorker {
 
 /**
  * Reads a file through a layout in a worker thread with its own memory and time limits, so a
- * large or hostile file never stalls the server's event loop: answers the columns the layout
- * mapped (or throws as the header row or the file is refused, the thread stopped) and the
- * converted rows, in chunks.
+ * large or hostile file never stalls the server's event loop, once one of the server's parser
+ * slots is free (parser-line.ts): answers the columns the layout mapped (or throws as the header
+ * row or the file is refused, the thread stopped) and the converted rows, in chunks.
  */
 export async function openLayoutInWorker(
   filePath: string,
   request: ParseRequest,
-  limits: WorkerLimits,
+  limits: ParserLimits,
 ): Promise<LayoutInWorker> {
-  const messages = parseInWorker({ filePath, ...request }, limits);
+  const options = {
+    sheet: request.layout.sheet,
+    maxDecompressedBytes: limits.maxDecompressedBytes,
+    maxCompressionRatio: limits.maxCompressionRatio,
+    // The shared strings live outside the thread's heap: they get a budget of the same size.
+    maxSharedStringsBytes: limits.parserMemoryMb * 1024 * 1024,
+  };
+  const messages = parseInWorker({ filePath, options, ...request }, limits);
   const close = async () => {
     await messages.return(undefined);
   };
@@ -102,9 +136,27 @@ export async function openLayoutInWorker(
 
 type ParseOutput = Extract<WorkerMessage, { kind: "columns" | "rows" }>;
 
-/** Runs one parse job in a parser thread; yields what it sends, throws what it reports. */
-async function* parseInWorker(job: ParseJob, limits: WorkerLimits): AsyncGenerator<ParseOutput> {
-  const worker = takeParser(limits.maxMemoryMb);
+/** How often the parser thread's busy time is looked at; a limit is kept to within this. */
+const BUSY_CHECK_MS = 500;
+
+/**
+ * Runs one parse job in a parser thread, once the server's line lets it; yields what it sends,
+ * throws what it reports, and every limit the thread hits as a FileFormatError naming it.
+ *
+ * The time limit counts the thread's busy time (its event loop's active time), not the time it
+ * waits for the server to take its chunks: a million-row upload into PGlite waits minutes on the
+ * database while its parser works seconds, and a hostile file gets no more time than a large one.
+ */
+async function* parseInWorker(job: ParseJob, limits: ParserLimits): AsyncGenerator<ParseOutput> {
+  const leave = await enterParserLine(limits);
+  let parser: Parser;
+  try {
+    parser = takeParser(limits.parserMemoryMb);
+  } catch (error) {
+    leave();
+    throw error;
+  }
+  const { worker } = parser;
   const queue: (WorkerMessage | Error)[] = [];
   let wake: (() => void) | undefined;
   const push = (item: WorkerMessage | Error) => {
@@ -112,28 +164,36 @@ async function* parseInWorker(job: ParseJob, limits: WorkerLimits): AsyncGenerat
     wake?.();
   };
   worker.on("message", (m: WorkerMessage) => push(m));
-  // The thread's own error text can name server paths: the user reads a plain sentence.
-  worker.on("error", (e) =>
-    push(new FileFormatError("The file could not be read: the reader stopped", { cause: e })),
+  // The thread's own error text can name server paths: the user reads a plain sentence, naming
+  // the limit the thread hit where it hit one.
+  worker.on("error", (e: Error & { code?: string }) =>
+    push(
+      e.code === "ERR_WORKER_OUT_OF_MEMORY"
+        ? new FileFormatError(
+            `The file could not be read: the reader needed more than its ${limits.parserMemoryMb} MB of memory; it was stopped`,
+          )
+        : new Error("the parser thread failed", { cause: e }),
+    ),
   );
   worker.on("exit", (code) => {
-    if (code !== 0)
-      push(
-        new FileFormatError(
-          "The file could not be read: the reader ran out of memory or was stopped",
-        ),
-      );
+    if (code !== 0) push(new Error(`the parser thread stopped (exit code ${code})`));
   });
-  const timer = setTimeout(() => {
-    push(
-      new FileFormatError(
-        `Reading the file took longer than ${Math.round(limits.maxMilliseconds / 1000)} seconds; it was stopped`,
-      ),
-    );
-    void worker.terminate();
-  }, limits.maxMilliseconds);
-  worker.postMessage(job);
+  let busyCheck: NodeJS.Timeout | undefined;
   try {
+    // The thread's loading (about 0.2 s, more from source) is not the file's work.
+    await parser.ready.catch(() => undefined);
+    const started = worker.performance.eventLoopUtilization();
+    busyCheck = setInterval(
+      () => {
+        if (worker.performance.eventLoopUtilization(started).active <= limits.parserMilliseconds)
+          return;
+        clearInterval(busyCheck);
+        push(new FileFormatError(timeLimitText(limits.parserMilliseconds)));
+        void worker.terminate();
+      },
+      Math.min(BUSY_CHECK_MS, limits.parserMilliseconds / 4),
+    );
+    worker.postMessage(job);
     for (;;) {
       if (queue.length === 0) await new Promise<void>((resolve) => (wake = resolve));
       const item = queue.shift() as WorkerMessage | Error;
@@ -151,11 +211,18 @@ async function* parseInWorker(job: ParseJob, limits: WorkerLimits): AsyncGenerat
           break;
         case "columns":
           yield item;
+          break;
+        case "ready":
       }
     }
   } finally {
-    clearTimeout(timer);
+    clearInterval(busyCheck);
     await worker.terminate();
-    prepareParser(limits.maxMemoryMb);
+    leave();
   }
+}
+
+function timeLimitText(milliseconds: number): string {
+  const seconds = Number((milliseconds / 1000).toPrecision(3)).toLocaleString("en-US");
+  return `Reading the file took more than ${seconds} second${seconds === "1" ? "" : "s"} of the reader's time, the most one upload may take (UPLOAD_PARSE_TIMEOUT_SECONDS); it was stopped`;
 }

@@ -6,7 +6,7 @@ import type { BackgroundWork } from "../background-work.ts";
 import type { Config } from "../config.ts";
 import { counted } from "../counted.ts";
 import type { Database } from "../db/connection.ts";
-import { NotFoundError } from "../errors.ts";
+import { AppError, NotFoundError } from "../errors.ts";
 import type { Attribute, Model } from "../model/model.ts";
 import { findEntityType } from "../model/model.ts";
 import { notifierOf, notifyChangeSetWaiting } from "../notifications/notify.service.ts";
@@ -117,20 +117,8 @@ export async function uploadFile(
   try {
     parsed = await openLayoutInWorker(
       request.filePath,
-      {
-        options: {
-          sheet: layout.sheet,
-          maxDecompressedBytes: config.upload.maxDecompressedBytes,
-          maxCompressionRatio: config.upload.maxCompressionRatio,
-        },
-        layout,
-        attributes: type.attributes,
-        rules: type.rules,
-      },
-      {
-        maxMemoryMb: config.upload.parserMemoryMb,
-        maxMilliseconds: config.upload.parserMilliseconds,
-      },
+      { layout, attributes: type.attributes, rules: type.rules },
+      config.upload,
     );
     const { columns } = parsed;
     const headers = new Map(columns.map((c) => [c.attribute, c.header]));
@@ -176,9 +164,11 @@ export async function uploadFile(
   } catch (error) {
     const known = error instanceof IngestRejected || error instanceof FileFormatError;
     const status: UploadAnswer["status"] = error instanceof IngestRejected ? error.status : 400;
-    const text = known
-      ? (error as Error).message
-      : "The upload failed because of a server error; nothing was changed";
+    // An AppError (all parser threads busy: 503) is answered by the error handler with its text.
+    const text =
+      known || error instanceof AppError
+        ? (error as Error).message
+        : "The upload failed because of a server error; nothing was changed";
     await finishUpload(db, uploadId, { succeeded: false, message: text });
     if (!known) throw error;
     const problemRows = error instanceof IngestRejected ? error.problemRows : undefined;

@@ -13,11 +13,23 @@ export interface SheetRow {
   cells: CellValue[];
 }
 
-/** A streaming parser that refuses DOCTYPE declarations (no entity expansion, no external entities). */
+/** The last column (XFD) and row an Excel sheet has. */
+export const MAX_COLUMNS = 16_384;
+export const MAX_ROWS = 1_048_576;
+
+/**
+ * A streaming parser that refuses DOCTYPE declarations (no entity expansion, no external entities)
+ * and XML that is not well-formed, naming the part.
+ */
 function xmlParser(part: string): SaxesParser {
   const parser = new SaxesParser();
   parser.on("doctype", () => {
     throw new FileFormatError(`The workbook part '${part}' declares a DOCTYPE, which is refused`);
+  });
+  parser.on("error", (error) => {
+    throw new FileFormatError(
+      `The workbook part '${part}' is not well-formed XML (${error.message})`,
+    );
   });
   return parser;
 }
@@ -67,8 +79,8 @@ async function readDateStyles(archive: ZipArchive): Promise<boolean[]> {
   );
 }
 
-async function readSharedStrings(archive: ZipArchive): Promise<SharedStrings> {
-  const strings = new SharedStrings();
+async function readSharedStrings(archive: ZipArchive, maxBytes: number): Promise<SharedStrings> {
+  const strings = new SharedStrings(maxBytes);
   if (!archive.has("xl/sharedStrings.xml")) return strings;
   let current = "";
   let inText = false;
@@ -115,14 +127,32 @@ async function sheetPart(archive: ZipArchive, sheetName: string): Promise<string
   return target.startsWith("/") ? target.slice(1) : path.normalize(path.join("xl", target));
 }
 
+/** The 0-based column of a cell reference ("B7": 1); past MAX_COLUMNS, any number beyond it. */
 function columnIndex(ref: string): number {
   let n = 0;
-  for (const ch of ref) {
-    const code = ch.charCodeAt(0);
+  for (let i = 0; i < ref.length && n <= MAX_COLUMNS; i++) {
+    const code = ref.charCodeAt(i);
     if (code < 65 || code > 90) break;
     n = n * 26 + (code - 64);
   }
   return n - 1;
+}
+
+// Refused as soon as read: a cell at column 4,000,000,000 made the header row an array that long,
+// which the layout's matching then walked for minutes.
+function pastLastColumn(sheet: string, rowNumber: number, ref: string | undefined) {
+  const where = ref
+    ? `a cell at ${ref.length > 24 ? `${ref.slice(0, 24)}...` : ref}`
+    : `more than ${MAX_COLUMNS.toLocaleString("en-US")} cells in row ${rowNumber.toLocaleString("en-US")}`;
+  return new FileFormatError(
+    `Sheet '${sheet}' has ${where}, past column XFD (${MAX_COLUMNS.toLocaleString("en-US")}), the last an Excel sheet has; it was refused`,
+  );
+}
+
+function pastLastRow(sheet: string, rowNumber: number) {
+  return new FileFormatError(
+    `Sheet '${sheet}' has a row numbered ${rowNumber.toLocaleString("en-US")}, past row ${MAX_ROWS.toLocaleString("en-US")}, the last an Excel sheet has; it was refused`,
+  );
 }
 
 /** The serial day numbers Excel shows as dates: 1900-01-01 to 9999-12-31. */
@@ -159,6 +189,8 @@ export function serialToDate(serial: number): string {
 
 export interface ReadOptions extends ZipLimits {
   sheet: string;
+  /** Most bytes the workbook's shared strings may take once read (they are outside the heap). */
+  maxSharedStringsBytes: number;
 }
 
 /** Checks that the file is a plain workbook (not a macro-enabled one) before anything is parsed. */
@@ -187,7 +219,7 @@ export async function* readSheetRows(
     await checkWorkbook(archive);
     const part = await sheetPart(archive, options.sheet);
     const dateStyles = await readDateStyles(archive);
-    const shared = await readSharedStrings(archive);
+    const shared = await readSharedStrings(archive, options.maxSharedStringsBytes);
 
     let ready: SheetRow[] = [];
     let row: SheetRow | undefined;
@@ -205,6 +237,7 @@ export async function* readSheetRows(
         case "row": {
           const r = Number(tag.attributes.r);
           row = { rowNumber: Number.isInteger(r) && r > 0 ? r : nextRow, cells: [] };
+          if (row.rowNumber > MAX_ROWS) throw pastLastRow(options.sheet, row.rowNumber);
           nextRow = row.rowNumber + 1;
           cellIndex = -1;
           break;
@@ -212,6 +245,8 @@ export async function* readSheetRows(
         case "c": {
           const ref = tag.attributes.r;
           cellIndex = ref ? columnIndex(String(ref)) : cellIndex + 1;
+          if (cellIndex >= MAX_COLUMNS)
+            throw pastLastColumn(options.sheet, row?.rowNumber ?? nextRow, ref && String(ref));
           cellType = tag.attributes.t ? String(tag.attributes.t) : "n";
           cellStyle = tag.attributes.s ? Number(tag.attributes.s) : 0;
           cellText = "";

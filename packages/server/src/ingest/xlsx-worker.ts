@@ -2,6 +2,8 @@
 // matches its header row to the layout and sends the converted rows to the parent in chunks. It
 // runs at most AHEAD chunks ahead of the parent, which acknowledges each with "more": memory
 // stays bounded, and neither side waits on the other.
+// First: the imports below are evaluated in order, and this one lowers the thread's priority.
+import "./lower-thread-priority.ts";
 import { parentPort } from "node:worker_threads";
 import type { Attribute, FileLayout, TypeRule } from "../model/model.ts";
 import { withCopyText } from "./chunk-text.ts";
@@ -27,6 +29,7 @@ export interface LayoutColumn {
 }
 
 export type WorkerMessage =
+  | { kind: "ready" }
   | { kind: "columns"; columns: LayoutColumn[] }
   | { kind: "rows"; chunk: RowChunk }
   | { kind: "done" }
@@ -47,6 +50,8 @@ port.on("message", (message: ParseJob | "more") => {
   unacknowledged -= 1;
   resume?.();
 });
+// Loaded: what the thread does from here on is a job's work, which its time limit counts.
+port.postMessage({ kind: "ready" } satisfies WorkerMessage);
 
 async function send(chunk: RowChunk): Promise<void> {
   // A chunk's COPY text is handed over, not copied.

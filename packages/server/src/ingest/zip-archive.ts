@@ -11,6 +11,13 @@ export interface ZipLimits {
   maxCompressionRatio: number;
 }
 
+/**
+ * Most parts a workbook may hold. An .xlsx has tens (a sheet, its relations, styles, shared
+ * strings, a drawing or two); hundreds with many sheets and pictures. A hostile archive can list
+ * millions, each an object in the parser thread's memory before a byte of XML is read.
+ */
+export const MAX_ENTRIES = 10_000;
+
 /** An opened .xlsx (zip) file: its entries by name, read as streams with a decompression budget. */
 export class ZipArchive {
   private used = 0;
@@ -36,6 +43,13 @@ export class ZipArchive {
             : resolve(z),
       ),
     );
+    // The count comes from the archive's last record, before its directory is read.
+    if (zip.entryCount > MAX_ENTRIES) {
+      zip.close();
+      throw new FileFormatError(
+        `The workbook holds ${zip.entryCount.toLocaleString("en-US")} parts, more than the ${MAX_ENTRIES.toLocaleString("en-US")} a workbook may have; it was refused`,
+      );
+    }
     const entries = new Map<string, yauzl.Entry>();
     await new Promise<void>((resolve, reject) => {
       zip.on("entry", (entry: yauzl.Entry) => {
