@@ -111,7 +111,12 @@ describe("route guard", () => {
           isadmin: false,
         }),
       });
-    for (const headers of [{}, { "sec-fetch-site": "cross-site" }, { "sec-fetch-site": "none" }]) {
+    const forged: Record<string, string>[] = [
+      {},
+      { "sec-fetch-site": "cross-site" },
+      { "sec-fetch-site": "none" },
+    ];
+    for (const headers of forged) {
       const res = await call(headers);
       expect(res.statusCode, JSON.stringify(headers)).toBe(403);
       expect(res.json()).toEqual({
