@@ -83,8 +83,10 @@ describe("POST /api/audit/list", () => {
 
   it("filters by subject and by user (who did it or whom it concerns)", async () => {
     expect((await list({ subject: "pat" })).total).toBe(8);
-    const granted = await list({ user: "admin", kinds: ["role-granted"] });
-    expect(granted.events).toMatchObject([{ kind: "role-granted", subject: "pat", origin: "cli" }]);
+    const grantedTo = await list({ user: "pat", kinds: ["role-granted"] });
+    expect(grantedTo.events).toMatchObject([{ actor: "admin", subject: "pat", origin: "cli" }]);
+    const grantedBy = await list({ user: "ADMIN", subject: "pat" });
+    expect(grantedBy.events).toMatchObject([{ kind: "role-granted", actor: "admin" }]);
   });
 
   it("filters by time, from inclusive and to exclusive", async () => {
