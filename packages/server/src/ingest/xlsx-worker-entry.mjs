@@ -2,6 +2,4 @@
 import { register } from "tsx/esm/api";
 
 register();
-// Lowered before the worker's modules load: from source, loading them is most of a thread's start.
-await import("./lower-thread-priority.ts");
 await import("./xlsx-worker.ts");

@@ -2,8 +2,6 @@
 // matches its header row to the layout and sends the converted rows to the parent in chunks. It
 // runs at most AHEAD chunks ahead of the parent, which acknowledges each with "more": memory
 // stays bounded, and neither side waits on the other.
-// First: the imports below are evaluated in order, and this one lowers the thread's priority.
-import "./lower-thread-priority.ts";
 import { parentPort } from "node:worker_threads";
 import type { Attribute, FileLayout, TypeRule } from "../model/model.ts";
 import { withCopyText } from "./chunk-text.ts";
