@@ -19,6 +19,8 @@ export const AppConfig = z.object({
   productName: z.string(),
   version: z.string(),
   navHidden: z.array(NavItem),
+  /** Most rows one list answer holds (LIST_ALL_MAX_ROWS): 'All' is offered up to this many. */
+  listAllMaxRows: z.number(),
   /** Company sign-in (OpenID Connect); absent when it is off. */
   oidc: OidcLoginOptions.optional(),
 });

@@ -92,13 +92,63 @@ export const OPERATORS_BY_TYPE: Readonly<Record<DataType, readonly FilterOperato
   Reference: ["=", "!="],
 };
 
+/** The operators that match a text as a pattern: each character of the pattern costs work on every row. */
+export const PATTERN_OPERATORS: readonly string[] = OPERATORS_BY_TYPE.String.filter(
+  (o) => o !== "=" && o !== "!=",
+);
+/** Longest text a pattern operator (StartsWith, Contains, Like...) takes. */
+export const MAX_PATTERN_LENGTH = 200;
+/** Most constraints one query holds: its rowConstraints and every constraint group together. */
+export const MAX_FILTER_CONSTRAINTS = 50;
+/**
+ * Most values those constraints hold together. Each is a bind parameter, repeated in each part of a
+ * page reached by a seek, and a statement holds at most 65,535.
+ */
+export const MAX_FILTER_VALUES = 1_000;
+
 /** One filter: the attribute matches the operator with any of the values. */
-export const RowConstraint = z.object({
-  attribute: z.string().min(1).max(200),
-  operator: z.string().min(1).max(20),
-  values: z.array(ScalarValue).min(1).max(1000),
-});
+export const RowConstraint = z
+  .object({
+    attribute: z.string().min(1).max(200),
+    operator: z.string().min(1).max(20),
+    values: z.array(ScalarValue).min(1).max(MAX_FILTER_VALUES),
+  })
+  .superRefine((c, ctx) => {
+    if (!PATTERN_OPERATORS.includes(c.operator)) return;
+    c.values.forEach((value, i) => {
+      if (typeof value === "string" && value.length > MAX_PATTERN_LENGTH)
+        ctx.addIssue({
+          code: "custom",
+          path: ["values", i],
+          message: `a ${c.operator} pattern is at most ${MAX_PATTERN_LENGTH} characters long; this one has ${value.length}`,
+        });
+    });
+  });
 export type RowConstraint = z.infer<typeof RowConstraint>;
+
+/**
+ * Refuses a filter larger than MAX_FILTER_CONSTRAINTS constraints or MAX_FILTER_VALUES values, all
+ * its rowConstraints and constraintGroups counted together.
+ */
+export function checkFilterSize(
+  q: { rowConstraints?: RowConstraint[]; constraintGroups?: RowConstraint[][] },
+  ctx: z.RefinementCtx,
+): void {
+  const all = [...(q.rowConstraints ?? []), ...(q.constraintGroups ?? []).flat()];
+  if (all.length > MAX_FILTER_CONSTRAINTS)
+    ctx.addIssue({
+      code: "custom",
+      path: ["rowConstraints"],
+      message: `a query holds at most ${MAX_FILTER_CONSTRAINTS} filter constraints (rowConstraints and constraintGroups together); this one holds ${all.length}`,
+    });
+  const values = all.reduce((n, c) => n + c.values.length, 0);
+  if (values > MAX_FILTER_VALUES)
+    ctx.addIssue({
+      code: "custom",
+      path: ["rowConstraints"],
+      message: `the filter constraints of a query hold at most ${MAX_FILTER_VALUES} values together; these hold ${values}`,
+    });
+}
 
 export const RowOrder = z.object({ attribute: z.string().min(1).max(200), asc: z.boolean() });
 export type RowOrder = z.infer<typeof RowOrder>;
@@ -147,46 +197,51 @@ export const PageSeek = z.object({
 export type PageSeek = z.infer<typeof PageSeek>;
 
 /** The query behind lists, single records, pick lists, pending lists and exports. */
-export const EntityQuery = z.object({
-  context: z.string().min(1),
-  entityType: z.string().min(1),
-  includeDeleted: z.boolean().optional(),
-  /** Only discontinued records (the developer console's 'show discontinued' without 'show active'). */
-  onlyDeleted: z.boolean().optional(),
-  /** 0 means every row. */
-  pageSize: z.number().int().min(0).max(100_000).optional(),
-  /** Counts from 1. */
-  pageNum: z.number().int().min(0).max(10_000_000).optional(),
-  /** Every constraint must hold (AND). */
-  rowConstraints: z.array(RowConstraint).max(100).optional(),
-  /** Any group must hold (OR), each group being an AND of constraints: the filter panel's enabled tabs. */
-  constraintGroups: z.array(z.array(RowConstraint).max(100)).max(20).optional(),
-  rowOrders: z.array(RowOrder).max(20).optional(),
-  entityKeyID: z.number().int().positive().optional(),
-  includeLabels: z.boolean().optional(),
-  requirePending: z.boolean().optional(),
-  /** With requirePending: only records whose pending change is one of these kinds. */
-  pendingActions: z.array(PendingAction).optional(),
-  /** With requirePending: only records whose pending change comes from this upload. */
-  pendingUploadId: z.number().int().positive().optional(),
-  /** With requirePending: only records whose pending change comes from an import of this metadata source. */
-  pendingImportSourceId: z.number().int().positive().optional(),
-  /** Only records that break one of the type's rules ('Breaks a rule'). */
-  breaksRule: z.boolean().optional(),
-  /** Attribute names, or reference paths such as `systemenvironment.technology`. */
-  requestedAttributes: z.array(z.string().min(1).max(200)).max(200).optional(),
-  /**
-   * The approved records as they stood at this moment (values, discontinued state and reference
-   * labels of then); pending changes are never part of it. Not with requirePending.
-   */
-  asOf: Moment.optional(),
-  /** Start the page from a neighbouring page's boundary row instead of an offset. */
-  seek: PageSeek.optional(),
-  /** Count the rows exactly even where the server would answer an estimate (querySizeEstimated). */
-  exactCount: z.boolean().optional(),
-  /** Each record answers the rules its values break (EntityRecord.ruleBreaches). */
-  includeRuleBreaches: z.boolean().optional(),
-});
+export const EntityQuery = z
+  .object({
+    context: z.string().min(1),
+    entityType: z.string().min(1),
+    includeDeleted: z.boolean().optional(),
+    /** Only discontinued records (the developer console's 'show discontinued' without 'show active'). */
+    onlyDeleted: z.boolean().optional(),
+    /**
+     * 0 means every row: at most the server's LIST_ALL_MAX_ROWS (AppConfig.listAllMaxRows), a longer
+     * list is refused (400); an export (/api/query-xlsx) reads every row however many.
+     */
+    pageSize: z.number().int().min(0).max(100_000).optional(),
+    /** Counts from 1. */
+    pageNum: z.number().int().min(0).max(10_000_000).optional(),
+    /** Every constraint must hold (AND). */
+    rowConstraints: z.array(RowConstraint).max(100).optional(),
+    /** Any group must hold (OR), each group being an AND of constraints: the filter panel's enabled tabs. */
+    constraintGroups: z.array(z.array(RowConstraint).max(100)).max(20).optional(),
+    rowOrders: z.array(RowOrder).max(20).optional(),
+    entityKeyID: z.number().int().positive().optional(),
+    includeLabels: z.boolean().optional(),
+    requirePending: z.boolean().optional(),
+    /** With requirePending: only records whose pending change is one of these kinds. */
+    pendingActions: z.array(PendingAction).optional(),
+    /** With requirePending: only records whose pending change comes from this upload. */
+    pendingUploadId: z.number().int().positive().optional(),
+    /** With requirePending: only records whose pending change comes from an import of this metadata source. */
+    pendingImportSourceId: z.number().int().positive().optional(),
+    /** Only records that break one of the type's rules ('Breaks a rule'). */
+    breaksRule: z.boolean().optional(),
+    /** Attribute names, or reference paths such as `systemenvironment.technology`. */
+    requestedAttributes: z.array(z.string().min(1).max(200)).max(200).optional(),
+    /**
+     * The approved records as they stood at this moment (values, discontinued state and reference
+     * labels of then); pending changes are never part of it. Not with requirePending.
+     */
+    asOf: Moment.optional(),
+    /** Start the page from a neighbouring page's boundary row instead of an offset. */
+    seek: PageSeek.optional(),
+    /** Count the rows exactly even where the server would answer an estimate (querySizeEstimated). */
+    exactCount: z.boolean().optional(),
+    /** Each record answers the rules its values break (EntityRecord.ruleBreaches). */
+    includeRuleBreaches: z.boolean().optional(),
+  })
+  .superRefine(checkFilterSize);
 export type EntityQuery = z.infer<typeof EntityQuery>;
 
 export const AttrValue = z.object({ value: ScalarValue, label: z.string().optional() });
@@ -385,6 +440,13 @@ export const FileLayoutInfo = z.object({
   approveEverything: z.boolean(),
   showDeleteMissing: z.boolean(),
   showApproveEverything: z.boolean(),
+  /**
+   * Whether the caller may send approveEverything true with this layout: an approver of the type,
+   * where the type allows self-approval or needs no approval of uploads.
+   */
+  mayApproveEverything: z.boolean(),
+  /** Why not, worded for the caller, when mayApproveEverything is false. */
+  approveEverythingRefusal: z.string().optional(),
 });
 export type FileLayoutInfo = z.infer<typeof FileLayoutInfo>;
 
@@ -414,10 +476,3 @@ export type UploadProblemsRequest = z.infer<typeof UploadProblemsRequest>;
 export const MetadataSourceRequest = z.object({ EntityKeyID: z.number().int().positive() });
 export const CronRequest = z.object({ CronString: z.string().max(200) });
 export const CronResponse = z.object({ valid: z.literal(true), next: z.array(z.string()) });
-  /**
-   * Whether the caller may send approveEverything true with this layout: an approver of the type,
-   * where the type allows self-approval or needs no approval of uploads.
-   */
-  mayApproveEverything: z.boolean(),
-  /** Why not, worded for the caller, when mayApproveEverything is false. */
-  approveEverythingRefusal: z.string().optional(),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AttrValue, RowConstraint } from "./entities.ts";
+import { AttrValue, checkFilterSize, RowConstraint } from "./entities.ts";
 
 /**
  * One end of a comparison: a moment, or an upload id meaning "the state right after that upload's
@@ -16,22 +16,24 @@ export const CHANGE_KINDS = ["Added", "Changed", "Removed"] as const;
 export const ChangeKind = z.enum(CHANGE_KINDS);
 export type ChangeKind = z.infer<typeof ChangeKind>;
 
-export const CompareRequest = z.object({
-  context: z.string().min(1),
-  entityType: z.string().min(1),
-  from: CompareEnd,
-  to: CompareEnd,
-  /** Only these kinds of change (all when absent). */
-  kinds: z.array(ChangeKind).max(3).optional(),
-  /** Every constraint must hold (AND) on the record as it stood at `from` or as it stands at `to`. */
-  rowConstraints: z.array(RowConstraint).max(100).optional(),
-  /** Any group must hold (OR), each an AND of constraints, on either side: the filter panel's tabs. */
-  constraintGroups: z.array(z.array(RowConstraint).max(100)).max(20).optional(),
-  /** 0 means every row. */
-  pageSize: z.number().int().min(0).max(100_000).optional(),
-  /** Counts from 1. */
-  pageNum: z.number().int().min(1).max(10_000_000).optional(),
-});
+export const CompareRequest = z
+  .object({
+    context: z.string().min(1),
+    entityType: z.string().min(1),
+    from: CompareEnd,
+    to: CompareEnd,
+    /** Only these kinds of change (all when absent). */
+    kinds: z.array(ChangeKind).max(3).optional(),
+    /** Every constraint must hold (AND) on the record as it stood at `from` or as it stands at `to`. */
+    rowConstraints: z.array(RowConstraint).max(100).optional(),
+    /** Any group must hold (OR), each an AND of constraints, on either side: the filter panel's tabs. */
+    constraintGroups: z.array(z.array(RowConstraint).max(100)).max(20).optional(),
+    /** 0 means every row. */
+    pageSize: z.number().int().min(0).max(100_000).optional(),
+    /** Counts from 1. */
+    pageNum: z.number().int().min(1).max(10_000_000).optional(),
+  })
+  .superRefine(checkFilterSize);
 export type CompareRequest = z.infer<typeof CompareRequest>;
 
 export const CompareRow = z.object({

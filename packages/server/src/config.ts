@@ -16,6 +16,8 @@ const flag = z
 
 /** Rows above which a filtered list's count is estimated (docs/decisions.md, counts on large types). */
 const COUNT_ESTIMATE_DEFAULT = 100_000;
+/** Rows a list of every row (pageSize 0) may answer: as many as the largest page (docs/decisions.md). */
+const LIST_ALL_DEFAULT = 100_000;
 
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -101,6 +103,8 @@ const EnvSchema = z.object({
   TOKEN_RATE_LIMIT: z.coerce.number().int().positive().default(600),
   AUDIT_RETENTION_DAYS: z.coerce.number().int().positive().default(400),
   COUNT_ESTIMATE_ABOVE: z.coerce.number().int().positive().default(COUNT_ESTIMATE_DEFAULT),
+  LIST_ALL_MAX_ROWS: z.coerce.number().int().positive().max(1_000_000).default(LIST_ALL_DEFAULT),
+  STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(86_400_000).default(30_000),
 });
 
 /** Every setting of the server, parsed from the environment in one place. */
@@ -163,6 +167,13 @@ export interface Config {
    * marked as one, instead of counting them; the explorer offers the exact count on demand.
    */
   countEstimateAbove: number;
+  /** Most rows a list of every row (pageSize 0) answers; a longer one is refused (400). */
+  listAllMaxRows: number;
+  /**
+   * PostgreSQL: the longest a statement of the reads a caller's request shapes (lists, counts,
+   * exports' chunks, comparisons) may run, in ms; 0 for no limit. PGlite does not honour it.
+   */
+  statementTimeoutMs: number;
   upload: {
     maxBytes: number;
     maxRows: number;
@@ -280,6 +291,9 @@ export const CONFIG_HELP: Record<keyof z.infer<typeof EnvSchema>, string> = {
   AUDIT_RETENTION_DAYS:
     "days the security audit trail keeps an event before removing it (default 400)",
   COUNT_ESTIMATE_ABOVE: `a filtered list expected to hold more rows than this shows the planner's estimate ('about ...') instead of a count (default ${COUNT_ESTIMATE_DEFAULT})`,
+  LIST_ALL_MAX_ROWS: `most rows a list of every row ('All', pageSize 0) answers; a longer one is refused, to be paged or exported (default ${LIST_ALL_DEFAULT})`,
+  STATEMENT_TIMEOUT_MS:
+    "PostgreSQL: the longest a list's, count's, export chunk's or comparison's statement may run, in ms, 0 for no limit; uploads, imports, approvals and index builds are not limited (default 30000)",
 };
 
 export class ConfigError extends Error {}
@@ -368,6 +382,8 @@ export function loadConfig(
     tokens: { maxDays: e.TOKEN_MAX_DAYS, perMinute: e.TOKEN_RATE_LIMIT },
     audit: { retentionDays: e.AUDIT_RETENTION_DAYS },
     countEstimateAbove: e.COUNT_ESTIMATE_ABOVE,
+    listAllMaxRows: e.LIST_ALL_MAX_ROWS,
+    statementTimeoutMs: e.STATEMENT_TIMEOUT_MS,
     upload: {
       maxBytes: Math.round(e.UPLOAD_MAX_MB * 1024 * 1024),
       maxRows: e.UPLOAD_MAX_ROWS,

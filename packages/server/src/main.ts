@@ -29,6 +29,7 @@ async function main(): Promise<void> {
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     statementCache: config.statementCache,
+    statementTimeoutMs: config.statementTimeoutMs,
     pgliteDir: path.join(config.dataDir, "pglite"),
     log: (message) => createLogger(config).info(message),
   });

@@ -1,4 +1,5 @@
 import type { RawBuilder } from "kysely";
+import { isStatementTimeout } from "../db/pg-errors.ts";
 import { UnauthorizedError } from "../errors.ts";
 import type { CurrentUser } from "./auth.service.ts";
 
@@ -66,8 +67,10 @@ export async function withCallerCheck<T>(
   if (!callerCheck) return read(user);
   try {
     return await read(user, callerCheck.condition);
-  } catch {
-    // Whatever it was, the answer is decided below, by the caller as it stands now.
+  } catch (error) {
+    // A statement stopped by its timeout would only run as long again: it is the answer.
+    if (isStatementTimeout(error)) throw error;
+    // Whatever else it was, the answer is decided below, by the caller as it stands now.
   }
   request.callerCheck = undefined;
   request.user = await callerCheck.reread();

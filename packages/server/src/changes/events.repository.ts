@@ -1,5 +1,6 @@
 import { type Insertable, type RawBuilder, type Selectable, sql } from "kysely";
 import type { Db } from "../db/connection.ts";
+import { anyId } from "../db/id-array.ts";
 import { isoMoment } from "../db/iso-moment.ts";
 import type { EventsTable } from "../db/tables.ts";
 
@@ -60,7 +61,7 @@ export async function pendingEventsOf(
     .selectAll()
     .where("context", "=", context)
     .where("entity_type", "=", entityType)
-    .where("entity_key_id", "in", keyIds)
+    .where("entity_key_id", "=", anyId(keyIds))
     .where("status", "=", "pending")
     .orderBy("event_id")
     .execute();
@@ -109,7 +110,7 @@ export async function supersedeEvents(
   await db
     .updateTable("app.events")
     .set({ status: "superseded", decided_by: user, decided_at: new Date() })
-    .where("event_id", "in", eventIds)
+    .where("event_id", "=", anyId(eventIds))
     .where("status", "=", "pending")
     .execute();
 }

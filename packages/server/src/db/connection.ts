@@ -42,6 +42,14 @@ export function copyStatement({ schema, table, columns }: CopyTarget, source: st
 
 export interface Database {
   db: Db;
+  /**
+   * The same database through connections whose statements stop after `statementTimeoutMs` (SQLSTATE
+   * 57014): for the reads a caller's request shapes (lists, counts, exports' chunks, comparisons),
+   * so a costly filter cannot hold a connection and a core for long. Uploads, imports, decisions and
+   * index builds run on `db`, unlimited. On PGlite it is `db`: the embedded database ignores
+   * statement_timeout (its WebAssembly has no timer to stop a statement).
+   */
+  reads: Db;
   kind: DatabaseKind;
   copyRows: CopyRows;
   /** Runs `work` in a transaction in which `copyRows` may be used. */
@@ -64,6 +72,8 @@ export interface DatabaseOptions {
   poolSize?: number;
   /** Statements each PostgreSQL connection keeps prepared (StatementCache); 0 for none. */
   statementCache?: number;
+  /** PostgreSQL: the statement_timeout of `reads`, in ms; 0 or undefined for none. */
+  statementTimeoutMs?: number;
   /** Told what opening the database did beyond opening it (an upgrade of PGlite's data folder). */
   log?: (message: string) => void;
 }
@@ -71,17 +81,24 @@ export interface DatabaseOptions {
 /** Opens PostgreSQL when a URL is given, else the embedded PGlite database. */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl)
-    return openPostgres(options.databaseUrl, options.poolSize ?? 10, {
-      ...DEFAULT_STATEMENT_CACHE,
-      size: options.statementCache ?? DEFAULT_STATEMENT_CACHE.size,
-    });
+    return openPostgres(
+      options.databaseUrl,
+      options.poolSize ?? 10,
+      { ...DEFAULT_STATEMENT_CACHE, size: options.statementCache ?? DEFAULT_STATEMENT_CACHE.size },
+      options.statementTimeoutMs ?? 0,
+    );
   const dir = options.pgliteDir ?? "memory://";
   if (dir.startsWith("memory://"))
     return pgliteDatabase(await startPgliteThread(dir, options.pgliteQuickStart));
   return openPglite(dir, options.log);
 }
 
-function openPostgres(url: string, max: number, statementCache: StatementCacheLimits): Database {
+function postgresPool(
+  url: string,
+  max: number,
+  statementCache: StatementCacheLimits,
+  statementTimeoutMs: number,
+): pg.Pool {
   // The pool hands its options to each client it makes (CallbackQueryClient reads statementCache).
   const pool = new pg.Pool({
     connectionString: url,
@@ -89,6 +106,8 @@ function openPostgres(url: string, max: number, statementCache: StatementCacheLi
     // Large reads (exports, history) keep no rows alive between queries; repeated ones are prepared.
     Client: CallbackQueryClient,
     ...({ statementCache } as pg.PoolConfig),
+    // Sent with the connection's start-up: no statement of its own per request or per connection.
+    ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}),
     types: {
       getTypeParser: ((oid: number, format?: "text" | "binary") =>
         VALUE_PARSERS[oid] ?? pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
@@ -97,7 +116,26 @@ function openPostgres(url: string, max: number, statementCache: StatementCacheLi
   // An idle pooled connection can die (server restart, dropped database); without a handler that
   // error would crash the process. The pool replaces the connection at the next query.
   pool.on("error", () => undefined);
+  return pool;
+}
+
+function openPostgres(
+  url: string,
+  max: number,
+  statementCache: StatementCacheLimits,
+  statementTimeoutMs: number,
+): Database {
+  const pool = postgresPool(url, max, statementCache, 0);
   const db = new Kysely<AppTables>({ dialect: new PostgresDialect({ pool }) });
+  // A pool of its own: a timeout set per statement would cost each read a round trip.
+  const reads =
+    statementTimeoutMs > 0
+      ? new Kysely<AppTables>({
+          dialect: new PostgresDialect({
+            pool: postgresPool(url, max, statementCache, statementTimeoutMs),
+          }),
+        })
+      : db;
   // COPY needs the raw connection, which Kysely does not hand out: a transaction of
   // Database.transaction runs on a connection taken from the pool first, noted here by the
   // transaction object it hands to `work`.
@@ -110,6 +148,7 @@ function openPostgres(url: string, max: number, statementCache: StatementCacheLi
   };
   return {
     db,
+    reads,
     kind: "postgres",
     copyRows: async (on, target, data) => {
       if (on.isTransaction) {
@@ -167,6 +206,7 @@ function openPostgres(url: string, max: number, statementCache: StatementCacheLi
     },
     close: async () => {
       await Promise.all([...listeners].map((c) => c.end().catch(() => undefined)));
+      if (reads !== db) await reads.destroy();
       await db.destroy();
     },
   };
@@ -199,6 +239,7 @@ export function pgliteDatabase(thread: PgliteThread): Database {
   const db = new Kysely<AppTables>({ dialect: new PgliteDialect(thread) });
   return {
     db,
+    reads: db,
     kind: "pglite",
     copyRows: async (on, target, data) => {
       // Through the driver like any statement: inside a transaction it is that one's, and outside

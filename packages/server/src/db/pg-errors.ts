@@ -8,6 +8,12 @@ export function sqlState(error: unknown): string | undefined {
 /** A unique index or constraint refused a duplicate (23505). */
 export const isUniqueViolation = (error: unknown): boolean => sqlState(error) === "23505";
 
+/**
+ * The statement was stopped (57014): it ran past its connection's statement_timeout (Database.reads),
+ * or was cancelled.
+ */
+export const isStatementTimeout = (error: unknown): boolean => sqlState(error) === "57014";
+
 /** PostgreSQL broke a deadlock by failing this statement (40P01). */
 export const isDeadlock = (error: unknown): boolean => sqlState(error) === "40P01";
 

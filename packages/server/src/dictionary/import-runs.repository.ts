@@ -1,4 +1,5 @@
 import type { Db } from "../db/connection.ts";
+import { anyId } from "../db/id-array.ts";
 
 export async function startRun(
   db: Db,
@@ -44,7 +45,7 @@ export async function lastRuns(db: Db, sourceIds: readonly number[]): Promise<La
     .selectFrom("app.import_runs")
     .distinctOn("metadata_source_id")
     .select(["metadata_source_id", "started_at", "finished_at", "outcome", "message"])
-    .where("metadata_source_id", "in", sourceIds)
+    .where("metadata_source_id", "=", anyId(sourceIds))
     .orderBy("metadata_source_id")
     .orderBy("run_id", "desc")
     .execute();

@@ -1,13 +1,12 @@
 import type { Readable } from "node:stream";
 import type { EntityQuery, ScalarValue, XlsxGenRequest } from "@ledgerline/contract";
-import { requireTypePermission, rightsIn } from "../admin/permissions.ts";
 import type { CurrentUser } from "../auth/auth.service.ts";
 import type { Db } from "../db/connection.ts";
 import { BadRequestError } from "../errors.ts";
 import { PROBLEMS_HEADER } from "../ingest/problem-list.ts";
 import type { Model } from "../model/model.ts";
 import { findEntityType } from "../model/model.ts";
-import { type CellChunk, runListCells } from "../records/records.service.ts";
+import { type CellChunk, readableList, runListCells } from "../records/records.service.ts";
 import { type CellType, writeXlsx, type XlsxColumn } from "./xlsx-writer.ts";
 
 // Rows per read. Keyset chunks cost the same at any depth, and small ones keep few rows alive at a
@@ -23,8 +22,7 @@ export async function exportQuery(
   user: CurrentUser,
   q: EntityQuery,
 ): Promise<Readable> {
-  const rights = rightsIn(model, user, q.context);
-  const type = requireTypePermission(rights, q.entityType, "read");
+  const { rights, type } = readableList(model, user, q);
   const names = q.requestedAttributes ?? type.attributes.map((a) => a.name);
   const columns: XlsxColumn[] = names.map((name) => {
     const [first, second] = name.split(".");

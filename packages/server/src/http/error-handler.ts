@@ -1,6 +1,6 @@
 import { STATUS_CODES } from "node:http";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
-import { indexEntryTooLong, sqlState } from "../db/pg-errors.ts";
+import { indexEntryTooLong, isStatementTimeout, sqlState } from "../db/pg-errors.ts";
 import { AppError, ServiceUnavailableError, TooManyRequestsError } from "../errors.ts";
 
 interface ValidationIssue {
@@ -27,6 +27,10 @@ const DATA_EXCEPTIONS: Record<string, string> = {
   "22P02": "A value is not valid for its type",
 };
 
+// A read stopped by its statement_timeout: the server's limit, which a narrower request keeps within.
+const STATEMENT_TIMEOUT =
+  "The database stopped this request: it ran longer than the server allows a list, count or comparison (STATEMENT_TIMEOUT_MS). Narrow its filter, or export it with Generate xlsx";
+
 /**
  * Errors whose text is the server's own: a database's (a five-character SQLSTATE; it can quote SQL,
  * table and column names and values), the operating system's (errno, syscall, path), or one its
@@ -45,6 +49,7 @@ function isInternal(error: FastifyError): boolean {
 /** The status and the caller-safe message of an error; never a stack trace, SQL or a server path. */
 function describe(error: FastifyError): { status: number; message: string; logged?: boolean } {
   if (error instanceof AppError) return { status: error.statusCode, message: error.message };
+  if (isStatementTimeout(error)) return { status: 503, message: STATEMENT_TIMEOUT, logged: true };
   const dataException = DATA_EXCEPTIONS[sqlState(error) ?? ""] ?? indexEntryTooLong(error);
   if (dataException) return { status: 400, message: dataException };
   if (error.validation) return { status: 400, message: validationMessage(error) };

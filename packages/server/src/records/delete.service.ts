@@ -5,6 +5,7 @@ import type { CurrentUser } from "../auth/auth.service.ts";
 import { proposedBy } from "../changes/events.repository.ts";
 import { counted } from "../counted.ts";
 import type { Db } from "../db/connection.ts";
+import { anyId } from "../db/id-array.ts";
 import { ConflictError, ForbiddenError, NotFoundError } from "../errors.ts";
 import { lockTypeShared } from "../ingest/ingest-lock.repository.ts";
 import { type ContextModel, type EntityType, type Model, SYSTEM_COLUMNS } from "../model/model.ts";
@@ -40,10 +41,10 @@ export async function deleteRecords(
       is_pending_new: boolean;
     }>`
       select entity_key_id, is_deleted, is_pending_new from ${t}
-      where entity_key_id in (${sql.join(ids)}) for update`.execute(tx);
-    const unknown = ids.filter((id) => !found.some((r) => Number(r.entity_key_id) === id));
-    if (unknown.length > 0)
-      throw new NotFoundError(`No ${type.uiName} record with key ${unknown.join(", ")}`);
+      where entity_key_id = ${anyId(ids)} for update`.execute(tx);
+    const foundKeys = new Set(found.map((r) => Number(r.entity_key_id)));
+    const unknown = ids.filter((id) => !foundKeys.has(id));
+    if (unknown.length > 0) throw new NotFoundError(unknownKeys(type, unknown));
 
     const withdrawn = found
       .filter((r) => r.is_pending_new && !r.is_deleted)
@@ -63,10 +64,10 @@ export async function deleteRecords(
       await sql`
         update app.events set status = 'superseded', decided_by = ${user.username}, decided_at = now()
         where context = ${context.name} and entity_type = ${type.name}
-          and entity_key_id in (${sql.join(replaced)}) and status = 'pending'`.execute(tx);
+          and entity_key_id = ${anyId(replaced)} and status = 'pending'`.execute(tx);
     if (withdrawn.length > 0) {
       await sql`update ${t} set is_deleted = true, updated_at = now(), updated_by = ${user.username}
-        where entity_key_id in (${sql.join(withdrawn)})`.execute(tx);
+        where entity_key_id = ${anyId(withdrawn)}`.execute(tx);
     }
     const pending = type.approval.web;
     if (live.length > 0) {
@@ -77,13 +78,14 @@ export async function deleteRecords(
                                 source, created_by, decided_by, decided_at)
         select ${context.name}, ${type.name}, t.entity_key_id, 'Delete', ${status}, to_jsonb(t) - ${hidden},
                t.version, 'web', ${user.username}, ${decidedBy}, ${pending ? null : sql`now()`}
-        from ${t} t where t.entity_key_id in (${sql.join(live)})
+        from ${t} t where t.entity_key_id = ${anyId(live)}
         returning event_id, entity_key_id`.execute(tx);
       if (!pending) {
         await sql`
           update ${t} t set is_deleted = true, version = t.version + 1, updated_at = now(),
                  updated_by = ${user.username}, last_event_id = e.event_id
-          from (values ${sql.join(events.map((e) => sql`(${e.entity_key_id}::bigint, ${e.event_id}::bigint)`))}) as e(key_id, event_id)
+          from unnest(${events.map((e) => e.entity_key_id)}::bigint[], ${events.map((e) => e.event_id)}::bigint[])
+            as e(key_id, event_id)
           where t.entity_key_id = e.key_id`.execute(tx);
         await adjustTypeCount(tx, context.name, type.name, -live.length);
       }
@@ -112,6 +114,13 @@ export async function deleteRecords(
   });
 }
 
+/** The 404 text naming unknown keys: the first ten, and how many there are when more. */
+function unknownKeys(type: EntityType, unknown: readonly number[]): string {
+  const named = unknown.slice(0, 10).join(", ");
+  const more = unknown.length > 10 ? `, ... (${unknown.length} unknown keys in all)` : "";
+  return `No ${type.uiName} record with key ${named}${more}`;
+}
+
 /**
  * Refuses (403) to withdraw proposed records that someone else proposed: without the approve
  * right, that would be rejecting their proposal.
@@ -127,7 +136,7 @@ async function assertOwnProposals(
   const { rows } = await sql<{ n: number }>`
     select count(*)::int as n from app.events
     where context = ${context.name} and entity_type = ${type.name} and status = 'pending'
-      and entity_key_id = any(${[...keyIds]}::bigint[])
+      and entity_key_id = ${anyId(keyIds)}
       and not ${proposedBy(username)}`.execute(db);
   if (rows[0].n > 0)
     throw new ForbiddenError(
@@ -143,7 +152,7 @@ async function assertNotReferenced(
   keyIds: readonly number[],
 ): Promise<void> {
   if (keyIds.length === 0) return;
-  const keys = sql`any(${[...keyIds]}::bigint[])`;
+  const keys = anyId(keyIds);
   for (const referrer of referrersOf(context, type)) {
     // Records of the type itself that are deleted along with them do not count.
     const besides =

@@ -21,7 +21,7 @@ export function listQueryOf(
 ): ListQuery {
   if (options.afterKey !== undefined || options.keyIds !== undefined)
     return buildListQuery(context, type, q, options);
-  const key = `${options.callerChecked ? "checked" : "plain"} ${JSON.stringify(q)}`;
+  const key = `${options.callerChecked ? "checked" : "plain"} ${options.allRowsMax ?? ""} ${JSON.stringify(q)}`;
   let ofType = built.get(type);
   if (!ofType) {
     ofType = new Map();

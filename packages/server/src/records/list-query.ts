@@ -86,6 +86,11 @@ export interface ListQueryOptions {
   /** Only these records (a comparison reads the records of its page at each of its moments). */
   keyIds?: readonly number[];
   /**
+   * A list of every row (pageSize 0) reads at most one row more than this: enough to tell that it
+   * holds more than a caller's list may answer (LIST_ALL_MAX_ROWS) without reading them all.
+   */
+  allRowsMax?: number;
+  /**
    * The page reads only while its statement's `caller` holds a row: run it through `asCaller`, which
    * defines `caller` from the check that confirms the caller (CallerCheck).
    */
@@ -120,7 +125,7 @@ export function buildListQuery(
   q: EntityQuery,
   options: ListQueryOptions = {},
 ): ListQuery {
-  const { afterKey, keyIds, callerChecked } = options;
+  const { afterKey, keyIds, callerChecked, allRowsMax } = options;
   if (afterKey !== undefined && q.rowOrders?.length)
     throw new Error("keyset paging (afterKey) needs the default order");
   const source = rowSource(context, type, q);
@@ -207,7 +212,12 @@ export function buildListQuery(
   const pageNum = Math.max(q.pageNum ?? 1, 1);
   const offset = afterKey !== undefined ? 0 : (pageNum - 1) * size;
   return {
-    ...pageSql(rows, terms, { size, pageNum, offset }, q.seek),
+    ...pageSql(
+      rows,
+      terms,
+      { size, pageNum, offset, allRows: allRowsMax === undefined ? undefined : allRowsMax + 1 },
+      q.seek,
+    ),
     count: countSql(context, type, q, where, source),
     matching: sql`select v.entity_key_id from ${source.rows(type)} as v where ${where}`,
     columns,
@@ -277,7 +287,7 @@ function pendingEventsSql(
   q: EntityQuery,
 ): RawBuilder<boolean> {
   const actions = q.pendingActions?.length
-    ? sql`and e.action in (${sql.join(q.pendingActions)})`
+    ? sql`and e.action = any(${[...new Set(q.pendingActions)]}::text[])`
     : sql``;
   // Events name their change set in `source`: `upload:<upload id>`, `import:<metadata source>`.
   const sources = [

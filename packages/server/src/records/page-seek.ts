@@ -40,17 +40,25 @@ export interface PageSql {
   fromEnd?: { pageNum: number; pageSize: number; byOffset: RawBuilder<Record<string, unknown>> };
 }
 
-/** A page by its offset (pageSize 0: every row), or reached by a seek from a neighbouring page. */
+/**
+ * A page by its offset (pageSize 0: every row, at most `allRows` when given), or reached by a seek
+ * from a neighbouring page.
+ */
 export function pageSql(
   rows: RowsSql,
   terms: readonly OrderTerm[],
-  paging: { size: number; pageNum: number; offset: number },
+  paging: { size: number; pageNum: number; offset: number; allRows?: number },
   requested: PageSeek | undefined,
 ): PageSql {
-  const { size, pageNum, offset } = paging;
+  const { size, pageNum, offset, allRows } = paging;
   const key = sql.ref("v.entity_key_id");
   const whole = sql<boolean>`true`;
-  const limit = size === 0 ? sql`` : sql`limit ${rowCount(size)} offset ${rowCount(offset)}`;
+  const limit =
+    size > 0
+      ? sql`limit ${rowCount(size)} offset ${rowCount(offset)}`
+      : allRows === undefined
+        ? sql``
+        : sql`limit ${rowCount(allRows)}`;
   const byOffset = rows(whole, orderBySql(terms, key), limit);
   const seek = requested && checkedSeek(requested, terms, size);
   if (!seek) return { page: byOffset, reversed: false };

@@ -1,6 +1,7 @@
 import type { ScalarValue } from "@ledgerline/contract";
 import { sql } from "kysely";
 import type { Db } from "../db/connection.ts";
+import { anyId } from "../db/id-array.ts";
 import type { ContextModel, EntityType } from "../model/model.ts";
 import { identityAttributes, storedAttributes } from "../model/model.ts";
 
@@ -71,9 +72,7 @@ export async function visibleKeys(
   if (keyIds.length === 0) return new Set();
   const { rows } = await sql<{ entity_key_id: number }>`
     select entity_key_id from ${table(context, type)}
-    where entity_key_id in (${sql.join(keyIds)}) and not is_deleted and not is_pending_new`.execute(
-    db,
-  );
+    where entity_key_id = ${anyId(keyIds)} and not is_deleted and not is_pending_new`.execute(db);
   return new Set(rows.map((r) => Number(r.entity_key_id)));
 }
 

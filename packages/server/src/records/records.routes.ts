@@ -33,6 +33,8 @@ const xlsxFile = z.any().describe("The .xlsx file");
 /** Entity types, record queries, save, soft delete, history and XLSX exports. */
 export async function recordsRoutes(app: App, { config, database, model }: AppDeps): Promise<void> {
   const db = database.db;
+  // The reads a caller's request shapes stop after STATEMENT_TIMEOUT_MS (Database.reads).
+  const reads = database.reads;
   const notifier = notifierOf(config);
   const estimates = countEstimates(config.countEstimateAbove);
 
@@ -77,7 +79,11 @@ export async function recordsRoutes(app: App, { config, database, model }: AppDe
     },
     async (request) =>
       withCallerCheck(request, (user, callerCheck) =>
-        queryRecords(db, model, user, request.body, { estimates, callerCheck }),
+        queryRecords(reads, model, user, request.body, {
+          estimates,
+          callerCheck,
+          allRowsMax: config.listAllMaxRows,
+        }),
       ),
   );
 
@@ -152,7 +158,7 @@ export async function recordsRoutes(app: App, { config, database, model }: AppDe
       },
     },
     async (request, reply) => {
-      const stream = await exportQuery(db, model, currentUser(request), request.body);
+      const stream = await exportQuery(reads, model, currentUser(request), request.body);
       return reply
         .type(XLSX_CONTENT_TYPE)
         .header("content-disposition", `attachment; filename="${reportFileName()}"`)

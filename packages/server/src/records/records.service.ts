@@ -14,8 +14,8 @@ import { type ContextRights, requireTypePermission, rightsIn } from "../admin/pe
 import type { CurrentUser } from "../auth/auth.service.ts";
 import { type EventRow, pendingEventsOf } from "../changes/events.repository.ts";
 import type { Db } from "../db/connection.ts";
-import { NotFoundError } from "../errors.ts";
-import type { ContextModel, EntityType, Model } from "../model/model.ts";
+import { BadRequestError, ForbiddenError, NotFoundError } from "../errors.ts";
+import { type ContextModel, type EntityType, findEntityType, type Model } from "../model/model.ts";
 import { changeBreaches, pendingUniqueWarnings } from "../rules/record-check.ts";
 import { type CountEstimates, listCount } from "./count-estimate.ts";
 import { GENERATORS } from "./generators.ts";
@@ -84,16 +84,44 @@ export function getEntityType(
   return typeInfo(rights.context, type, rights);
 }
 
+/**
+ * The type a list of the caller's reads, refused (403) unless the caller may read it and every type
+ * a requested path reads (`currency.name` reads Currency records). A reference's label is shown
+ * without the right to read its type: it is how the record names what it refers to, and pick lists
+ * and pending lists show it too. The rights are the ones the guard read with the session: no query.
+ */
+export function readableList(
+  model: Model,
+  user: CurrentUser,
+  q: Pick<EntityQuery, "context" | "entityType" | "requestedAttributes">,
+): { rights: ContextRights; type: EntityType } {
+  const rights = rightsIn(model, user, q.context);
+  const type = requireTypePermission(rights, q.entityType, "read");
+  for (const name of q.requestedAttributes ?? []) {
+    const dot = name.indexOf(".");
+    if (dot < 0) continue;
+    const through = type.attributes.find((a) => a.name === name.slice(0, dot));
+    // An unknown attribute or a path through no reference is refused (400) by the list itself.
+    const target = through?.referencedEntityType
+      ? findEntityType(rights.context, through.referencedEntityType)
+      : undefined;
+    if (target && !rights.flagsOf(target.name).canread)
+      throw new ForbiddenError(
+        `You may not read ${target.uiName} records (requested through ${name})`,
+      );
+  }
+  return { rights, type };
+}
+
 /** Lists, single records, pick lists and pending lists: one query for the page, one for the count. */
 export async function queryRecords(
   db: Db,
   model: Model,
   user: CurrentUser,
   q: EntityQuery,
-  options: Pick<RunListOptions, "estimates" | "callerCheck"> = {},
+  options: Pick<RunListOptions, "estimates" | "callerCheck" | "allRowsMax"> = {},
 ): Promise<EntityList> {
-  const rights = rightsIn(model, user, q.context);
-  const type = requireTypePermission(rights, q.entityType, "read");
+  const { rights, type } = readableList(model, user, q);
   return runListQuery(db, rights.context, type, q, options);
 }
 
@@ -117,7 +145,11 @@ export async function runListQuery(
   q: EntityQuery,
   options: RunListOptions = {},
 ): Promise<EntityList> {
-  const { callerCheck } = options;
+  const { callerCheck, allRowsMax } = options;
+  if (allRowsMax !== undefined && (q.pageSize ?? 0) > allRowsMax)
+    throw new BadRequestError(
+      `pageSize: a page holds at most ${allRowsMax} rows (LIST_ALL_MAX_ROWS); this one asks for ${q.pageSize}`,
+    );
   const query = listQueryOf(context, type, q, { ...options, callerChecked: Boolean(callerCheck) });
   const readPage = async (statement: RawBuilder<Record<string, unknown>>) =>
     callerCheck
@@ -137,6 +169,8 @@ export async function runListQuery(
           )
         : typeCount(db, context.name, type.name).then((n) => ({ querySize: n })),
   ]);
+  if (q.pageSize === 0 && options.allRowsMax !== undefined && read.length > options.allRowsMax)
+    throw new BadRequestError(tooLongToList(counted, options.allRowsMax));
   const rows = await pageRows(query, read, counted.querySize, readPage);
   const pending = q.requirePending
     ? await pendingEventsOf(
@@ -154,15 +188,12 @@ export async function runListQuery(
   );
   const uniqueWarnings = await pendingUniqueWarnings(db, context, type, pending);
   const pages = await withGenerated(db, context, type, query, rows);
+  const ofPage: PendingOfPage = { events: eventsByKey(pending), labels, uniqueWarnings };
   const data = pages.map((page) =>
-    toRecord(
-      context,
-      type,
-      query,
-      page,
-      { events: pending, labels, uniqueWarnings },
-      { labels: q.includeLabels === true, ruleBreaches: q.includeRuleBreaches === true },
-    ),
+    toRecord(context, type, query, page, ofPage, {
+      labels: q.includeLabels === true,
+      ruleBreaches: q.includeRuleBreaches === true,
+    }),
   );
   const terms = query.orderValues;
   if (rows.length === 0 || terms === null) return { data, ...counted };
@@ -171,6 +202,19 @@ export async function runListQuery(
     last: boundaryOf(rows[rows.length - 1], terms),
   };
   return { data, ...counted, bounds };
+}
+
+/** The refusal of a list of every row that holds more rows than one answer may (allRowsMax). */
+function tooLongToList(
+  counted: { querySize: number; querySizeEstimated?: boolean },
+  max: number,
+): string {
+  const rows = counted.querySizeEstimated
+    ? `about ${counted.querySize}`
+    : counted.querySize > max
+      ? String(counted.querySize)
+      : `more than ${max}`;
+  return `This list has ${rows} rows, more than the ${max} one answer may hold (LIST_ALL_MAX_ROWS): page through it, or export it with Generate xlsx`;
 }
 
 /**
@@ -279,10 +323,22 @@ async function addGenerated(
 
 /** The pending changes of a page's records, with what their rows need to be shown. */
 interface PendingOfPage {
-  events: readonly EventRow[];
+  /** By record key: a page of 100,000 rows finds each row's own without reading them all. */
+  events: ReadonlyMap<number, EventRow[]>;
   labels: ReferenceLabels;
   /** The `unique` warnings each event breaks, by event id (pendingUniqueWarnings). */
   uniqueWarnings: ReadonlyMap<number, RuleBreach[]>;
+}
+
+function eventsByKey(events: readonly EventRow[]): Map<number, EventRow[]> {
+  const byKey = new Map<number, EventRow[]>();
+  for (const e of events) {
+    const key = Number(e.entity_key_id);
+    const ofKey = byKey.get(key);
+    if (ofKey) ofKey.push(e);
+    else byKey.set(key, [e]);
+  }
+  return byKey;
 }
 
 function toRecord(
@@ -312,7 +368,7 @@ function toRecord(
     version: Number(row.version),
   };
   if (include.labels) record.label = String(row.record_label ?? "");
-  const mine = pending.events.filter((e) => e.entity_key_id === keyId);
+  const mine = pending.events.get(keyId) ?? [];
   if (mine.length > 0) record.pending = mine.map((e) => toPendingChange(type, values, e, pending));
   if (include.ruleBreaches) record.ruleBreaches = storedBreaches(type, query, row, values);
   return record;

@@ -34,6 +34,7 @@ describe("system routes", () => {
       productName: "Ledgerline",
       version: "0.1.0",
       navHidden: ["upload", "developer"],
+      listAllMaxRows: 100_000,
     });
   });
 

@@ -59,6 +59,7 @@ export async function systemRoutes(app: App, { config, database }: AppDeps): Pro
       productName: "Ledgerline",
       version: VERSION,
       navHidden: config.navHidden,
+      listAllMaxRows: config.listAllMaxRows,
       ...(config.oidc ? { oidc: { label: config.oidc.label, only: config.oidc.only } } : {}),
     }),
   );

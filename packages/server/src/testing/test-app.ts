@@ -77,7 +77,7 @@ export async function createTestApp(
     },
     options.argv ?? [],
   );
-  const database = await openTestDatabase();
+  const database = await openTestDatabase({ statementTimeoutMs: config.statementTimeoutMs });
   const prepared = await prepare(database, config);
   const app = await buildApp(
     { config, database, model: prepared.model },

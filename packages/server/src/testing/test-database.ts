@@ -7,7 +7,9 @@ import { pgliteQuickStart } from "./pglite-template.ts";
  * A fresh, empty database for one test file: in-memory PGlite, or a throwaway database on the
  * PostgreSQL server named by TEST_DATABASE_URL, dropped again on close.
  */
-export async function openTestDatabase(): Promise<Database & { url?: string }> {
+export async function openTestDatabase(
+  options: { statementTimeoutMs?: number } = {},
+): Promise<Database & { url?: string }> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl)
     return openDatabase({ pgliteDir: "memory://", pgliteQuickStart: await pgliteQuickStart() });
@@ -15,7 +17,11 @@ export async function openTestDatabase(): Promise<Database & { url?: string }> {
   await adminQuery(serverUrl, `create database ${name}`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 5 });
+  const database = await openDatabase({
+    databaseUrl: url.toString(),
+    poolSize: 5,
+    statementTimeoutMs: options.statementTimeoutMs,
+  });
   return {
     ...database,
     url: url.toString(),

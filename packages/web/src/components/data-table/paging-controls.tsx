@@ -1,5 +1,6 @@
 import type { PageBounds, PageSeek } from "@ledgerline/contract";
 import Button from "react-bootstrap/Button";
+import { useAppConfig } from "../../app/use-app-config.ts";
 import { PageSizeSelect } from "../page-size-select.tsx";
 import { PaginationBar } from "../pagination-bar.tsx";
 import { pageCountOf, pageSeek, positionText } from "../paging.ts";
@@ -14,7 +15,7 @@ interface PagingControlsProps {
   /** The bounds of the page shown (none while another page's rows stand in for it). */
   bounds?: PageBounds;
   onPageSize: (size: number) => void;
-  /** Offer 'All(n)' (page size 0) after the fixed sizes. */
+  /** Offer 'All(n)' (page size 0) after the fixed sizes, where the server answers that many rows. */
   offerAll?: boolean;
   /** `total` is the server's estimate ('about n results'). */
   estimated?: boolean;
@@ -33,6 +34,10 @@ export function PagingControls(props: PagingControlsProps) {
   const { page, pageSize, total, bounds, onPage, onExactCount } = props;
   const estimated = props.estimated === true;
   const pageCount = pageCountOf(total, pageSize);
+  // The server refuses a list of every row longer than its LIST_ALL_MAX_ROWS (an estimate may be low).
+  const { data: config } = useAppConfig();
+  const allShown =
+    props.offerAll === true && !estimated && config !== undefined && total <= config.listAllMaxRows;
   const toPage = (next: number) =>
     estimated && onExactCount && next >= pageCount
       ? onExactCount(true)
@@ -57,7 +62,7 @@ export function PagingControls(props: PagingControlsProps) {
         options={props.sizes}
         value={pageSize}
         onChange={props.onPageSize}
-        total={props.offerAll ? total : undefined}
+        total={allShown ? total : undefined}
       />
       <PaginationBar page={page} pageCount={pageCount} onPageChange={toPage} />
     </>
