@@ -126,7 +126,6 @@ export async function uploadFile(
     const result = await ingest(db, {
       copyRows: database.copyRows,
       context: rights.context,
-      rights: proposalRightsOf(rights.flagsOf(type.name)),
       type,
       attributes: columns.map(
         (c) => type.attributes.find((a) => a.name === c.attribute) as Attribute,
@@ -139,6 +138,7 @@ export async function uploadFile(
       confirmMassMissing: request.confirmMassMissing,
       source,
       user: user.username,
+      rights: proposalRightsOf(rights.flagsOf(type.name)),
       maxRows: config.upload.maxRows,
       loadTransaction: database.transaction,
       async beforeCommit(tx, written) {
