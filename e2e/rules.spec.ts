@@ -315,24 +315,26 @@ test("an upload applied without review says how many records it wrote break a wa
 }) => {
   const prefix = prefixOf("U");
   const workbook = new ExcelJS.Workbook();
-  const sheet = workbook.addWorksheet("Countries");
-  sheet.addRow(["ISO2", "Name", "Currency", "Population"]);
-  // Codes of this run are no ISO 3166-1 codes: the demo's warning, which never refuses a row.
-  sheet.addRow([`${prefix}1`, `Warnland ${prefix}1`, "USD", 1_000]);
-  sheet.addRow([`${prefix}2`, `Warnland ${prefix}2`, "USD", 2_000]);
+  const sheet = workbook.addWorksheet("Currencies");
+  sheet.addRow(["Code", "Name", "Minor units"]);
+  // Codes of this run are no ISO 4217 codes: the demo's warning, which never refuses a row.
+  sheet.addRow([`${prefix}1`, `Warncoin ${prefix}1`, 2]);
+  sheet.addRow([`${prefix}2`, `Warncoin ${prefix}2`, 2]);
   const buffer = Buffer.from(await workbook.xlsx.writeBuffer());
 
-  // The administrator holds every role of the demo: an approver may approve everything at once.
+  // The administrator holds every role of the demo, and currencies allow self-approval: an
+  // approver may approve their own upload at once (countries do not: four eyes).
   await signIn(page, admin);
   await chooseContext(page, REFERENCE.uiName);
   await mainNav(page).getByRole("link", { name: "Upload (xlsx)" }).click();
-  await page.getByLabel("File layout").selectOption({ label: "Countries" });
+  await page.getByLabel("File layout").selectOption({ label: "Currencies" });
   await page.getByLabel("File", { exact: true }).setInputFiles({
     name: "warned.xlsx",
     mimeType: "",
     buffer,
   });
   await page.getByRole("button", { name: "Advanced options" }).click();
+  await page.getByRole("checkbox", { name: /^Delete missing/ }).uncheck();
   await page.getByRole("checkbox", { name: /^Approve everything/ }).check();
   await page.getByRole("button", { name: "Upload", exact: true }).click();
 
@@ -343,8 +345,20 @@ test("an upload applied without review says how many records it wrote break a wa
   );
   await shot(page, "rules-03b-upload-warned");
   // Listed outside the pending lists: approved, as the answer says.
-  const written = await countries(prefix);
-  expect(written.map((c) => c.keyAttrValues.iso2).sort()).toEqual([`${prefix}1`, `${prefix}2`]);
+  const written = await post<{ data: { keyAttrValues: { code: string }; pending?: unknown[] }[] }>(
+    approver.api,
+    "/api/entity",
+    {
+      context: REFERENCE.name,
+      entityType: "currency",
+      pageSize: 0,
+      rowConstraints: [{ attribute: "code", operator: "StartsWith", values: [prefix] }],
+    },
+  );
+  expect(written.data.map((c) => c.keyAttrValues.code).sort()).toEqual([
+    `${prefix}1`,
+    `${prefix}2`,
+  ]);
 });
 
 test("the approver sees a warning on the pending row, with its message, and rejects it", async ({

@@ -128,18 +128,31 @@ function sameValue(a: AttrValue | undefined, b: AttrValue | undefined): boolean 
   return (a?.value ?? null) === (b?.value ?? null);
 }
 
-/** POST /api/compare: what changed in a type between two moments, counted and paged. */
+/**
+ * POST /api/compare: what changed in a type between two moments, counted and paged. Every
+ * difference at once (`pageSize` 0) is read up to one past `allRowsMax`, and refused beyond it.
+ */
 export async function compareMoments(
   db: Db,
   model: Model,
   user: CurrentUser,
   req: CompareRequest,
+  allRowsMax: number,
 ): Promise<CompareResult> {
+  const pageSize = req.pageSize ?? 20;
+  if (pageSize > allRowsMax)
+    throw new BadRequestError(
+      `pageSize: a page holds at most ${allRowsMax} rows (LIST_ALL_MAX_ROWS); this one asks for ${pageSize}`,
+    );
   const c = await comparison(db, model, user, req, {
-    pageSize: req.pageSize ?? 20,
-    pageNum: req.pageNum ?? 1,
+    pageSize: pageSize === 0 ? allRowsMax + 1 : pageSize,
+    pageNum: pageSize === 0 ? 1 : (req.pageNum ?? 1),
   });
   const diff = await differences(db, c.context, c.type, c.query);
+  if (pageSize === 0 && diff.page.length > allRowsMax)
+    throw new BadRequestError(
+      `This comparison has ${diff.querySize} differences, more than the ${allRowsMax} one answer may hold (LIST_ALL_MAX_ROWS): page through it, or export it`,
+    );
   return {
     from: c.from,
     to: c.to,

@@ -225,3 +225,60 @@ describe("/api/compare-xlsx", () => {
     expect(rows.size).toBe(3);
   });
 });
+
+describe("every difference at once (pageSize 0)", () => {
+  it("answers up to LIST_ALL_MAX_ROWS differences and refuses more, naming the bound", async () => {
+    const small = await createTestApp({ env: { LIST_ALL_MAX_ROWS: "2" } });
+    try {
+      await small.createUser({
+        username: "steward",
+        roles: [{ context: "reference", role: "steward" }],
+      });
+      const cookie = await small.login("steward", TEST_USER_PASSWORD);
+      const start = await moment();
+      const compareAll = async (pageSize: number) => {
+        const to = await moment();
+        return small.post(
+          "/api/compare",
+          {
+            context: "reference",
+            entityType: "currency",
+            from: start,
+            to,
+            pageSize,
+            rowConstraints: ours,
+          },
+          cookie,
+        );
+      };
+      const add = (code: string) =>
+        small.post(
+          "/api/save",
+          {
+            context: "reference",
+            entityType: "currency",
+            action: "create",
+            record: { code, name: code },
+          },
+          cookie,
+        );
+      await add("XC1");
+      await add("XC2");
+      const two = await compareAll(0);
+      expect(two.statusCode, two.body).toBe(200);
+      expect((two.json() as CompareResult).data).toHaveLength(2);
+
+      await add("XC3");
+      const three = await compareAll(0);
+      expect(three.statusCode).toBe(400);
+      expect(messageOf(three)).toBe(
+        "This comparison has 3 differences, more than the 2 one answer may hold (LIST_ALL_MAX_ROWS): page through it, or export it",
+      );
+      const bigPage = await compareAll(3);
+      expect(bigPage.statusCode).toBe(400);
+      expect((await compareAll(2)).statusCode).toBe(200);
+    } finally {
+      await small.close();
+    }
+  });
+});

@@ -16,7 +16,7 @@ import { compareMoments, compareWorkbook } from "./compare.service.ts";
 const errors = { 400: ErrorBody, 403: ErrorBody, 404: ErrorBody };
 
 /** What changed in a type between two moments (or uploads), and the uploads one may pick. */
-export async function historyRoutes(app: App, { database, model }: AppDeps): Promise<void> {
+export async function historyRoutes(app: App, { database, model, config }: AppDeps): Promise<void> {
   const db = database.db;
 
   app.post(
@@ -31,7 +31,14 @@ export async function historyRoutes(app: App, { database, model }: AppDeps): Pro
       },
     },
     // A comparison's statements stop after STATEMENT_TIMEOUT_MS (Database.reads); its workbook's do not.
-    async (request) => compareMoments(database.reads, model, currentUser(request), request.body),
+    async (request) =>
+      compareMoments(
+        database.reads,
+        model,
+        currentUser(request),
+        request.body,
+        config.listAllMaxRows,
+      ),
   );
 
   app.post(
