@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../db/connection.ts";
+import { type RepeatingWork, repeatEvery } from "../repeating-work.ts";
 import { deleteSecurityEventsOlderThan } from "./audit.repository.ts";
 
 /** How often the sweep runs: retention is counted in days, an hour late is nothing. */
@@ -10,10 +11,6 @@ export function sweepAuditTrail(db: Db, retentionDays: number): Promise<number> 
   return deleteSecurityEventsOlderThan(db, retentionDays);
 }
 
-export interface AuditSweeper {
-  stop(): Promise<void>;
-}
-
 /**
  * Sweeps the audit trail at start and then every `everyMs`. Several instances may run it: the
  * delete is the same whoever runs it, so two at once only find less to do.
@@ -21,29 +18,16 @@ export interface AuditSweeper {
 export function startAuditSweeper(
   options: { db: Db; retentionDays: number; log: FastifyBaseLogger },
   everyMs = SWEEP_EVERY_MS,
-): AuditSweeper {
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> = Promise.resolve();
-  const round = () => {
-    running = sweepAuditTrail(options.db, options.retentionDays)
-      .then((removed) => {
-        if (removed > 0)
-          options.log.info(
-            `audit trail: ${removed} events older than ${options.retentionDays} days removed`,
-          );
-      })
-      .catch((error: unknown) => options.log.error({ err: error }, "audit trail sweep failed"))
-      .finally(() => {
-        if (!stopped) timer = setTimeout(round, everyMs);
-      });
-  };
-  timer = setTimeout(round, 0);
-  return {
-    stop: async () => {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
+): RepeatingWork {
+  return repeatEvery(
+    async () => {
+      const removed = await sweepAuditTrail(options.db, options.retentionDays);
+      if (removed > 0)
+        options.log.info(
+          `audit trail: ${removed} events older than ${options.retentionDays} days removed`,
+        );
     },
-  };
+    everyMs,
+    (error) => options.log.error({ err: error }, "audit trail sweep failed"),
+  );
 }

@@ -3,6 +3,7 @@ import nodemailer from "nodemailer";
 import { mailAddressOf, type SmtpConfig } from "../config.ts";
 import type { Db } from "../db/connection.ts";
 import type { ContextModel } from "../model/model.ts";
+import { type RepeatingWork, repeatEvery } from "../repeating-work.ts";
 import type { Notifier } from "./notify.service.ts";
 import { writeDueDigests } from "./notify.service.ts";
 import { claimDue, markFailedTry, markSent, type OutboxMessage } from "./outbox.repository.ts";
@@ -110,31 +111,19 @@ export async function sendDue(options: SenderOptions): Promise<number> {
   }
 }
 
-export interface Sender {
-  stop(): Promise<void>;
-}
-
 /**
  * Delivers the outbox in the background, every `pollMs`. Several instances may run it: each
  * message is claimed by one of them (skip locked) for the lease.
  */
-export function startSender(options: SenderOptions, pollMs: number): Sender {
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> = Promise.resolve();
-  const round = () => {
-    running = sendDue(options)
-      .catch((error: unknown) => options.log.error({ err: error }, "e-mail sender round failed"))
-      .finally(() => {
-        if (!stopped) timer = setTimeout(round, pollMs);
-      });
-  };
-  timer = setTimeout(round, 0);
+export function startSender(options: SenderOptions, pollMs: number): RepeatingWork {
+  const work = repeatEvery(
+    () => sendDue(options),
+    pollMs,
+    (error) => options.log.error({ err: error }, "e-mail sender round failed"),
+  );
   return {
     stop: async () => {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
+      await work.stop();
       options.transport.close();
     },
   };
