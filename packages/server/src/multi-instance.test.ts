@@ -266,8 +266,9 @@ describe.skipIf(testDatabaseKind() !== "postgres")("several instances on one dat
       for (const claim of claims) expect(claim.scheduled_for.getTime() % 60_000).toBe(0);
       const pids = new Set(servers.map((s) => String(s.child.pid)));
       for (const claim of claims) expect(pids).toContain(claim.claimed_by.split("-")[0]);
+      // Each run is proposed by the user who saved the source with its schedule on.
       expect(new Set(runs.map((r) => `${r.outcome} ${r.started_by}`))).toEqual(
-        new Set(["succeeded scheduler"]),
+        new Set(["succeeded admin"]),
       );
       // Every run finds the same two tables and four columns pending; the later runs keep the
       // first run's changes, so the history holds them once.
