@@ -49,6 +49,22 @@ export async function recordSecurityEvent(db: Db, event: SecurityEventInput): Pr
   });
 }
 
+/** A person signed in (by password or company sign-in): they are both actor and subject. */
+export function recordSignIn(
+  db: Db,
+  username: string,
+  ip: string,
+  method: "password" | "oidc",
+): Promise<void> {
+  return recordSecurityEvent(db, {
+    kind: "sign-in",
+    actor: username,
+    subject: username,
+    ip,
+    detail: { method },
+  });
+}
+
 /** Who changed whose rights, from where: what every rights event shares. */
 export interface RightsChange {
   /** Null when the server did it by itself (the first super administrator). */

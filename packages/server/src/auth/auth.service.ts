@@ -1,6 +1,6 @@
 import type { Profile } from "@ledgerline/contract";
 import { findActiveUser } from "../admin/users.repository.ts";
-import { recordSecurityEvent } from "../audit/audit.service.ts";
+import { recordSecurityEvent, recordSignIn } from "../audit/audit.service.ts";
 import type { Db } from "../db/connection.ts";
 import { ForbiddenError, UnauthorizedError } from "../errors.ts";
 import { admitLoginAttempt, loginSucceeded } from "./login-throttle.ts";
@@ -66,13 +66,7 @@ export async function login(
   }
   const sessionId = await db.transaction().execute(async (tx) => {
     await loginSucceeded(tx, { username, ip, userId: user.user_id });
-    await recordSecurityEvent(tx, {
-      kind: "sign-in",
-      actor: user.username,
-      subject: user.username,
-      ip,
-      detail: { method: "password" },
-    });
+    await recordSignIn(tx, user.username, ip, "password");
     return openSession(tx, settings, user.user_id);
   });
   return { sessionId, profile: profileOf({ ...user, username: user.username }) };

@@ -8,6 +8,7 @@ import {
   recordFlagChange,
   recordRoleChanges,
   recordSecurityEvent,
+  recordSignIn,
 } from "../../audit/audit.service.ts";
 import type { OidcConfig } from "../../config.ts";
 import type { Db } from "../../db/connection.ts";
@@ -156,13 +157,7 @@ async function checkAndSignIn(
 
   const sessionId = await deps.db.transaction().execute(async (tx) => {
     const userId = await signInUser(tx, identity, deps.mapping, ip);
-    await recordSecurityEvent(tx, {
-      kind: "sign-in",
-      actor: identity.username,
-      subject: identity.username,
-      ip,
-      detail: { method: "oidc" },
-    });
+    await recordSignIn(tx, identity.username, ip, "oidc");
     const sessionId = await openSession(tx, deps.sessions, userId);
     await repo.insertOidcSession(tx, hashSecret(sessionId), idToken);
     return sessionId;
