@@ -1,5 +1,5 @@
 import type { ScalarValue } from "@ledgerline/contract";
-import type { GeneratorInput } from "../records/generators.ts";
+import type { GeneratorInput } from "../records/generator.ts";
 import { lastRuns } from "./import-runs.repository.ts";
 
 function stamp(date: Date): string {
