@@ -186,7 +186,11 @@ export async function postJson<T = Record<string, unknown>>(
 ): Promise<T> {
   const res = await fetch(url, {
     method: "POST",
-    headers: { ...(body === undefined ? {} : { "content-type": "application/json" }), cookie },
+    headers: {
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+      cookie,
+      "sec-fetch-site": "same-origin",
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
     signal: AbortSignal.timeout(3_600_000),
   });
