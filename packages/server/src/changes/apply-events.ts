@@ -1,10 +1,10 @@
 import { type RawBuilder, sql } from "kysely";
 import type { Db } from "../db/connection.ts";
-import { entityTable } from "../ingest/diff.repository.ts";
 import type { ContextModel, EntityType } from "../model/model.ts";
 import { storedAttributes } from "../model/model.ts";
 import { SQL_TYPES } from "../model/sync/ddl.ts";
 import { historyNameOf } from "../model/sync/desired.ts";
+import { entityTable } from "../records/entity-table.ts";
 import { writeWithIndexRebuild } from "../records/index-rebuild.ts";
 import { adjustTypeCount } from "../records/type-counts.repository.ts";
 import {

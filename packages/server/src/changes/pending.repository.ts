@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { Db } from "../db/connection.ts";
-import { entityTable } from "../ingest/diff.repository.ts";
 import type { ContextModel, EntityType } from "../model/model.ts";
+import { entityTable } from "../records/entity-table.ts";
 import { SELECTED } from "./selected-events.ts";
 
 /** Per type and action, how many events are pending in a context. */

@@ -1,8 +1,8 @@
 import { sql } from "kysely";
 import type { Db } from "../db/connection.ts";
-import { entityTable } from "../ingest/diff.repository.ts";
 import { lockTypeShared } from "../ingest/ingest-lock.repository.ts";
 import type { ContextModel, EntityType } from "../model/model.ts";
+import { entityTable } from "../records/entity-table.ts";
 import { liveReferrersSql, referrersOf } from "../records/referrers.ts";
 import { proposedBy } from "./events.repository.ts";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { withCopyText, withoutRowNumbers } from "./chunk-text.ts";
-import type { RowChunk } from "./ingest-input.ts";
+import type { RowChunk } from "./rows.ts";
 
 const text = (bytes: Uint8Array) => Buffer.from(bytes).toString("utf8");
 

@@ -1,5 +1,5 @@
 import { type CopyValue, flatCopyData } from "../db/copy-text.ts";
-import { passedRows, type RowChunk } from "./ingest-input.ts";
+import { passedRows, type RowChunk } from "./rows.ts";
 
 const TAB = 9;
 const NEWLINE = 10;

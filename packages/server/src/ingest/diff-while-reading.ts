@@ -1,38 +1,22 @@
 import { sql } from "kysely";
 import type { Db } from "../db/connection.ts";
 import { identityAttributes } from "../model/model.ts";
-import {
-  buildIndexes,
-  gatherPendingEntries,
-  MIN_BULK_ROWS,
-  mergePendingEntries,
-} from "../records/index-rebuild.ts";
+import { gatherPendingEntries, MIN_BULK_ROWS } from "../records/index-rebuild.ts";
 import { adjustTypeCount } from "../records/type-counts.repository.ts";
-import { uniqueAttributes } from "../rules/unique.repository.ts";
-import { copyInChunks } from "./chunk-copy.ts";
+import type { LaterWork } from "./after-commit.ts";
 import {
-  anyPending,
   chunkDiff,
   classifyMissing,
   classifyStage,
   comparableCount,
   type KindCounts,
   kindCounts,
-  supersedeContradicted,
-  writeEvents,
-} from "./diff.repository.ts";
+} from "./classify.repository.ts";
+import { checkKeys, checkMassMissing, checkProposal } from "./guard.ts";
 import { lightenHistory } from "./history-indexes.ts";
-import { checkKeys, checkMassMissing } from "./ingest-checks.ts";
-import {
-  afterIngestCommit,
-  type IngestInput,
-  type IngestResult,
-  type ProblemRow,
-  problemRowsRejected,
-  writeOptions,
-} from "./ingest-input.ts";
-import { checkProposal } from "./proposal-rights.ts";
-import { inReadingTransaction } from "./reading-slots.ts";
+import type { IngestInput } from "./ingest-input.ts";
+import { problemRowsRejected } from "./refusals.ts";
+import type { ProblemRow } from "./rows.ts";
 import { createRuleRows, emptyRuleRows, keepRuleRows, refusedRuleRows } from "./rule-breaking.ts";
 import {
   appendStage,
@@ -46,51 +30,37 @@ import {
   type Stage,
   stageCopyData,
 } from "./stage.repository.ts";
+import type { Strategy } from "./strategy.ts";
+import {
+  anyPending,
+  supersedeContradicted,
+  writeEvents,
+  writeOptions,
+} from "./write.repository.ts";
+
+const NO_CHANGES: KindCounts = { added: 0, proposals: 0, changed: 0, revived: 0, missing: 0 };
 
 /**
- * The diff of a type that holds records, written while the file is read: in one transaction, each
- * chunk is staged, classified against the stored records and written as events while the parser
- * reads the next, so the database works alongside the parser instead of after it. Once the file is
- * read, its keys are checked for repeats and, with deleteMissing, the records it lacks are marked
- * Missing, the mass-deletion guard judging their number. When the new records come to outnumber
- * the type's, the rest of the file is written in one go at the end instead, as a bulk write. Any
- * refusal rolls all of it back. Answers undefined, having read no row, where no transaction may
- * stay open while the file is read (inReadingTransaction), or for a type with a unique rule,
- * whose check must see the whole file before anything is written: ingestByDiff is used instead,
- * which stages the whole file, then writes in a short transaction.
+ * The diff of a type that holds records, written while the file is read, in the one transaction
+ * open since the start: stage 3 stages each chunk, classifies it against the stored records,
+ * guards it and writes it as events while the parser reads the next, so the database works
+ * alongside the parser instead of after it. Once the file is read, its keys are checked for
+ * repeats, and with deleteMissing the records it lacks are classified Missing, the mass-deletion
+ * guard judging their number, and written. When the new records come to outnumber the type's,
+ * the rest of the file is only staged, and classified, guarded and written in one go at the end
+ * instead, as a bulk write. Any refusal rolls all of it back. Not for a type with a unique rule,
+ * whose check must see the whole file before anything is written.
  */
-export async function diffWhileReading(
-  db: Db,
-  input: IngestInput,
-): Promise<IngestResult | undefined> {
-  if (uniqueAttributes(input.type).length > 0) return undefined;
-  // Definitions of the history's indexes, when they were dropped for the write (lightenHistory).
-  const history: string[] = [];
-  const result = await inReadingTransaction(db, input, async (tx) => {
-    const written = await diffInTransaction(tx, input, history);
-    await input.beforeCommit?.(tx, written);
-    return written;
-  });
-  if (result)
-    await afterIngestCommit(input, async () => {
-      try {
-        await buildIndexes(db, history);
-      } finally {
-        await mergePendingEntries(db, input.context.schema, input.type.name);
-      }
-    });
-  return result;
-}
-
-async function diffInTransaction(
+export async function startDiffWhileReading(
   tx: Db,
   input: IngestInput,
-  history: string[],
-): Promise<IngestResult> {
+  later: LaterWork,
+): Promise<Strategy> {
   const { context, type } = input;
   // The classifications join the rows with the type: let their hash tables fit in memory.
   await sql`set local work_mem = '64MB'`.execute(tx);
   await gatherPendingEntries(tx);
+  later.mergePending = true;
   const existing = await comparableCount(tx, context, type, input.missingScope);
   // Whether to write the history without its indexes is decided once: at the first chunk whose
   // changes, scaled to the file, reach MIN_BULK_ROWS versions, or at the Missing rows.
@@ -98,7 +68,7 @@ async function diffInTransaction(
   const expectVersions = async (versions: number) => {
     if (historyDecided || versions < MIN_BULK_ROWS) return;
     historyDecided = true;
-    history.push(...(await lightenHistory(tx, input, versions)));
+    later.indexes.push(...(await lightenHistory(tx, input, versions)));
   };
   // One chunk stage and one diff for every chunk: tables made per chunk would each keep their
   // locks until the commit.
@@ -109,25 +79,19 @@ async function diffInTransaction(
   // The whole file's keys, for its repeats and its Missing records: the rest of a row is written
   // by then.
   const keys = await createStage(tx, identityAttributes(type));
-  const totals = {
-    added: 0,
-    changed: 0,
-    missing: 0,
-    events: 0,
-    visibleChange: 0,
-    superseded: 0,
-  };
+  const totals = { ...NO_CHANGES, events: 0, visibleChange: 0, superseded: 0 };
+  // What the end classifies: the rest kept for one write, and the Missing records.
+  let restKinds = NO_CHANGES;
+  let missingKinds = NO_CHANGES;
   // Only pending changes can be contradicted: without any, the statement is left out per chunk.
   const contradictable = await anyPending(tx, context, type);
   // A chunk's diff and the Missing rows are written in slices, so that no statement holds PGlite's
   // one session long; the rows kept for one bulk write at the end are written whole.
   const slices = new Map([chunk, keys].map((stage) => [stage, diffSlices(stage)]));
   const writeDiff = async (of: Stage, kinds: KindCounts) => {
-    // Refused before its rows are written; what earlier chunks wrote rolls back with the transaction.
-    checkProposal(input, kinds, of !== keys);
     const write = async (diff: Stage) => {
-      const counted = diff === of ? kinds : undefined;
-      const written = await writeEvents(tx, context, type, diff, writeOptions(input), counted);
+      const counts = diff === of ? kinds : await kindCounts(tx, diff);
+      const written = await writeEvents(tx, context, type, diff, writeOptions(input), counts);
       totals.events += written.events;
       totals.visibleChange += written.visibleChange;
     };
@@ -151,78 +115,97 @@ async function diffInTransaction(
   // staged, then written in one go, which builds the indexes again rather than adding to them
   // row by row (writeWithIndexRebuild).
   let bulk = false;
-  const rows = await copyInChunks(
-    tx,
-    input,
-    {
-      copyData: (rows) => stageCopyData(chunk, rows),
-      async write(data, ruleBreaking, refusing) {
-        await insertStageRows(tx, input.copyRows, chunk, data);
-        repeated ||= await keysRepeat(tx, chunk, identity);
+  return {
+    db: tx,
+    copyData: (rows) => stageCopyData(chunk, rows),
+    async stage(data, ruleBreaking, refusing) {
+      await insertStageRows(tx, input.copyRows, chunk, data);
+      repeated ||= await keysRepeat(tx, chunk, identity);
+      if (ruleBreaking.length > 0) {
+        if (!ruleRows) await createRuleRows(tx, chunk);
+        ruleRows = true;
+        await keepRuleRows(tx, chunk, ruleBreaking);
+      }
+      let refused: ProblemRow[] = [];
+      if (repeated) {
+        // The file will be refused (checkKeys): the chunk is only staged.
+      } else if (bulk && !refusing) {
+        await appendStage(tx, chunk, rest);
+        bulkRules ||= ruleBreaking.length > 0;
+      } else {
+        await byLookups(tx, () => classified.classify(tx));
+        // Judged on the chunk's diff, before it is written; the rows in `rest` on its diff, at
+        // the end (they stay kept). Once the file is refused, chunks are only judged.
         if (ruleBreaking.length > 0) {
-          if (!ruleRows) await createRuleRows(tx, chunk);
-          ruleRows = true;
-          await keepRuleRows(tx, chunk, ruleBreaking);
+          refused = await refusedRuleRows(tx, chunk, chunk);
+          if (!bulkRules) await emptyRuleRows(tx, chunk);
         }
-        let refused: ProblemRow[] = [];
-        if (repeated) {
-          // The file will be refused (checkKeys): the chunk is only staged.
-        } else if (bulk && !refusing) {
-          await appendStage(tx, chunk, rest);
-          bulkRules ||= ruleBreaking.length > 0;
-        } else {
-          await byLookups(tx, () => classified.classify(tx));
-          // Judged on the chunk's diff, before it is written; the rows in `rest` on its diff, at
-          // the end (they stay kept). Once the file is refused, chunks are only judged.
-          if (ruleBreaking.length > 0) {
-            refused = await refusedRuleRows(tx, chunk, chunk);
-            if (!bulkRules) await emptyRuleRows(tx, chunk);
-          }
-          if (!refusing && refused.length === 0) {
-            const kinds = await kindCounts(tx, chunk);
-            await expectVersions(Math.round((kinds.changed * existing) / data.rows));
-            await writeDiff(chunk, kinds);
-            bulk = totals.added >= MIN_BULK_ROWS && totals.added >= existing;
-          }
+        if (!refusing && refused.length === 0) {
+          const kinds = await kindCounts(tx, chunk);
+          // Refused before its rows are written; what earlier chunks wrote rolls back with the
+          // transaction. The counts are the chunk's: the file may hold more.
+          checkProposal(input, kinds, true);
+          await expectVersions(Math.round((kinds.changed * existing) / data.rows));
+          await writeDiff(chunk, kinds);
+          bulk = totals.added >= MIN_BULK_ROWS && totals.added >= existing;
         }
-        await appendStage(tx, chunk, keys);
-        await emptyStage(tx, chunk);
-        return refused;
-      },
+      }
+      await appendStage(tx, chunk, keys);
+      await emptyStage(tx, chunk);
+      return refused;
     },
     // Refused, the rows kept for the one write are judged all the same.
-    async () => {
+    async moreProblems() {
       if (!bulkRules) return [];
       await classifyStage(tx, context, type, rest, { deleteMissing: false });
       return refusedRuleRows(tx, chunk, rest);
     },
-  );
-  await checkKeys(tx, input, keys);
-  if (bulk) {
-    await classifyStage(tx, context, type, rest, { deleteMissing: false });
-    const refused = ruleRows ? await refusedRuleRows(tx, chunk, rest) : [];
-    if (refused.length > 0) throw problemRowsRejected(refused);
-    await writeDiff(rest, await kindCounts(tx, rest));
-  }
-  if (input.deleteMissing) {
-    await classifyMissing(tx, context, type, keys, input.missingScope);
-    const kinds = await kindCounts(tx, keys);
-    // A refusal goes before the guard's question, which it would make pointless.
-    checkProposal(input, kinds);
-    checkMassMissing(input, { missing: kinds.missing, existing });
-    await expectVersions(kinds.missing);
-    await writeDiff(keys, kinds);
-  }
-  // Adjusted once, at the end: every write of the type updates this one row, and a web create
-  // of the type would otherwise wait for the whole file.
-  await adjustTypeCount(tx, context.name, type.name, totals.visibleChange);
-  for (const sliced of slices.values()) await sliced.drop(tx);
-  for (const staged of [chunk, rest, keys]) await dropStage(tx, staged);
-  const { added, changed, missing, events, superseded } = totals;
-  const diff = { rows, added, changed, missing, unchanged: rows - added - changed, superseded };
-  return input.apply
-    ? { ...diff, pending: 0, applied: events }
-    : { ...diff, pending: events, applied: 0 };
+    checkKeys: () => checkKeys(tx, input, keys),
+    inTransaction: (work) => work(tx),
+    async classify(_tx, rows) {
+      if (bulk) {
+        await classifyStage(tx, context, type, rest, { deleteMissing: false });
+        restKinds = await kindCounts(tx, rest);
+      }
+      if (input.deleteMissing) {
+        await classifyMissing(tx, context, type, keys, input.missingScope);
+        missingKinds = await kindCounts(tx, keys);
+      }
+      const added = totals.added + restKinds.added;
+      const changed = totals.changed + restKinds.changed;
+      const missing = totals.missing + missingKinds.missing;
+      return { added, changed, missing, unchanged: rows - added - changed, existing };
+    },
+    async guard(_tx, counts) {
+      if (bulk) {
+        const refused = ruleRows ? await refusedRuleRows(tx, chunk, rest) : [];
+        if (refused.length > 0) throw problemRowsRejected(refused);
+        checkProposal(input, restKinds, true);
+      }
+      // A refusal goes before the guard's question, which it would make pointless.
+      checkProposal(input, missingKinds);
+      checkMassMissing(input, counts);
+    },
+    async write(_tx, _counts, rows) {
+      if (bulk) await writeDiff(rest, restKinds);
+      if (input.deleteMissing) {
+        await expectVersions(missingKinds.missing);
+        await writeDiff(keys, missingKinds);
+      }
+      // Adjusted once, at the end: every write of the type updates this one row, and a web create
+      // of the type would otherwise wait for the whole file.
+      await adjustTypeCount(tx, context.name, type.name, totals.visibleChange);
+      for (const sliced of slices.values()) await sliced.drop(tx);
+      for (const staged of [chunk, rest, keys]) await dropStage(tx, staged);
+      const { added, changed, missing, events, superseded } = totals;
+      const diff = { rows, added, changed, missing, unchanged: rows - added - changed, superseded };
+      return input.apply
+        ? { ...diff, pending: 0, applied: events }
+        : { ...diff, pending: events, applied: 0 };
+    },
+    // The transaction's rollback takes the stages with it; its commit, the drops above.
+    close: async () => undefined,
+  };
 }
 
 /**

@@ -3,7 +3,8 @@ import type { CopyRows, Db } from "../db/connection.ts";
 import type { CopyData } from "../db/copy-text.ts";
 import type { Attribute, ContextModel, EntityType } from "../model/model.ts";
 import { identityAttributes } from "../model/model.ts";
-import { decision, entityTable, valuesOf, type WriteOptions } from "./diff.repository.ts";
+import { entityTable } from "../records/entity-table.ts";
+import { decision, valuesOf, type WriteOptions } from "./write.repository.ts";
 
 /**
  * Lets COPY write a first load's records straight into their table: while the transaction lasts,

@@ -1,184 +1,168 @@
-import { sql } from "kysely";
 import type { Db } from "../db/connection.ts";
-import type { CopyData } from "../db/copy-text.ts";
 import { indexEntryTooLong, isDeadlock } from "../db/pg-errors.ts";
-import { identityAttributes } from "../model/model.ts";
-import { adjustTypeCount } from "../records/type-counts.repository.ts";
-import { copyInChunks, type ResolvedChunk } from "./chunk-copy.ts";
-import {
-  ConcurrentChangeError,
-  classifyStage,
-  countDiff,
-  supersedeContradicted,
-  writeEvents,
-} from "./diff.repository.ts";
-import { diffWhileReading } from "./diff-while-reading.ts";
-import { loadEmptyType } from "./first-load.ts";
-import { lightenHistory } from "./history-indexes.ts";
-import {
-  checkKeys,
-  checkMassMissing,
-  checkMissingUnreferencedInDiff,
-  uniqueProblems,
-} from "./ingest-checks.ts";
-import {
-  buildIndexesAfterCommit,
-  type IngestInput,
-  IngestRejected,
-  type IngestResult,
-  problemRowsRejected,
-  type RuleBreakingRow,
-  writeOptions,
-} from "./ingest-input.ts";
+import { uniqueAttributes } from "../rules/unique.repository.ts";
+import { afterCommit, LaterWork } from "./after-commit.ts";
+import { checkRows } from "./check-rows.ts";
+import { startDiffWhileReading } from "./diff-while-reading.ts";
+import { startFirstLoad } from "./first-load.ts";
+import { checkMissingUnreferenced } from "./guard.ts";
+import { type IngestInput, IngestRejected, type IngestResult } from "./ingest-input.ts";
 import { lockType } from "./ingest-lock.repository.ts";
-import { checkProposal } from "./proposal-rights.ts";
-import { createRuleRows, keepRuleRows, refusedRuleRows } from "./rule-breaking.ts";
-import {
-  createStage,
-  dropStage,
-  indexStageKeys,
-  insertStageRows,
-  stageCopyData,
-} from "./stage.repository.ts";
+import { readRows } from "./read-rows.ts";
+import { inReadingTransaction, selfReferring } from "./reading-slots.ts";
+import { MAX_PROBLEM_ROWS, problemRowsRejected } from "./refusals.ts";
+import type { ProblemRow } from "./rows.ts";
+import { stagedDiff } from "./staged-diff.ts";
+import type { Strategy } from "./strategy.ts";
+import { ConcurrentChangeError } from "./write.repository.ts";
 
-/** Runs in the caller's transaction when there is one (a metadata import ingests two types at once). */
-function inTransaction<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> {
-  return db.isTransaction ? work(db) : db.transaction().execute(work);
+/**
+ * The ingest engine, for uploads and metadata imports: rows in, changes to the type's records
+ * out, as events, all or nothing. It runs as a pipeline of stages:
+ *
+ *   1. read      the rows, a chunk at a time, as the parser thread converts them (read-rows.ts)
+ *   2. check     their references resolved, failing rows set aside; no key twice (check-rows.ts)
+ *   3. stage     each chunk written where the strategy keeps it, while the next is read
+ *   4. classify  the staged rows against the records: Added, Changed, Missing, Unchanged
+ *   5. guard     the changes refused as a whole: rules judged on the change, the proposer's
+ *                rights, mass deletion, uniqueness, records still referred to (guard.ts)
+ *   6. write     events and records, contradicted pending changes superseded
+ *   7. after the commit: index builds, the merge of pending trigram entries (after-commit.ts)
+ *
+ * How stages 3 to 6 do their work is a strategy (strategy.ts), chosen once, at the start
+ * (withStrategy, below):
+ *   - a first load (first-load.ts): the type holds no records, so stage 3 writes them as they
+ *     are read and stage 4 has nothing to classify;
+ *   - a diff while reading (diff-while-reading.ts): stage 3 classifies, guards and writes each
+ *     chunk as it is read, in one transaction open from the start; stages 4 to 6 handle the rest
+ *     kept for one bulk write and the Missing records;
+ *   - a staged diff (staged-diff.ts): stage 3 stages the whole file, and stages 4 to 6 run in one
+ *     short transaction once it is read.
+ */
+export async function ingest(db: Db, input: IngestInput): Promise<IngestResult> {
+  const later = new LaterWork();
+  try {
+    const result = await withStrategy(db, input, later, async (strategy) => {
+      let failed = false;
+      try {
+        const rows = await readCheckAndStage(input, strategy); // 1. read, 2. check, 3. stage
+        await strategy.checkKeys(); // 2. check, on the whole file: no natural key twice
+        return await strategy.inTransaction(async (tx) => {
+          const counts = await strategy.classify(tx, rows); // 4. classify
+          await strategy.guard(tx, counts); // 5. guard
+          if (input.dryRun) {
+            const { existing: _existing, ...checked } = counts;
+            return { ...checked, rows, pending: 0, applied: 0, superseded: 0 };
+          }
+          const written = await strategy.write(tx, counts, rows); // 6. write
+          // 5. guard, the one check that needs the written records: none left out is referred to.
+          if (input.checkReferrers && written.missing > 0 && written.applied > 0)
+            await checkMissingUnreferenced(tx, input);
+          await input.beforeCommit?.(tx, written);
+          return written;
+        });
+      } catch (error) {
+        failed = true;
+        throw error;
+      } finally {
+        await strategy.close(failed);
+      }
+    });
+    await afterCommit(db, input, later); // 7. after the commit
+    return result;
+  } catch (error) {
+    throw asRefusal(error);
+  }
 }
 
 /**
- * The shared ingest engine (uploads and metadata imports): rows in, staged in chunks, diffed
- * set-based by natural key, then written as events in one short transaction; an upload is
- * written while its file is read instead where it can be (loadEmptyType, diffWhileReading). All or
- * nothing.
+ * Chooses how the rows are written, once, and runs `work` with that strategy. Where a
+ * transaction may stay open while the file is read (inReadingTransaction: not for a dry run, nor
+ * on PGlite's one session, nor with every reading slot or the type's ingest lock taken), it is
+ * opened, and a type that holds no records is loaded (given the right to create them), one
+ * without a unique rule diffed while reading. In a caller's transaction (a metadata import's,
+ * which holds its rows in memory), an empty type is loaded there, once it holds the type's lock.
+ * Anything else is a staged diff. A type whose rows refer to the type itself is always a staged
+ * diff: a row may only refer to records stored before the file, never to an earlier chunk's.
  */
-export async function ingest(db: Db, input: IngestInput): Promise<IngestResult> {
-  try {
-    return (
-      (await loadEmptyType(db, input)) ??
-      (await diffWhileReading(db, input)) ??
-      (await ingestByDiff(db, input))
-    );
-  } catch (error) {
-    if (error instanceof ConcurrentChangeError)
-      throw new IngestRejected(409, `${error.message}; nothing was changed. Please try again.`);
-    const tooLong = indexEntryTooLong(error);
-    if (tooLong) throw new IngestRejected(422, tooLong);
-    if (isDeadlock(error))
-      throw new IngestRejected(
-        409,
-        "Another change to the same records ran at the same time; nothing was changed. Please try again.",
-      );
-    throw error;
+async function withStrategy<T>(
+  db: Db,
+  input: IngestInput,
+  later: LaterWork,
+  work: (strategy: Strategy) => Promise<T>,
+): Promise<T> {
+  if (db.isTransaction) {
+    if (input.rights.create && !input.dryRun && !selfReferring(input)) {
+      await lockType(db, input);
+      const load = await startFirstLoad(db, input, later, true);
+      if (load) return work(load);
+    }
+    return work(await stagedDiff(db, input, later));
   }
+  const whileReading = await inReadingTransaction(db, input, async (tx) => {
+    const load = input.rights.create ? await startFirstLoad(tx, input, later, false) : undefined;
+    if (load) return { done: await work(load) };
+    if (uniqueAttributes(input.type).length > 0) return undefined;
+    return { done: await work(await startDiffWhileReading(tx, input, later)) };
+  });
+  return whileReading ? whileReading.done : work(await stagedDiff(db, input, later));
 }
 
-/** Stages the rows, classifies them against the stored records and writes the difference. */
-async function ingestByDiff(db: Db, input: IngestInput): Promise<IngestResult> {
-  const stage = await createStage(db, input.attributes);
-  // Whether some row breaks a rule alone: kept to be judged on the diff (rule-breaking.ts).
-  let ruleRows = false;
-  let failed = false;
+/**
+ * Stages 1 to 3, chunk by chunk: each chunk is read, checked, and staged while the next one is
+ * read and checked. On a problem (a row that failed, or one the strategy found its rules refuse)
+ * it reads on to the end to gather every failing row (up to MAX_PROBLEM_ROWS), the strategy told
+ * so, and throws 422 with them and the problems the staged rows show beside them, so that one
+ * refusal lists them all. Answers the number of rows read. Nothing is left running when it
+ * returns or throws.
+ */
+async function readCheckAndStage(input: IngestInput, strategy: Strategy): Promise<number> {
+  const problems: ProblemRow[] = [];
+  const found = (rows: readonly ProblemRow[]) => {
+    for (const row of rows) if (problems.length < MAX_PROBLEM_ROWS) problems.push(row);
+  };
+  let rows = 0;
+  // The chunk being staged while the next is read and checked.
+  let staging: Promise<void> = Promise.resolve();
   try {
-    const sink = {
-      copyData: (chunk: ResolvedChunk) => stageCopyData(stage, chunk),
-      // Refused or not, the whole file is staged: a refusal lists every row the stage shows at fault.
-      async write(data: CopyData, ruleBreaking: readonly RuleBreakingRow[]) {
-        if (ruleBreaking.length > 0) {
-          if (!ruleRows) await createRuleRows(db, stage);
-          ruleRows = true;
-          await keepRuleRows(db, stage, ruleBreaking);
-        }
-        await insertStageRows(db, input.copyRows, stage, data);
-        return [];
-      },
-    };
-    // A refusal for bad rows also names the rows that passed but break a unique rule, and the
-    // rows breaking a rule alone that the file's diff refuses.
-    const more = async () => {
-      await indexStageKeys(
-        db,
-        stage,
-        identityAttributes(input.type).map((a) => a.name),
-      );
-      const problems = await uniqueProblems(db, input, stage);
-      if (!ruleRows) return problems;
-      await classifyStage(db, input.context, input.type, stage, { deleteMissing: false });
-      return [...problems, ...(await refusedRuleRows(db, stage, stage))];
-    };
-    const rows = await copyInChunks(db, input, sink, more);
-    await checkKeys(db, input, stage);
-    // Listed with the rows their broken rules refuse, once the diff has judged those.
-    const notUnique = await uniqueProblems(db, input, stage);
-    if (notUnique.length > 0 && !ruleRows) throw problemRowsRejected(notUnique);
-    // Outside a caller's transaction, the index builds a bulk write leaves out wait for the commit,
-    // as a first load's do: the transaction (on PGlite, the one session) is held that much shorter.
-    const own = !db.isTransaction;
-    const later: string[] = [];
-    const options = {
-      ...writeOptions(input),
-      buildIndexesLater:
-        input.buildIndexesLater ??
-        (own ? (definitions: string[]) => later.push(...definitions) : undefined),
-    };
-    const answer = await inTransaction(db, async (tx) => {
-      await lockType(tx, input);
-      // The classification joins the whole file with the type: let its hash tables fit in memory.
-      await sql`set local work_mem = '64MB'`.execute(tx);
-      // Its cost is estimated from statistics a bulk write may have left stale (a re-import right
-      // after the first one was approved) and can pass JIT's thresholds: compiling took 0.5-1.0 s
-      // of a 1.2-1.9 s classification of 400,000 rows, which took 0.85 s without it.
-      await sql`set local jit = off`.execute(tx);
-      const missing = { deleteMissing: input.deleteMissing, scope: input.missingScope };
-      await classifyStage(tx, input.context, input.type, stage, missing);
-      const refused = ruleRows ? await refusedRuleRows(tx, stage, stage) : [];
-      if (refused.length + notUnique.length > 0)
-        throw problemRowsRejected([...refused, ...notUnique]);
-      const counts = await countDiff(
-        tx,
-        input.context,
-        input.type,
-        stage,
-        input.missingScope,
-        rows,
-      );
-      checkProposal(input, counts);
-      checkMassMissing(input, counts);
-      const { existing: _existing, ...result } = counts;
-      if (input.dryRun) {
-        // What the upload's own check (checkMissingUnreferenced) would refuse once written.
-        if (input.apply && result.missing > 0)
-          await checkMissingUnreferencedInDiff(tx, input, stage);
-        return { ...result, rows, pending: 0, applied: 0, superseded: 0 };
-      }
-      if (own && input.apply)
-        later.push(...(await lightenHistory(tx, input, result.changed + result.missing)));
-      const { events, visibleChange } =
-        result.added + result.changed + result.missing === 0
-          ? { events: 0, visibleChange: 0 }
-          : await writeEvents(tx, input.context, input.type, stage, options);
-      await adjustTypeCount(tx, input.context.name, input.type.name, visibleChange);
-      const superseded = await supersedeContradicted(
-        tx,
-        input.context,
-        input.type,
-        stage,
-        input.user,
-      );
-      const written = input.apply
-        ? { ...result, rows, pending: 0, applied: events, superseded }
-        : { ...result, rows, pending: events, applied: 0, superseded };
-      await input.beforeCommit?.(tx, written);
-      return written;
-    });
-    await buildIndexesAfterCommit(db, input, later);
-    return answer;
+    for await (const chunk of readRows(input)) {
+      rows += chunk.rowNumbers.length;
+      // Once a row failed, references are still resolved: their problems belong in the list too.
+      const checked = await checkRows(strategy.db, input, chunk, problems).catch(async (error) => {
+        // A failed write fails the rest of a transaction: its error is the one to report.
+        await staging;
+        throw error;
+      });
+      if (checked.rows.rowNumbers.length === 0) continue;
+      // Made while the previous chunk is still being staged: once the connection is free, the
+      // COPY only has to send it.
+      const data = strategy.copyData(checked.rows);
+      await staging;
+      staging = strategy.stage(data, checked.ruleBreaking, problems.length > 0).then(found);
+      // Handled when awaited; this keeps a failure while reading on from going unhandled.
+      staging.catch(() => undefined);
+    }
   } catch (error) {
-    failed = true;
+    // A write still running must end before the caller rolls its transaction back.
+    await staging.catch(() => undefined);
     throw error;
-  } finally {
-    // Failing inside a caller's transaction fails that transaction, whose rollback takes the stage
-    // with it; dropping it there could only hide the error behind "transaction aborted".
-    if (!(failed && db.isTransaction)) await dropStage(db, stage);
   }
+  await staging;
+  if (problems.length > 0)
+    throw problemRowsRejected([...problems, ...(await strategy.moreProblems())]);
+  return rows;
+}
+
+/** A failure the database reports as the answer an ingest gives for it; others as they are. */
+function asRefusal(error: unknown): unknown {
+  if (error instanceof ConcurrentChangeError)
+    return new IngestRejected(409, `${error.message}; nothing was changed. Please try again.`);
+  const tooLong = indexEntryTooLong(error);
+  if (tooLong) return new IngestRejected(422, tooLong);
+  if (isDeadlock(error))
+    return new IngestRejected(
+      409,
+      "Another change to the same records ran at the same time; nothing was changed. Please try again.",
+    );
+  return error;
 }

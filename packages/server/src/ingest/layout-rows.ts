@@ -1,15 +1,15 @@
 import { typeRuleAttributes } from "@ledgerline/contract";
 import type { Attribute, EntityType, FileLayout } from "../model/model.ts";
 import { typeRuleProblems } from "../rules/row-rules.ts";
+import { IngestRejected } from "./ingest-input.ts";
+import { convertCell, type IngestValue, normaliseHeader } from "./row-converter.ts";
 import {
   type CellText,
   ChunkBuilder,
-  IngestRejected,
   type RowChunk,
   type RowProblem,
   type RuleProblem,
-} from "./ingest-input.ts";
-import { convertCell, type IngestValue, normaliseHeader } from "./row-converter.ts";
+} from "./rows.ts";
 import type { CellValue, SheetRow } from "./xlsx-reader.ts";
 
 export interface MappedColumn {

@@ -1,7 +1,8 @@
 import { Worker } from "node:worker_threads";
 import type { Config } from "../config.ts";
-import { IngestRejected, type RowChunk } from "./ingest-input.ts";
+import { IngestRejected } from "./ingest-input.ts";
 import { enterParserLine } from "./parser-line.ts";
+import type { RowChunk } from "./rows.ts";
 import type { LayoutColumn, ParseJob, WorkerMessage } from "./xlsx-worker.ts";
 import { FileFormatError } from "./zip-archive.ts";
 

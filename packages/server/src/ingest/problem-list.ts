@@ -9,7 +9,7 @@ import type { Db } from "../db/connection.ts";
 import { NotFoundError } from "../errors.ts";
 import { type CellType, writeXlsx, type XlsxColumn } from "../exports/xlsx-writer.ts";
 import type { Attribute, FileLayout } from "../model/model.ts";
-import type { ProblemRow } from "./ingest-input.ts";
+import type { ProblemRow } from "./rows.ts";
 
 // The problem list of a refused upload: the rows that failed, as uploaded, with a column naming
 // each problem. Its sheet, header row and headers are the layout's, so a person fixes the rows

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { Db } from "../db/connection.ts";
-import { MAX_PROBLEM_ROWS, type ProblemRow, type RuleBreakingRow } from "./ingest-input.ts";
+import { MAX_PROBLEM_ROWS } from "./refusals.ts";
+import type { ProblemRow, RuleBreakingRow } from "./rows.ts";
 import { diffTable, rulesTable, type Stage } from "./stage.repository.ts";
 
 // A rule judges what a change sets (docs/decisions.md): a row breaking one is refused where it adds

@@ -5,7 +5,7 @@ import { type CopyData, flatCopyData } from "../db/copy-text.ts";
 import { isUniqueViolation } from "../db/pg-errors.ts";
 import type { Attribute } from "../model/model.ts";
 import { SQL_TYPES } from "../model/sync/ddl.ts";
-import type { ResolvedChunk } from "./chunk-copy.ts";
+import type { ResolvedChunk } from "./rows.ts";
 
 /**
  * The staging tables of one ingest: the rows as read (`stageTable`), then the diff the

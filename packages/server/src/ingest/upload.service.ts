@@ -12,7 +12,6 @@ import { findEntityType } from "../model/model.ts";
 import { notifierOf, notifyChangeSetWaiting } from "../notifications/notify.service.ts";
 import { appliedRecordsWithWarnings } from "../rules/written-warnings.ts";
 import { ingest } from "./ingest.service.ts";
-import { checkMissingUnreferenced } from "./ingest-checks.ts";
 import { IngestRejected, type IngestResult, outcomeParts } from "./ingest-input.ts";
 import { type LayoutInWorker, openLayoutInWorker } from "./parse-in-worker.ts";
 import { writeProblemList } from "./problem-list.ts";
@@ -136,14 +135,13 @@ export async function uploadFile(
       apply: approveEverything || !type.approval.upload,
       dryRun: request.dryRun,
       confirmMassMissing: request.confirmMassMissing,
+      checkReferrers: true,
       source,
       user: user.username,
       rights: proposalRightsOf(rights.flagsOf(type.name)),
       maxRows: config.upload.maxRows,
       loadTransaction: database.transaction,
       async beforeCommit(tx, written) {
-        if (written.missing > 0 && written.applied > 0)
-          await checkMissingUnreferenced(tx, { context: rights.context, type, source });
         await notifyChangeSetWaiting(tx, notifierOf(config), {
           context: rights.context,
           written: [{ type, result: written }],

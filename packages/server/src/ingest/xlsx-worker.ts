@@ -5,8 +5,9 @@
 import { parentPort } from "node:worker_threads";
 import type { Attribute, FileLayout, TypeRule } from "../model/model.ts";
 import { withCopyText } from "./chunk-text.ts";
-import { IngestRejected, type RowChunk } from "./ingest-input.ts";
+import { IngestRejected } from "./ingest-input.ts";
 import { openLayoutChunks } from "./layout-rows.ts";
+import type { RowChunk } from "./rows.ts";
 import { type ReadOptions, readSheetRows } from "./xlsx-reader.ts";
 import { FileFormatError } from "./zip-archive.ts";
 

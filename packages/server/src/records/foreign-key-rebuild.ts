@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import type { Db } from "../db/connection.ts";
 import { MIN_BULK_ROWS } from "./index-rebuild.ts";
 
-interface ForeignKey {
+export interface ForeignKey {
   name: string;
   definition: string;
 }
@@ -27,29 +27,43 @@ export async function writeWithForeignKeysAfter<T>(
   rows: number,
   write: () => Promise<T>,
 ): Promise<T> {
-  return rows < MIN_BULK_ROWS ? write() : withForeignKeysAfter(tx, schema, table, write);
+  if (rows < MIN_BULK_ROWS) return write();
+  const keys = await dropForeignKeysHeldAlone(tx, schema, table);
+  const result = await write();
+  await addForeignKeys(tx, schema, table, keys);
+  return result;
 }
 
 /**
- * writeWithForeignKeysAfter for a write of any size: a first load (loadEmptyTable), whose rows
- * are not counted before they are written and whose table is held alone in any case.
+ * Drops the foreign keys of `schema.table` whose two tables the transaction holds alone (see
+ * writeWithForeignKeysAfter), for a write of any size: a first load's, whose rows are not counted
+ * before they are written and whose table is held alone in any case. Answers them, for
+ * addForeignKeys once the rows are written.
  */
-export async function withForeignKeysAfter<T>(
+export async function dropForeignKeysHeldAlone(
   tx: Db,
   schema: string,
   table: string,
-  write: () => Promise<T>,
-): Promise<T> {
+): Promise<ForeignKey[]> {
   const keys = await foreignKeysHeldAlone(tx, schema, table);
   const target = sql.table(`${schema}.${table}`);
   for (const key of keys)
     await sql`alter table ${target} drop constraint ${sql.id(key.name)}`.execute(tx);
-  const result = await write();
+  return keys;
+}
+
+/** Adds dropped foreign keys (dropForeignKeysHeldAlone) again, checking every row at once. */
+export async function addForeignKeys(
+  tx: Db,
+  schema: string,
+  table: string,
+  keys: readonly ForeignKey[],
+): Promise<void> {
+  const target = sql.table(`${schema}.${table}`);
   for (const key of keys)
     await sql`alter table ${target} add constraint ${sql.id(key.name)} ${sql.raw(key.definition)}`.execute(
       tx,
     );
-  return result;
 }
 
 /** The table's foreign keys whose table and referenced table this transaction holds exclusively. */

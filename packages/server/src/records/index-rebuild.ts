@@ -89,48 +89,47 @@ export async function mergePendingEntries(db: Db, schema: string, table: string)
     where i.indrelid = ${`${schema}.${table}`}::regclass and a.amname = 'gin'`.execute(db);
 }
 
-/** What a first load answers: the write's result, and the indexes left for buildIndexes. */
-export interface EmptyTableLoad<T> {
-  result: T;
-  /** Definitions of the non-unique indexes dropped for the load. */
-  indexes: string[];
-}
-
 /**
- * Runs `write`, the first load of a table that holds no rows at all, with the table's secondary
- * indexes dropped, inside the caller's transaction. The unique ones are built again before it
- * answers, as they guard the data: when one finds a value twice, `repeated` is asked, with the
- * loaded rows still there to look at, for the error to throw. The others are answered, for
- * buildIndexes to build once the transaction has committed. Answers undefined, without running
- * `write`, when the table holds a row or other sessions keep it for more than a moment. The table
- * stays locked against readers until the transaction ends.
+ * Takes `schema.table`, which must hold no rows at all, for a first load inside the caller's
+ * transaction: locks it against every other session until the transaction ends and drops its
+ * secondary indexes, which the load's rows would otherwise enter one by one. Answers them, for
+ * the caller to build again: the unique ones before the commit (buildUniqueAgain), as they guard
+ * the data, the others after it (buildIndexes). Answers undefined, having changed nothing, when
+ * the table holds a row or other sessions keep it for more than a moment.
  */
-export async function loadEmptyTable<T>(
+export async function takeEmptyTable(
   tx: Db,
   schema: string,
   table: string,
-  write: () => Promise<T>,
-  repeated: () => Promise<Error>,
-): Promise<EmptyTableLoad<T> | undefined> {
+): Promise<SecondaryIndex[] | undefined> {
   const target = sql.table(`${schema}.${table}`);
   // Looked at before the lock too, so a table that holds rows is never locked for nothing.
   const empty = () => atMost(tx, target, 0);
   if (!(await empty()) || !(await lockAlone(tx, target)) || !(await empty())) return undefined;
-  const indexes = await dropSecondaryIndexes(tx, schema, table);
-  const result = await write();
-  const [unique, others] = [indexes.filter((i) => i.unique), indexes.filter((i) => !i.unique)];
+  return dropSecondaryIndexes(tx, schema, table);
+}
+
+/**
+ * Builds the unique ones among `indexes` (takeEmptyTable's) again. Answers false, having built
+ * none and with the transaction still usable, when one of them finds a value twice.
+ */
+export async function buildUniqueAgain(
+  tx: Db,
+  indexes: readonly SecondaryIndex[],
+): Promise<boolean> {
   await sql`savepoint unique_indexes`.execute(tx);
   try {
     await buildInTransaction(
       tx,
-      unique.map((i) => i.definition),
+      indexes.filter((i) => i.unique).map((i) => i.definition),
     );
+    await sql`release savepoint unique_indexes`.execute(tx);
+    return true;
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
     await sql`rollback to savepoint unique_indexes`.execute(tx);
-    throw await repeated();
+    return false;
   }
-  return { result, indexes: others.map((i) => i.definition) };
 }
 
 export interface SecondaryIndex {
@@ -173,7 +172,7 @@ const PARALLEL_BUILDS = 3;
 const PAUSE_BETWEEN_BUILDS_MS = 30;
 
 /**
- * Builds the indexes a committed first load left out (EmptyTableLoad.indexes), several at once,
+ * Builds the indexes a committed first load or bulk write left out, several at once,
  * each in a transaction of its own, the trigram (GIN) ones first as they take longest; an index
  * that exists already is skipped. On PGlite one at a time, with a pause between them: builds
  * queued together would each be served before the calls made meanwhile (an upload's own answer

@@ -5,8 +5,8 @@ import {
   typeRuleAttributes,
   valueBreaches,
 } from "@ledgerline/contract";
-import type { RuleProblem } from "../ingest/ingest-input.ts";
 import type { IngestValue } from "../ingest/row-converter.ts";
+import type { RuleProblem } from "../ingest/rows.ts";
 import type { Attribute, EntityType } from "../model/model.ts";
 
 // The error rules of rows read in the flat form of a RowChunk (values of `attributes`, row after

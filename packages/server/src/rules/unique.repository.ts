@@ -1,9 +1,9 @@
 import type { ScalarValue } from "@ledgerline/contract";
 import { type RawBuilder, sql } from "kysely";
 import type { Db } from "../db/connection.ts";
-import { entityTable, identityMatch } from "../ingest/diff.repository.ts";
 import type { Attribute, ContextModel, EntityType } from "../model/model.ts";
 import { SQL_TYPES } from "../model/sync/ddl.ts";
+import { entityTable, identityMatch } from "../records/entity-table.ts";
 
 // The lookups of `unique` rules: a value must not be held by another live record of the type
 // (approved, not discontinued). Records that broke a rule before it was declared keep their

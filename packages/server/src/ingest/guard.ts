@@ -4,18 +4,13 @@ import { counted } from "../counted.ts";
 import type { Db } from "../db/connection.ts";
 import type { Attribute } from "../model/model.ts";
 import { identityAttributes } from "../model/model.ts";
+import { entityTable } from "../records/entity-table.ts";
 import { liveReferrersSql, type Referrer, referrersOf } from "../records/referrers.ts";
 import { stagedUniqueBreaches, uniqueAttributes } from "../rules/unique.repository.ts";
-import { type DiffCounts, entityTable } from "./diff.repository.ts";
-import {
-  type IngestInput,
-  IngestRejected,
-  MAX_PROBLEM_ROWS,
-  MAX_PROBLEMS,
-  type ProblemRow,
-  repeatedKeysRejected,
-} from "./ingest-input.ts";
+import { type DiffCounts, type IngestInput, IngestRejected } from "./ingest-input.ts";
 import { referenceTexts } from "./reference-resolver.ts";
+import { MAX_PROBLEM_ROWS, MAX_PROBLEMS, repeatedKeysRejected } from "./refusals.ts";
+import type { ProblemRow } from "./rows.ts";
 import {
   diffTable,
   duplicateKeys,
@@ -23,6 +18,10 @@ import {
   type Stage,
   stageTable,
 } from "./stage.repository.ts";
+
+// Stage 5 of the ingest, guard: what refuses a whole file once its rows are known to be
+// well-formed. Each check throws an IngestRejected; nothing is written before they all passed,
+// or the transaction that wrote is rolled back.
 
 /** Refuses the file (422) when a natural key repeats in it. */
 export async function checkKeys(db: Db, input: IngestInput, stage: Stage): Promise<void> {
@@ -168,4 +167,34 @@ function refuseReferenced(
       409,
       `The file was refused; nothing was changed. ${counted(n, `${type.uiName} record`)} it leaves out ${n === 1 ? "is" : "are"} still referred to by ${referrer.type.uiName} records (${referrer.attribute.uiName}): a record others refer to cannot be deleted.`,
     );
+}
+
+const NEEDS = [
+  { kind: "added", right: "create", done: "added" },
+  { kind: "changed", right: "edit", done: "changed" },
+  { kind: "missing", right: "delete", done: "marked missing" },
+] as const;
+
+/**
+ * Refuses (403) an ingest whose classified rows propose what its proposer may not: an Add needs
+ * the create right, a Change edit, a Missing delete. Called once the rows are classified and before
+ * they are written (or, where chunks are written as they are read, before each chunk's write, so
+ * the refusal rolls the open transaction back: `partial`, the counts are then the chunk's, and the
+ * file may hold more); a dry run is refused alike, saying so.
+ */
+export function checkProposal(
+  input: Pick<IngestInput, "type" | "rights" | "dryRun">,
+  kinds: Pick<DiffCounts, "added" | "changed" | "missing">,
+  partial = false,
+): void {
+  const type = input.type.uiName;
+  const refused = NEEDS.filter((n) => kinds[n.kind] > 0 && !input.rights[n.right]).map(
+    (n) =>
+      `you may not ${n.right} ${type} records (${partial ? "at least " : ""}${kinds[n.kind]} would be ${n.done})`,
+  );
+  if (refused.length === 0) return;
+  const head = input.dryRun
+    ? "Check only, nothing was changed. The changes would be refused:"
+    : "The changes were refused; nothing was changed:";
+  throw new IngestRejected(403, `${head} ${refused.join("; ")}`);
 }
