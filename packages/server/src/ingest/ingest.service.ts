@@ -78,7 +78,7 @@ export async function ingest(db: Db, input: IngestInput): Promise<IngestResult> 
 /**
  * Chooses how the rows are written, once, and runs `work` with that strategy. Where a
  * transaction may stay open while the file is read (inReadingTransaction: not for a dry run, nor
- * on PGlite's one session, nor with every reading slot or the type's ingest lock taken), it is
+ * with every reading slot or the type's ingest lock taken), it is
  * opened, and a type that holds no records is loaded (given the right to create them), one
  * without a unique rule diffed while reading. In a caller's transaction (a metadata import's,
  * which holds its rows in memory), an empty type is loaded there, once it holds the type's lock.

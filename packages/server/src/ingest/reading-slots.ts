@@ -9,7 +9,7 @@ let reading = 0;
 
 /**
  * Runs `work`, an ingest that holds a pooled connection and a transaction for as long as its file
- * is read (loadEmptyType, diffWhileReading), unless READING_SLOTS of them are under way: then
+ * is read (a first load, a diff while reading), unless READING_SLOTS of them are under way: then
  * answers undefined without running it, and the ingest stages its file instead, taking a
  * connection only per statement. Keeps a burst of uploads from taking the whole pool.
  */
@@ -24,8 +24,8 @@ export async function inReadingSlot<T>(work: () => Promise<T | undefined>): Prom
 }
 
 /**
- * Runs `work` in a transaction that stays open while the file is read (loadEmptyType,
- * diffWhileReading), holding the type's ingest lock. Answers undefined, having read no row, where
+ * Runs `work` in a transaction that stays open while the file is read (a first load, a diff
+ * while reading), holding the type's ingest lock. Answers undefined, having read no row, where
  * such a transaction is not to be: a dry run, a caller's transaction (a metadata import's), no
  * loadTransaction, a type whose file refers to the type itself (a row may only refer to records
  * stored before the file, never to an earlier chunk's), every reading

@@ -115,7 +115,7 @@ export async function duplicateKeys(
 
 /**
  * A stage beside the file's `stage`, in the same transaction, named with `suffix`: for each chunk
- * of the file in turn, or for the rows left to write at the end (diffWhileReading).
+ * of the file in turn, or for the rows left to write at the end (diff-while-reading.ts).
  */
 export async function createStageBeside(db: Db, stage: Stage, suffix: string): Promise<Stage> {
   const beside = { name: `${stage.name}_${suffix}`, attributes: stage.attributes };

@@ -34,11 +34,11 @@ import { supersedeContradicted, writeEvents, writeOptions } from "./write.reposi
 /**
  * The staged diff: the whole file is staged (stage 3) in a table of its own, statement by
  * statement, and only then classified, guarded and written, in one short transaction. Taken where
- * no transaction may stay open while the file is read (a dry run, PGlite's one session, every
- * reading slot taken, another ingest of the type under way), for a type with a unique rule, whose
- * check must see the whole file before anything is written, and in a caller's transaction (a
- * metadata import's) for a type that holds records. Refused or not, the whole file is staged: a
- * refusal lists every row the stage shows at fault.
+ * no transaction may stay open while the file is read (a dry run, every reading slot taken,
+ * another ingest of the type under way), for a type with a unique rule, whose check must see the
+ * whole file before anything is written, in a caller's transaction (a metadata import's) for a
+ * type that holds records, and for rows that refer to their own type. Refused or not, the whole
+ * file is staged: a refusal lists every row the stage shows at fault.
  */
 export async function stagedDiff(db: Db, input: IngestInput, later: LaterWork): Promise<Strategy> {
   const { context, type } = input;
