@@ -5,6 +5,7 @@ export * from "./auth.ts";
 export * from "./common.ts";
 export * from "./contexts.ts";
 export * from "./entities.ts";
+export * from "./feed.ts";
 export * from "./history.ts";
 export * from "./notifications.ts";
 export * from "./oidc.ts";

@@ -14,6 +14,7 @@ import { changesRoutes } from "./changes/changes.routes.ts";
 import { contextsRoutes } from "./contexts/contexts.routes.ts";
 import { dictionaryRoutes } from "./dictionary/dictionary.routes.ts";
 import { TooManyRequestsError } from "./errors.ts";
+import { feedRoutes } from "./feed/feed.routes.ts";
 import { historyRoutes } from "./history/history.routes.ts";
 import { errorHandler } from "./http/error-handler.ts";
 import { installGuard } from "./http/guard.ts";
@@ -91,6 +92,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await recordsRoutes(app, deps);
   await changesRoutes(app, deps);
   await historyRoutes(app, deps);
+  await feedRoutes(app, deps);
   await ingestRoutes(app, deps);
   await dictionaryRoutes(app, deps);
   await publishRoutes(app, deps);

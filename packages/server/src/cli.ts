@@ -18,6 +18,7 @@ import { type Db, openDatabase } from "./db/connection.ts";
 import { migrateToLatest } from "./db/migrate.ts";
 import { FolderInUseError } from "./db/pglite-folder-lock.ts";
 import { AppError } from "./errors.ts";
+import { readFeed } from "./feed/feed-reader.ts";
 import { loadModel } from "./model/load-model.ts";
 import { findContext } from "./model/model.ts";
 import { GENERATORS } from "./records/generators.ts";
@@ -36,9 +37,13 @@ Commands:
   list-tokens   [--username U]
   create-token  --username U --name N --scope read|write [--days D]   (prints the secret once)
   revoke-token  --id N
+  changes       --context C [--types a,b] [--after CURSOR] [--follow] [--url URL]
+                (the change feed of a running server as JSON lines, read with the API token in
+                LEDGERLINE_TOKEN; URL defaults to LEDGERLINE_URL, else http://127.0.0.1:PORT)
 
 A password left out is generated and printed once. The database is the one the server uses
-(DATABASE_URL, or the embedded one under DATA_DIR); stop a server on the embedded database first.`;
+(DATABASE_URL, or the embedded one under DATA_DIR); stop a server on the embedded database first.
+'changes' reads from the server instead, and runs beside it.`;
 
 class CliError extends Error {}
 
@@ -67,7 +72,33 @@ async function choosePassword(
   return { hash: await hashPassword(password), shown: given ? undefined : password };
 }
 
-async function run(argv: string[]): Promise<string> {
+/** Prints the change feed as JSON lines, read from a running server (readFeed); --follow until Ctrl+C. */
+async function printChanges(values: {
+  context?: string;
+  types?: string;
+  after?: string;
+  follow?: boolean;
+  url?: string;
+}): Promise<undefined> {
+  const token = process.env.LEDGERLINE_TOKEN;
+  if (!token) throw new CliError("Set LEDGERLINE_TOKEN to an API token (a read token is enough)");
+  const port = loadConfig(process.env, []).port;
+  const stop = new AbortController();
+  process.once("SIGINT", () => stop.abort());
+  for await (const change of readFeed({
+    url: values.url ?? process.env.LEDGERLINE_URL ?? `http://127.0.0.1:${port}`,
+    token,
+    context: required(values.context, "context"),
+    entityTypes: values.types?.split(",").filter(Boolean),
+    after: values.after,
+    follow: values.follow ?? false,
+    signal: stop.signal,
+  }))
+    console.log(JSON.stringify(change));
+  return undefined;
+}
+
+async function run(argv: string[]): Promise<string | undefined> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -86,10 +117,15 @@ async function run(argv: string[]): Promise<string> {
       superadmin: { type: "boolean", default: false },
       dev: { type: "boolean", default: false },
       help: { type: "boolean", default: false },
+      types: { type: "string" },
+      after: { type: "string" },
+      follow: { type: "boolean", default: false },
+      url: { type: "string" },
     },
   });
   const command = positionals[0];
   if (!command || values.help) return USAGE;
+  if (command === "changes") return printChanges(values);
 
   // The command's own flags are not the server's.
   const config = loadConfig(process.env, []);
@@ -235,7 +271,9 @@ async function run(argv: string[]): Promise<string> {
 }
 
 run(process.argv.slice(2)).then(
-  (output) => console.log(output),
+  (output) => {
+    if (output !== undefined) console.log(output);
+  },
   (error: unknown) => {
     const worded =
       error instanceof CliError || error instanceof AppError || error instanceof FolderInUseError;

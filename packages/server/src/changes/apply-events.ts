@@ -77,9 +77,11 @@ export async function applyEvents(
     type.name,
     summary.create + summary.revived - summary.removed,
   );
+  // approved_xid: the change feed's order is this transaction's (db/migrations/015-change-feed.ts).
   // By an array of ids, as before the selection was a table: the primary key's scan sorts it and
   // updates the events in the order they lie (the join with the selection looked slower).
-  await sql`update app.events e set status = 'approved', decided_by = ${user}, decided_at = now()
+  await sql`update app.events e set status = 'approved', decided_by = ${user}, decided_at = now(),
+      approved_xid = pg_current_xact_id()
     where e.event_id = any(array(select s.event_id from ${SELECTED} s where ${outcomeIn("s", APPLIED)}))`.execute(
     tx,
   );

@@ -13,6 +13,7 @@ import * as pendingCountsIndex from "./migrations/011-pending-counts-index.ts";
 import * as earlierProposers from "./migrations/012-earlier-proposers.ts";
 import * as accountLoginLimit from "./migrations/013-account-login-limit.ts";
 import * as securityEvents from "./migrations/014-security-events.ts";
+import * as changeFeed from "./migrations/015-change-feed.ts";
 
 // Ordered by name; a new migration is a new numbered file added here. Applied migrations never change.
 const MIGRATIONS: Record<string, Migration> = {
@@ -30,6 +31,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "012-earlier-proposers": earlierProposers,
   "013-account-login-limit": accountLoginLimit,
   "014-security-events": securityEvents,
+  "015-change-feed": changeFeed,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -105,6 +105,7 @@ export const ROUTE_POLICY: Readonly<Record<string, RoutePolicy>> = {
   "POST /api/compare": reads(signedIn("read")),
   "POST /api/compare-xlsx": reads(limited(signedIn("read"), 30)),
   "POST /api/approved-uploads": reads(signedIn("read")),
+  "POST /api/changes": reads(signedIn("read")),
 
   "POST /api/filelayouts": reads(signedIn()),
   "POST /api/upload": writes(limited(text(signedIn("createOrEdit", "multipart")), 20)),

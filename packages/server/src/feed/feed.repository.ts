@@ -1,0 +1,95 @@
+import { sql } from "kysely";
+import type { Db } from "../db/connection.ts";
+import type { ContextModel, EntityType } from "../model/model.ts";
+import { identityAttributes } from "../model/model.ts";
+import { entityTable } from "../records/entity-table.ts";
+
+/** Where a reader stands: the commit of the last change it read, and that change's event. */
+export interface FeedPosition {
+  position: number;
+  eventId: number;
+}
+
+/** An approved event as the feed reads it, in feed order. */
+export interface FeedRow {
+  position: number;
+  event_id: number;
+  entity_type: string;
+  entity_key_id: number;
+  action: string;
+  old_values: Record<string, unknown> | null;
+  new_values: Record<string, unknown> | null;
+  source: string;
+  created_by: string;
+  decided_by: string | null;
+  decided_at: Date;
+  /** For an update: whether the record was discontinued before it (the change restores it). */
+  restores: boolean;
+}
+
+/**
+ * The approved events of the context's `types` after `after`, in the order their transactions
+ * committed (app.feed_commits, numbered at each commit: db/migrations/015-change-feed.ts), then
+ * by event id, at most `limit`. Only committed positions exist, and none is ever numbered below
+ * one a reader has seen: a reader following the cursor misses nothing and reads nothing twice.
+ */
+export async function feedRows(
+  db: Db,
+  context: ContextModel,
+  types: readonly string[],
+  after: FeedPosition,
+  limit: number,
+): Promise<FeedRow[]> {
+  const { rows } = await sql<FeedRow>`
+    select c.position::float8 as position, e.event_id::float8 as event_id, e.entity_type,
+      e.entity_key_id::float8 as entity_key_id, e.action, e.old_values, e.new_values, e.source,
+      e.created_by, e.decided_by, e.decided_at,
+      e.action in ('Change', 'Update', 'Amend') and coalesce((
+        select p.action in ('Missing', 'Delete') from app.events p
+        where p.context = e.context and p.entity_type = e.entity_type
+          and p.entity_key_id = e.entity_key_id and p.event_id < e.event_id and p.status = 'approved'
+        order by p.event_id desc limit 1), false) as restores
+    from app.feed_commits c
+      join app.events e on e.approved_xid = c.xid and e.status = 'approved'
+    where c.position >= ${after.position}
+      and (c.position > ${after.position} or e.event_id > ${after.eventId})
+      and e.context = ${context.name} and e.entity_type = any(${[...types]}::text[])
+    order by c.position, e.event_id
+    limit ${limit}`.execute(db);
+  return rows;
+}
+
+/** Whether the position is one the feed gave: an approved event of the context in that commit. */
+export async function positionExists(
+  db: Db,
+  context: ContextModel,
+  at: FeedPosition,
+): Promise<boolean> {
+  const { rows } = await sql<{ found: boolean }>`
+    select exists (select 1 from app.feed_commits c
+      join app.events e on e.approved_xid = c.xid and e.status = 'approved'
+      where c.position = ${at.position} and e.event_id = ${at.eventId}
+        and e.context = ${context.name}) as found`.execute(db);
+  return rows[0].found;
+}
+
+/** The identity values of the type's records `keyIds`, by key id: one statement for a page. */
+export async function recordKeys(
+  db: Db,
+  context: ContextModel,
+  type: EntityType,
+  keyIds: readonly number[],
+): Promise<Map<number, Record<string, unknown>>> {
+  const identity = identityAttributes(type);
+  const { rows } = await sql<Record<string, unknown> & { entity_key_id: number }>`
+    select t.entity_key_id::float8 as entity_key_id, ${sql.join(identity.map((a) => sql`t.${sql.id(a.name)}`))}
+    from ${entityTable(context, type)} t where t.entity_key_id = any(${[...keyIds]}::bigint[])`.execute(
+    db,
+  );
+  return new Map(
+    rows.map(({ entity_key_id, ...key }) => [
+      Number(entity_key_id),
+      key as Record<string, unknown>,
+    ]),
+  );
+}
