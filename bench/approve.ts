@@ -8,13 +8,12 @@ import { login } from "./support/app.ts";
 import { envNumber, envSize } from "./support/env.ts";
 import { BENCH_CONTEXT, BENCH_SCHEMA, BENCH_TYPE, PROBE_TYPE } from "./support/model.ts";
 import { loadNote, round, table, writeResult } from "./support/results.ts";
-import { SEED_USER, seedItems } from "./support/seed.ts";
+import { SEED_USER, seedItems, seedPendingUpload } from "./support/seed.ts";
 import {
   type AppSetup,
   announceBench,
   benchModelWithLayout,
   check,
-  ITEM_LAYOUT,
   percentile,
   postJson,
   timed,
@@ -44,32 +43,6 @@ async function seedProbeType({ bench }: AppSetup): Promise<void> {
      from ${probe} t order by t.entity_key_id`,
     [BENCH_CONTEXT, PROBE_TYPE, SEED_USER],
   );
-}
-
-/**
- * One upload (a row of app.uploads) whose pending events change every item: `name` and `amount`
- * get new values, marked with `mark`; an event holds the changed attributes only, old and new, as
- * an upload writes them. Answers the upload's id.
- */
-async function seedPendingUpload({ bench }: AppSetup, mark: string): Promise<number> {
-  const [upload] = (await bench.raw(
-    `insert into app.uploads (context, entity_type, layout, file_name, created_by, finished_at,
-       outcome)
-     values ($1, $2, $3, $4, $5, now(), 'succeeded') returning upload_id::int as id`,
-    [BENCH_CONTEXT, BENCH_TYPE, ITEM_LAYOUT, `${mark}.xlsx`, SEED_USER],
-  )) as { id: number }[];
-  await bench.raw(
-    `insert into app.events (context, entity_type, entity_key_id, action, status, old_values,
-       new_values, base_version, source, created_by, created_at, effective_from)
-     select $1, $2, t.entity_key_id, 'Change', 'pending',
-       jsonb_build_object('name', t.name, 'amount', t.amount),
-       jsonb_build_object('name', $4 || ' ' || t.name, 'amount', coalesce(t.amount, 0) + 1),
-       t.version, 'upload:' || $3::text, $5, now(), now()
-     from ${BENCH_SCHEMA}.${BENCH_TYPE} t order by t.entity_key_id`,
-    [BENCH_CONTEXT, BENCH_TYPE, upload.id, mark, SEED_USER],
-  );
-  await bench.raw("vacuum analyze app.events", []);
-  return upload.id;
 }
 
 interface Probe {
@@ -175,7 +148,7 @@ async function measureDecisions(
   console.log(`seeding ${rows.toLocaleString("en")} records...`);
   await seedItems(bench.database.db as unknown as Kysely<unknown>, rows);
   await seedProbeType(setup);
-  const seeded = await timed(() => seedPendingUpload(setup, "Pending"));
+  const seeded = await timed(() => seedPendingUpload(setup.bench, "Pending"));
   console.log(`pending upload seeded in ${seeded.seconds.toFixed(1)} s`);
   const cookie = await login(app.url);
   const { p99, p50 } = await samplePendingPage(app.url, cookie, rows, samples);
@@ -198,7 +171,7 @@ async function measureDecisions(
   if (afterApprove.pending !== 0 || afterApprove.changed !== rows || afterApprove.versions !== rows)
     throw new Error(`after approve: ${JSON.stringify(afterApprove)}`);
 
-  const second = await seedPendingUpload(setup, "Rejected");
+  const second = await seedPendingUpload(setup.bench, "Rejected");
   const rejected = await decideWhileProbing(app.url, cookie, decide("reject", second));
   console.log(`rejected in ${rejected.seconds.toFixed(1)} s`);
   const [afterReject] = (await bench.raw(

@@ -3,6 +3,7 @@ import { benchApprove } from "./approve.ts";
 import { benchDictionary } from "./dictionary.ts";
 import { benchExplorer } from "./explorer.ts";
 import { benchExport } from "./export.ts";
+import { benchFeed } from "./feed.ts";
 import { benchHistory } from "./history.ts";
 import { benchIngest } from "./ingest.ts";
 import { benchLoad } from "./load.ts";
@@ -24,6 +25,7 @@ const BENCHMARKS: Record<string, () => Promise<void>> = {
   notify: benchNotify,
   overhead: benchOverhead,
   history: benchHistory,
+  feed: benchFeed,
 };
 
 const name = process.argv[2];

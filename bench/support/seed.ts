@@ -1,6 +1,8 @@
 import { type Kysely, sql } from "kysely";
 import { SYSTEM_COLUMNS } from "../../packages/server/src/model/model.ts";
+import type { BenchDatabase } from "./app.ts";
 import { BENCH_CONTEXT, BENCH_SCHEMA, BENCH_TYPE } from "./model.ts";
+import { ITEM_LAYOUT } from "./workload.ts";
 
 export const SEED_USER = "bench";
 
@@ -123,4 +125,30 @@ export async function seedItems(db: Kysely<unknown>, n: number): Promise<number>
     await settleLoad(conn, [qualified, "app.events"]);
   });
   return (performance.now() - started) / 1000;
+}
+
+/**
+ * One upload (a row of app.uploads) whose pending events change every item: `name` and `amount`
+ * get new values, marked with `mark`; an event holds the changed attributes only, old and new, as
+ * an upload writes them. Answers the upload's id.
+ */
+export async function seedPendingUpload(bench: BenchDatabase, mark: string): Promise<number> {
+  const [upload] = (await bench.raw(
+    `insert into app.uploads (context, entity_type, layout, file_name, created_by, finished_at,
+       outcome)
+     values ($1, $2, $3, $4, $5, now(), 'succeeded') returning upload_id::int as id`,
+    [BENCH_CONTEXT, BENCH_TYPE, ITEM_LAYOUT, `${mark}.xlsx`, SEED_USER],
+  )) as { id: number }[];
+  await bench.raw(
+    `insert into app.events (context, entity_type, entity_key_id, action, status, old_values,
+       new_values, base_version, source, created_by, created_at, effective_from)
+     select $1, $2, t.entity_key_id, 'Change', 'pending',
+       jsonb_build_object('name', t.name, 'amount', t.amount),
+       jsonb_build_object('name', $4 || ' ' || t.name, 'amount', coalesce(t.amount, 0) + 1),
+       t.version, 'upload:' || $3::text, $5, now(), now()
+     from ${BENCH_SCHEMA}.${BENCH_TYPE} t order by t.entity_key_id`,
+    [BENCH_CONTEXT, BENCH_TYPE, upload.id, mark, SEED_USER],
+  );
+  await bench.raw("vacuum analyze app.events", []);
+  return upload.id;
 }
