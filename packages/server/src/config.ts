@@ -96,6 +96,18 @@ const EnvSchema = z.object({
       "an e-mail address, or a name with the address in angle brackets (Ledgerline <ledgerline@example.com>)",
     )
     .optional(),
+  EVENTS_URL: z
+    .string()
+    .regex(/^nats:\/\/[^\s]+$/, "a nats:// address of a NATS server with JetStream")
+    .optional(),
+  EVENTS_SUBJECT: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/, "NATS subject tokens joined by dots")
+    .default("ledgerline"),
+  EVENTS_STREAM: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+$/, "letters, digits, _ and -")
+    .default("LEDGERLINE"),
   NOTIFY_DIGEST_MINUTES: z.coerce.number().positive().default(15),
   NOTIFY_MAX_ATTEMPTS: z.coerce.number().int().positive().default(8),
   NOTIFY_POLL_MS: z.coerce.number().int().positive().default(2000),
@@ -144,6 +156,8 @@ export interface Config {
   oidc: OidcConfig | undefined;
   /** undefined: no SMTP server, nothing is e-mailed (the outbox is still written and kept). */
   smtp: SmtpConfig | undefined;
+  /** undefined: no event bus (EVENTS_URL unset); the change feed is read over HTTP only. */
+  events: EventsConfig | undefined;
   notify: {
     /** Shortest time between two digests of a type's web changes. */
     digestMinutes: number;
@@ -283,6 +297,12 @@ export const CONFIG_HELP: Record<keyof z.infer<typeof EnvSchema>, string> = {
   SMTP_USER: "SMTP login, when the server wants one",
   SMTP_PASSWORD: "SMTP password",
   SMTP_FROM: "sender of the e-mails, an address or Name <address> (required with SMTP_HOST)",
+  EVENTS_URL:
+    "nats://host:port of a NATS server with JetStream: every approved change is published there; unset: no event bus",
+  EVENTS_SUBJECT:
+    "subject prefix of the published changes: <prefix>.<application>.<type>.<action> (default ledgerline)",
+  EVENTS_STREAM:
+    "JetStream stream that stores them, made for <prefix>.> when missing (default LEDGERLINE)",
   NOTIFY_DIGEST_MINUTES: "shortest time between two digests of a type's web changes (default 15)",
   NOTIFY_MAX_ATTEMPTS: "tries before an e-mail is marked failed (default 8)",
   NOTIFY_POLL_MS: "how often the sender looks for due e-mails, in ms (default 2000)",
@@ -374,6 +394,9 @@ export function loadConfig(
     publicUrl,
     oidc: oidcConfig(e, publicUrl),
     smtp: smtpConfig(e),
+    events: e.EVENTS_URL
+      ? { url: e.EVENTS_URL, subject: e.EVENTS_SUBJECT, stream: e.EVENTS_STREAM }
+      : undefined,
     notify: {
       digestMinutes: e.NOTIFY_DIGEST_MINUTES,
       maxAttempts: e.NOTIFY_MAX_ATTEMPTS,
@@ -398,6 +421,13 @@ export function loadConfig(
       parsersWaiting: e.UPLOAD_PARSERS_WAITING,
     },
   };
+}
+
+/** Where approved changes are published (bus/). */
+export interface EventsConfig {
+  url: string;
+  subject: string;
+  stream: string;
 }
 
 function smtpConfig(e: z.infer<typeof EnvSchema>): SmtpConfig | undefined {

@@ -2,6 +2,8 @@ import path from "node:path";
 import { DATA_DICTIONARY_CONTEXT } from "@ledgerline/contract";
 import { buildApp } from "./app.ts";
 import { startAuditSweeper } from "./audit/retention.ts";
+import { startBusRelay } from "./bus/bus-relay.ts";
+import { openNatsPublisher } from "./bus/nats-publisher.ts";
 import { ConfigError, loadConfig, serverHelp, wantsHelp } from "./config.ts";
 import { openDatabase } from "./db/connection.ts";
 import { FolderInUseError } from "./db/pglite-folder-lock.ts";
@@ -60,6 +62,16 @@ async function main(): Promise<void> {
         config.notify.pollMs,
       )
     : undefined;
+  const busRelay = config.events
+    ? startBusRelay({
+        db: database.db,
+        model: prepared.model,
+        events: config.events,
+        connect: openNatsPublisher,
+        log: app.log,
+        pollMs: 1_000,
+      })
+    : undefined;
   const auditSweeper = startAuditSweeper({
     db: database.db,
     retentionDays: config.audit.retentionDays,
@@ -79,6 +91,7 @@ async function main(): Promise<void> {
     app.log.info(`${signal} received: finishing in-flight requests`);
     await scheduler?.stop();
     await sender?.stop();
+    await busRelay?.stop();
     await auditSweeper.stop();
     await app.close();
     await database.close();

@@ -14,6 +14,7 @@ import * as earlierProposers from "./migrations/012-earlier-proposers.ts";
 import * as accountLoginLimit from "./migrations/013-account-login-limit.ts";
 import * as securityEvents from "./migrations/014-security-events.ts";
 import * as changeFeed from "./migrations/015-change-feed.ts";
+import * as eventBus from "./migrations/016-event-bus.ts";
 
 // Ordered by name; a new migration is a new numbered file added here. Applied migrations never change.
 const MIGRATIONS: Record<string, Migration> = {
@@ -32,6 +33,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "013-account-login-limit": accountLoginLimit,
   "014-security-events": securityEvents,
   "015-change-feed": changeFeed,
+  "016-event-bus": eventBus,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

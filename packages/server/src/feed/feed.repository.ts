@@ -13,6 +13,7 @@ export interface FeedPosition {
 /** An approved event as the feed reads it, in feed order. */
 export interface FeedRow {
   position: number;
+  context: string;
   event_id: number;
   entity_type: string;
   entity_key_id: number;
@@ -27,21 +28,27 @@ export interface FeedRow {
   restores: boolean;
 }
 
+/** Which approved events a reading takes: of some types of one context, or every one. */
+export type FeedScope = { context: ContextModel; types: readonly string[] } | "everything";
+
 /**
- * The approved events of the context's `types` after `after`, in the order their transactions
- * committed (app.feed_commits, numbered at each commit: db/migrations/015-change-feed.ts), then
- * by event id, at most `limit`. Only committed positions exist, and none is ever numbered below
- * one a reader has seen: a reader following the cursor misses nothing and reads nothing twice.
+ * The approved events in `scope` after `after`, in the order their transactions committed
+ * (app.feed_commits, numbered at each commit: db/migrations/015-change-feed.ts), then by event
+ * id, at most `limit`. Only committed positions exist, and none is ever numbered below one a
+ * reader has seen: a reader following the cursor misses nothing and reads nothing twice.
  */
 export async function feedRows(
   db: Db,
-  context: ContextModel,
-  types: readonly string[],
+  scope: FeedScope,
   after: FeedPosition,
   limit: number,
 ): Promise<FeedRow[]> {
+  const within =
+    scope === "everything"
+      ? sql`true`
+      : sql`e.context = ${scope.context.name} and e.entity_type = any(${[...scope.types]}::text[])`;
   const { rows } = await sql<FeedRow>`
-    select c.position::float8 as position, e.event_id::float8 as event_id, e.entity_type,
+    select c.position::float8 as position, e.context, e.event_id::float8 as event_id, e.entity_type,
       e.entity_key_id::float8 as entity_key_id, e.action, e.old_values, e.new_values, e.source,
       e.created_by, e.decided_by, e.decided_at,
       e.action in ('Change', 'Update', 'Amend') and coalesce((
@@ -53,7 +60,7 @@ export async function feedRows(
       join app.events e on e.approved_xid = c.xid and e.status = 'approved'
     where c.position >= ${after.position}
       and (c.position > ${after.position} or e.event_id > ${after.eventId})
-      and e.context = ${context.name} and e.entity_type = any(${[...types]}::text[])
+      and ${within}
     order by c.position, e.event_id
     limit ${limit}`.execute(db);
   return rows;

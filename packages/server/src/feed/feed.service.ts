@@ -26,7 +26,7 @@ export const DEFAULT_FEED_LIMIT = 1_000;
 const BEGINNING: FeedPosition = { position: 0, eventId: 0 };
 
 /** A cursor as the feed writes it: the commit's position and the event's id. */
-const cursorOf = (at: FeedPosition) => `${at.position}-${at.eventId}`;
+export const cursorOf = (at: FeedPosition) => `${at.position}-${at.eventId}`;
 
 /**
  * The approved changes of a context (of the types asked for, or every type the caller may read),
@@ -51,11 +51,8 @@ export async function changesPage(
     throw new BadRequestError(
       `The cursor '${request.after}' was not given by the change feed of ${context.uiName}`,
     );
-  const rows = await feedRows(db, context, types, after, request.limit ?? DEFAULT_FEED_LIMIT);
-  const keys = await keysOf(db, context, rows);
-  const changes = rows.map((row) =>
-    feedChange(row, keys.get(row.entity_type)?.get(row.entity_key_id)),
-  );
+  const rows = await feedRows(db, { context, types }, after, request.limit ?? DEFAULT_FEED_LIMIT);
+  const changes = await feedChanges(db, context, rows);
   const last = changes.at(-1);
   return { changes, next: last ? last.cursor : (request.after ?? null) };
 }
@@ -67,17 +64,27 @@ function parseCursor(text: string): FeedPosition {
   return { position: Number(match[1]), eventId: Number(match[2]) };
 }
 
-/** The identity values of the page's records, by type and key id: one statement per type on the page. */
-async function keysOf(db: Db, context: ContextModel, rows: readonly FeedRow[]) {
-  const byType = new Map<string, Map<number, Record<string, unknown>>>();
+/**
+ * The rows (all of `context`) as the feed gives them, each with its record's key: one statement
+ * per type among them.
+ */
+export async function feedChanges(
+  db: Db,
+  context: ContextModel,
+  rows: readonly FeedRow[],
+): Promise<FeedChange[]> {
   const idsByType = new Map<string, number[]>();
-  for (const row of rows)
-    idsByType.set(row.entity_type, [...(idsByType.get(row.entity_type) ?? []), row.entity_key_id]);
+  for (const row of rows) {
+    const ids = idsByType.get(row.entity_type);
+    if (ids) ids.push(row.entity_key_id);
+    else idsByType.set(row.entity_type, [row.entity_key_id]);
+  }
+  const keys = new Map<string, Map<number, Record<string, unknown>>>();
   for (const [name, ids] of idsByType) {
     const type = findEntityType(context, name);
-    if (type) byType.set(name, await recordKeys(db, context, type, ids));
+    if (type) keys.set(name, await recordKeys(db, context, type, ids));
   }
-  return byType;
+  return rows.map((row) => feedChange(row, keys.get(row.entity_type)?.get(row.entity_key_id)));
 }
 
 const ACTIONS: Readonly<Record<string, FeedAction>> = {
