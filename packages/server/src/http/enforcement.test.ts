@@ -219,6 +219,10 @@ const CALLS: Record<string, () => Promise<Call>> = {
     context: "reference",
     send: json("/api/approved-uploads", { context: "reference", entityType: "currency" }),
   }),
+  "POST /api/changes": async () => ({
+    context: "reference",
+    send: json("/api/changes", { context: "reference", entityTypes: ["currency"], limit: 5 }),
+  }),
   "POST /api/filelayouts": async () => ({
     send: json("/api/filelayouts", { context: "reference" }),
   }),
