@@ -47,6 +47,8 @@ export async function feedRows(
     scope === "everything"
       ? sql`true`
       : sql`e.context = ${scope.context.name} and e.entity_type = any(${[...scope.types]}::text[])`;
+  // Each commit's events are read through events_feed_idx from the cursor on, at most `limit` of
+  // them: a page inside a commit of 100,000 changes reads its own rows, not the whole commit's.
   const { rows } = await sql<FeedRow>`
     select c.position::float8 as position, e.context, e.event_id::float8 as event_id, e.entity_type,
       e.entity_key_id::float8 as entity_key_id, e.action, e.old_values, e.new_values, e.source,
@@ -56,11 +58,13 @@ export async function feedRows(
         where p.context = e.context and p.entity_type = e.entity_type
           and p.entity_key_id = e.entity_key_id and p.event_id < e.event_id and p.status = 'approved'
         order by p.event_id desc limit 1), false) as restores
-    from app.feed_commits c
-      join app.events e on e.approved_xid = c.xid and e.status = 'approved'
-    where c.position >= ${after.position}
-      and (c.position > ${after.position} or e.event_id > ${after.eventId})
-      and ${within}
+    from (select position, xid from app.feed_commits where position >= ${after.position}) c
+      cross join lateral (
+        select * from app.events e
+        where e.approved_xid = c.xid and e.status = 'approved'
+          and e.event_id > case when c.position = ${after.position} then ${after.eventId}::bigint else 0 end
+          and ${within}
+        order by e.event_id limit ${limit}) e
     order by c.position, e.event_id
     limit ${limit}`.execute(db);
   return rows;
