@@ -14,3 +14,4 @@ export * from "./roles.ts";
 export * from "./rules.ts";
 export * from "./tokens.ts";
 export * from "./users.ts";
+export * from "./webhooks.ts";

@@ -6,6 +6,7 @@ export const NOTIFICATION_KINDS = [
   "web_digest",
   "decision",
   "import_failed",
+  "webhook_paused",
 ] as const;
 export const NotificationKind = z.enum(NOTIFICATION_KINDS);
 export type NotificationKind = z.infer<typeof NotificationKind>;
@@ -31,6 +32,11 @@ export const NOTIFICATION_KIND_TEXT: Readonly<
   import_failed: {
     uiName: "Failed scheduled imports",
     uiDescription: "A scheduled import of a metadata source I own failed.",
+  },
+  webhook_paused: {
+    uiName: "Paused webhooks",
+    uiDescription:
+      "A webhook subscription kept failing and was paused (administrators: they may resume it).",
   },
 };
 

@@ -30,6 +30,7 @@ import { recordsRoutes } from "./records/records.routes.ts";
 import { openApiRoutes, registerOpenApi } from "./system/openapi.ts";
 import { systemRoutes } from "./system/system.routes.ts";
 import { tokensRoutes } from "./tokens/tokens.routes.ts";
+import { webhooksRoutes } from "./webhooks/webhooks.routes.ts";
 
 export interface BuildOptions {
   /** false in tests that do not want request logs; a logger of their own in tests that read it. */
@@ -100,6 +101,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await rolesRoutes(app, deps);
   await notificationsRoutes(app, deps);
   await tokensRoutes(app, deps);
+  await webhooksRoutes(app, deps);
   await auditRoutes(app, deps);
   await accountRoutes(app, deps);
   await openApiRoutes(app);

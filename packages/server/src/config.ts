@@ -108,6 +108,15 @@ const EnvSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]+$/, "letters, digits, _ and -")
     .default("LEDGERLINE"),
+  WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(10),
+  WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8),
+  WEBHOOK_SECRET_OVERLAP_HOURS: z.coerce
+    .number()
+    .min(0)
+    .max(24 * 30)
+    .default(24),
+  WEBHOOK_ALLOW_PRIVATE: flag.default(false),
+  WEBHOOK_POLL_MS: z.coerce.number().int().min(10).default(1000),
   NOTIFY_DIGEST_MINUTES: z.coerce.number().positive().default(15),
   NOTIFY_MAX_ATTEMPTS: z.coerce.number().int().positive().default(8),
   NOTIFY_POLL_MS: z.coerce.number().int().positive().default(2000),
@@ -158,6 +167,7 @@ export interface Config {
   smtp: SmtpConfig | undefined;
   /** undefined: no event bus (EVENTS_URL unset); the change feed is read over HTTP only. */
   events: EventsConfig | undefined;
+  webhooks: WebhooksConfig;
   notify: {
     /** Shortest time between two digests of a type's web changes. */
     digestMinutes: number;
@@ -303,6 +313,15 @@ export const CONFIG_HELP: Record<keyof z.infer<typeof EnvSchema>, string> = {
     "subject prefix of the published changes: <prefix>.<application>.<type>.<action> (default ledgerline)",
   EVENTS_STREAM:
     "JetStream stream that stores them, made for <prefix>.> when missing (default LEDGERLINE)",
+  WEBHOOK_TIMEOUT_SECONDS:
+    "how long a webhook receiver may take to answer before the try counts as failed (default 10)",
+  WEBHOOK_MAX_ATTEMPTS:
+    "tries of a webhook delivery before it is given up and its subscription paused (default 8)",
+  WEBHOOK_SECRET_OVERLAP_HOURS:
+    "hours a rotated webhook secret still signs deliveries beside the new one (default 24)",
+  WEBHOOK_ALLOW_PRIVATE:
+    "true: webhooks may reach private, loopback and link-local addresses (default false: refused)",
+  WEBHOOK_POLL_MS: "how often the webhook sender looks for due deliveries, in ms (default 1000)",
   NOTIFY_DIGEST_MINUTES: "shortest time between two digests of a type's web changes (default 15)",
   NOTIFY_MAX_ATTEMPTS: "tries before an e-mail is marked failed (default 8)",
   NOTIFY_POLL_MS: "how often the sender looks for due e-mails, in ms (default 2000)",
@@ -397,6 +416,13 @@ export function loadConfig(
     events: e.EVENTS_URL
       ? { url: e.EVENTS_URL, subject: e.EVENTS_SUBJECT, stream: e.EVENTS_STREAM }
       : undefined,
+    webhooks: {
+      timeoutMs: e.WEBHOOK_TIMEOUT_SECONDS * 1000,
+      maxAttempts: e.WEBHOOK_MAX_ATTEMPTS,
+      secretOverlapHours: e.WEBHOOK_SECRET_OVERLAP_HOURS,
+      allowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
+      pollMs: e.WEBHOOK_POLL_MS,
+    },
     notify: {
       digestMinutes: e.NOTIFY_DIGEST_MINUTES,
       maxAttempts: e.NOTIFY_MAX_ATTEMPTS,
@@ -424,6 +450,19 @@ export function loadConfig(
 }
 
 /** Where approved changes are published (bus/). */
+export interface WebhooksConfig {
+  /** How long a receiver may take to answer. */
+  timeoutMs: number;
+  /** Tries before a delivery is given up (and its subscription paused). */
+  maxAttempts: number;
+  /** Hours a rotated secret still signs beside the new one. */
+  secretOverlapHours: number;
+  /** Whether receivers may be on private, loopback and link-local addresses. */
+  allowPrivate: boolean;
+  /** How often the sender looks for due deliveries. */
+  pollMs: number;
+}
+
 export interface EventsConfig {
   url: string;
   subject: string;

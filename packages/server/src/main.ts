@@ -21,6 +21,7 @@ import {
   summariseSeed,
   summariseSync,
 } from "./start-report.ts";
+import { startWebhookSender } from "./webhooks/sender.ts";
 
 async function main(): Promise<void> {
   if (wantsHelp()) {
@@ -72,6 +73,14 @@ async function main(): Promise<void> {
         pollMs: 1_000,
       })
     : undefined;
+  const webhookSender = startWebhookSender({
+    db: database.db,
+    model: prepared.model,
+    webhooks: config.webhooks,
+    notifier: notifierOf(config),
+    publicUrl: config.publicUrl,
+    log: app.log,
+  });
   const auditSweeper = startAuditSweeper({
     db: database.db,
     retentionDays: config.audit.retentionDays,
@@ -92,6 +101,7 @@ async function main(): Promise<void> {
     await scheduler?.stop();
     await sender?.stop();
     await busRelay?.stop();
+    await webhookSender.stop();
     await auditSweeper.stop();
     await app.close();
     await database.close();

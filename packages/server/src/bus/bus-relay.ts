@@ -5,11 +5,11 @@ import type { EventsConfig } from "../config.ts";
 import type { Db } from "../db/connection.ts";
 import { type FeedRow, feedRows } from "../feed/feed.repository.ts";
 import { feedChanges } from "../feed/feed.service.ts";
+import { advanceRelay, claimRelay, placeRelay, releaseRelay } from "../feed/relays.repository.ts";
 import type { Model } from "../model/model.ts";
 import { findContext } from "../model/model.ts";
 import { type RepeatingWork, repeatEvery } from "../repeating-work.ts";
 import type { Publisher } from "./nats-publisher.ts";
-import { advanceRelay, claimRelay, placeRelay, releaseRelay } from "./relay.repository.ts";
 
 /** Changes read from the feed and published per round, at most. */
 const BATCH = 500;
@@ -42,7 +42,7 @@ export function startBusRelay(options: RelayOptions): RepeatingWork {
   const work = repeatEvery(
     async () => {
       try {
-        await placeRelay(options.db);
+        await placeRelay(options.db, "bus");
         publisher ??= await options.connect(options.events);
         while ((await relayRound(options, publisher, instance)) === BATCH);
       } catch (error) {
@@ -59,7 +59,7 @@ export function startBusRelay(options: RelayOptions): RepeatingWork {
     stop: async () => {
       await work.stop();
       await publisher?.close();
-      await releaseRelay(options.db, instance);
+      await releaseRelay(options.db, "bus", instance);
     },
   };
 }
@@ -71,7 +71,7 @@ export async function relayRound(
   instance: string,
 ): Promise<number> {
   const { db, events } = options;
-  const from = await claimRelay(db, instance, LEASE_SECONDS);
+  const from = await claimRelay(db, "bus", instance, LEASE_SECONDS);
   if (!from) return 0;
   const rows = await feedRows(db, "everything", from, BATCH);
   const changes = await changesOf(options, rows);
@@ -90,7 +90,8 @@ export async function relayRound(
     }
   } finally {
     const last = rows[published - 1];
-    if (last) await advanceRelay(db, instance, { position: last.position, eventId: last.event_id });
+    if (last)
+      await advanceRelay(db, "bus", instance, { position: last.position, eventId: last.event_id });
   }
   return rows.length;
 }

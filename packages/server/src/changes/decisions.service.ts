@@ -17,6 +17,7 @@ import { type Notifier, notifyDecision } from "../notifications/notify.service.t
 import { buildIndexes } from "../records/index-rebuild.ts";
 import { checkActionResult } from "../rules/action-check.ts";
 import { checkApprovedUnique } from "../rules/record-check.ts";
+import { announceDecidedUploads } from "../webhooks/announcements.ts";
 import { APPLIED, type ApplyResult, applyEvents } from "./apply-events.ts";
 import { ACTION_HANDLERS } from "./custom-actions.ts";
 import type { EventAction } from "./events.repository.ts";
@@ -145,6 +146,13 @@ async function decideOn(
       { judge: how.judge },
     );
     const result = await decide(tx, rights.context, type, selected);
+    if (selected.selected > 0)
+      await announceDecidedUploads(tx, rights.context, type, {
+        uploadId: request.uploadId,
+        verb: how.verb,
+        by: user.username,
+        changes: result.applied,
+      });
     await notifyDecision(tx, notifier, {
       context: rights.context,
       type,

@@ -15,6 +15,7 @@ import * as accountLoginLimit from "./migrations/013-account-login-limit.ts";
 import * as securityEvents from "./migrations/014-security-events.ts";
 import * as changeFeed from "./migrations/015-change-feed.ts";
 import * as eventBus from "./migrations/016-event-bus.ts";
+import * as webhooks from "./migrations/017-webhooks.ts";
 
 // Ordered by name; a new migration is a new numbered file added here. Applied migrations never change.
 const MIGRATIONS: Record<string, Migration> = {
@@ -34,6 +35,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "014-security-events": securityEvents,
   "015-change-feed": changeFeed,
   "016-event-bus": eventBus,
+  "017-webhooks": webhooks,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

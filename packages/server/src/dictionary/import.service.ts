@@ -21,6 +21,7 @@ import {
 import { buildIndexes } from "../records/index-rebuild.ts";
 import { recordsWhere } from "../records/records.repository.ts";
 import { runListQuery } from "../records/records.service.ts";
+import { announceImportFinished } from "../webhooks/announcements.ts";
 import { type CatalogObject, type CatalogReading, readCatalog } from "./catalog.ts";
 import { loadConnection } from "./connection-files.ts";
 import { dictionaryTypes } from "./dictionary-model.ts";
@@ -205,7 +206,7 @@ export async function importMetadataSource(
       return written;
     });
     try {
-      await finishRun(db, runId, {
+      const finished = {
         succeeded: true,
         message: outcome.message,
         counts: {
@@ -213,6 +214,15 @@ export async function importMetadataSource(
           elements: outcome.elements.rows,
           pending: outcome.objects.pending + outcome.elements.pending,
         },
+      };
+      await db.transaction().execute(async (tx) => {
+        await finishRun(tx, runId, finished);
+        await announceImportFinished(tx, context, {
+          ...finished,
+          sourceKey: options.sourceKey,
+          sourceName,
+          trigger: options.trigger,
+        });
       });
     } finally {
       // Started after the run's outcome: on PGlite's one session they would be served first.
@@ -223,6 +233,13 @@ export async function importMetadataSource(
     const message = failureText(error);
     await db.transaction().execute(async (tx) => {
       await finishRun(tx, runId, { succeeded: false, message });
+      await announceImportFinished(tx, context, {
+        sourceKey: options.sourceKey,
+        sourceName: source?.name ?? `#${options.sourceKey}`,
+        trigger: options.trigger,
+        succeeded: false,
+        message,
+      });
       if (options.trigger === "schedule")
         await notifyImportFailed(tx, options.notifier, {
           context,

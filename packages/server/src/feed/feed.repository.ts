@@ -70,7 +70,10 @@ export async function feedRows(
   return rows;
 }
 
-/** Whether the position is one the feed gave: an approved event of the context in that commit. */
+/**
+ * Whether the position is one the feed gave: an approved event of the context in that commit, or
+ * the commit's start (event 0: a webhook's link to the changes of one commit).
+ */
 export async function positionExists(
   db: Db,
   context: ContextModel,
@@ -79,7 +82,7 @@ export async function positionExists(
   const { rows } = await sql<{ found: boolean }>`
     select exists (select 1 from app.feed_commits c
       join app.events e on e.approved_xid = c.xid and e.status = 'approved'
-      where c.position = ${at.position} and e.event_id = ${at.eventId}
+      where c.position = ${at.position} and (e.event_id = ${at.eventId} or ${at.eventId} = 0)
         and e.context = ${context.name}) as found`.execute(db);
   return rows[0].found;
 }
@@ -103,4 +106,50 @@ export async function recordKeys(
       key as Record<string, unknown>,
     ]),
   );
+}
+
+/** One approving commit's changes of one type and action, counted (the webhooks' summary). */
+export interface CommitSummaryRow {
+  position: number;
+  committed_at: Date;
+  context: string;
+  entity_type: string;
+  action: "create" | "update" | "discontinue";
+  changes: number;
+  last_event: number;
+  sources: string[];
+  approvers: string[];
+}
+
+/** The position of the `count`th commit after `after`, or of the last one before it; undefined: none. */
+export async function commitsAhead(
+  db: Db,
+  after: number,
+  count: number,
+): Promise<number | undefined> {
+  const { rows } = await sql<{ last: number | null }>`
+    select max(position)::float8 as last from (select position from app.feed_commits
+      where position > ${after} order by position limit ${count}) c`.execute(db);
+  return rows[0].last ?? undefined;
+}
+
+/** The changes of the commits after `after` up to `upTo`, counted per commit, context, type and action. */
+export async function commitSummaries(
+  db: Db,
+  after: number,
+  upTo: number,
+): Promise<CommitSummaryRow[]> {
+  const { rows } = await sql<CommitSummaryRow>`
+    select c.position::float8 as position, c.committed_at, e.context, e.entity_type,
+      case when e.action in ('Add', 'Create') then 'create'
+           when e.action in ('Missing', 'Delete') then 'discontinue' else 'update' end as action,
+      count(*)::int as changes, max(e.event_id)::float8 as last_event,
+      array_agg(distinct e.source) as sources,
+      array_agg(distinct coalesce(e.decided_by, e.created_by)) as approvers
+    from app.feed_commits c
+      join app.events e on e.approved_xid = c.xid and e.status = 'approved'
+    where c.position > ${after} and c.position <= ${upTo}
+    group by 1, 2, 3, 4, 5
+    order by 1, 3, 4, 5`.execute(db);
+  return rows;
 }

@@ -118,7 +118,7 @@ function feedChange(row: FeedRow, key: Record<string, unknown> | undefined): Fee
 const values = (v: Record<string, unknown> | null) => (v ?? {}) as Record<string, ScalarValue>;
 
 /** `upload:<id>`, `import:<source key>`, `web`, `seed`, `action:<name>` as an origin. */
-function originOf(source: string): ChangeOrigin {
+export function originOf(source: string): ChangeOrigin {
   const [kind, id] = source.split(":", 2);
   if (kind === "upload" || kind === "import") return { kind, id: Number(id) };
   if (kind === "action") return { kind, id: id ?? null };

@@ -152,6 +152,18 @@ export const ROUTE_POLICY: Readonly<Record<string, RoutePolicy>> = {
   "POST /api/tokens/revoke": signedIn(),
   "POST /api/tokens/all": admin(),
 
+  // Webhooks send an application's data to an address outside: registered by administrators
+  // signed in as people, never with a token (a leaked one must not be able to add a receiver).
+  "POST /api/webhooks/list": admin(),
+  "POST /api/webhooks/create": admin(),
+  "POST /api/webhooks/update": admin(),
+  "POST /api/webhooks/rotate": admin(),
+  "POST /api/webhooks/pause": admin(),
+  "POST /api/webhooks/resume": admin(),
+  "POST /api/webhooks/remove": admin(),
+  "POST /api/webhooks/deliveries": admin(),
+  "POST /api/webhooks/resend": admin(),
+
   // The security audit trail: administrators, signed in as people. No token, even a read one: a
   // leaked token must not tell its holder who signs in from where.
   "POST /api/audit/list": admin(),

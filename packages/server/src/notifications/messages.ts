@@ -158,3 +158,21 @@ export function importFailedMessage(m: ImportFailed): MessageContent {
     link: { label: "Open the metadata sources", url: m.link },
   });
 }
+
+export interface WebhookPaused {
+  application: string;
+  url: string;
+  reason: string;
+  link: string;
+}
+
+export function webhookPausedMessage(m: WebhookPaused): MessageContent {
+  return compose({
+    subject: oneLine(`${m.application}: a webhook was paused after failing`),
+    lines: [
+      `The webhook subscription to ${m.url} of ${m.application} kept failing and was paused: ${m.reason}`,
+      "Its deliveries wait: they go out once it is resumed.",
+    ],
+    link: { label: "Open the webhooks", url: m.link },
+  });
+}

@@ -51,6 +51,19 @@ export async function enqueueToUser(
   return Number(result.numAffectedRows ?? 0);
 }
 
+/** Queues one message to every administrator who may receive it. */
+export async function enqueueToAdministrators(
+  db: Db,
+  kind: NotificationKind,
+  message: MessageContent,
+): Promise<number> {
+  const result = await sql`
+    insert into app.outbox (kind, user_id, recipient, subject, text_body, html_body)
+    select ${kind}, u.user_id, u.email, ${message.subject}, ${message.text}, ${message.html}
+    from app.users u where u.isadmin and ${reachable(kind)}`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
+}
+
 export interface RoleHolder {
   username: string;
 }

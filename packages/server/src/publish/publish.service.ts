@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../db/connection.ts";
 import type { ContextModel } from "../model/model.ts";
+import { announceDictionaryPublished } from "../webhooks/announcements.ts";
 import { buildPages } from "./dictionary-pages.ts";
 import { loadSnapshot } from "./dictionary-snapshot.ts";
 import { renderMarkdown } from "./markdown.ts";
@@ -90,12 +91,21 @@ export async function publishDictionary(
     const counts = `${written} pages written, ${unchanged} unchanged, ${stale.length} removed`;
     await target.finish(`Publish data dictionary: ${counts}`);
     const message = `Published to ${target.description}: ${counts}`;
-    await finishRun(db, runId, {
-      succeeded: true,
-      message,
-      written,
-      unchanged,
-      removed: stale.length,
+    await db.transaction().execute(async (tx) => {
+      await finishRun(tx, runId, {
+        succeeded: true,
+        message,
+        written,
+        unchanged,
+        removed: stale.length,
+      });
+      await announceDictionaryPublished(tx, context, {
+        target: target.description,
+        by: options.user,
+        written,
+        unchanged,
+        removed: stale.length,
+      });
     });
     return { message, error: false, written, unchanged, removed: stale.length };
   } catch (error) {
