@@ -117,6 +117,20 @@ async function throwawayUser(): Promise<string> {
   return username;
 }
 
+const webhookFields = () => ({
+  context: "reference",
+  url: `https://receiver.example.com/${unique("hook")}`,
+  entityTypes: [],
+  kinds: ["changes.approved"],
+});
+
+/** A webhook subscription made by the demo admin; answers its id. */
+async function webhook(): Promise<number> {
+  const res = await t.post("/api/webhooks/create", webhookFields(), setup);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().subscription.subscriptionId;
+}
+
 /** A sample call per route, built fresh for each attempt (setup runs as the demo admin). */
 const CALLS: Record<string, () => Promise<Call>> = {
   "POST /api/ping": async () => ({ send: json("/api/ping", {}) }),
@@ -361,6 +375,35 @@ const CALLS: Record<string, () => Promise<Call>> = {
     return { alsoAllowed: [404], send: json("/api/tokens/revoke", { tokenId: 999_999 }) };
   },
   "POST /api/tokens/all": async () => ({ send: json("/api/tokens/all", {}) }),
+  "POST /api/webhooks/list": async () => ({
+    send: json("/api/webhooks/list", { context: "reference" }),
+  }),
+  "POST /api/webhooks/create": async () => ({
+    send: json("/api/webhooks/create", webhookFields()),
+  }),
+  "POST /api/webhooks/update": async () => ({
+    send: json("/api/webhooks/update", { subscriptionId: await webhook(), ...webhookFields() }),
+  }),
+  "POST /api/webhooks/rotate": async () => ({
+    send: json("/api/webhooks/rotate", { subscriptionId: await webhook() }),
+  }),
+  "POST /api/webhooks/pause": async () => ({
+    send: json("/api/webhooks/pause", { subscriptionId: await webhook() }),
+  }),
+  "POST /api/webhooks/resume": async () => ({
+    send: json("/api/webhooks/resume", { subscriptionId: await webhook() }),
+  }),
+  "POST /api/webhooks/remove": async () => ({
+    send: json("/api/webhooks/remove", { subscriptionId: await webhook() }),
+  }),
+  "POST /api/webhooks/deliveries": async () => ({
+    send: json("/api/webhooks/deliveries", { subscriptionId: await webhook() }),
+  }),
+  "POST /api/webhooks/resend": async () => ({
+    // No delivery exists without a running sender: an unknown id's 404 counts as reached.
+    alsoAllowed: [404],
+    send: json("/api/webhooks/resend", { deliveryId: 999_999 }),
+  }),
   "POST /api/audit/list": async () => ({ send: json("/api/audit/list", {}) }),
   "POST /api/audit/export": async () => ({ send: json("/api/audit/export", {}) }),
   "POST /api/account/profile": async () => ({ send: json("/api/account/profile", {}) }),
