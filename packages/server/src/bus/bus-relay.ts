@@ -9,6 +9,8 @@ import { advanceRelay, claimRelay, placeRelay, releaseRelay } from "../feed/rela
 import type { Model } from "../model/model.ts";
 import { findContext } from "../model/model.ts";
 import { type RepeatingWork, repeatEvery } from "../repeating-work.ts";
+import { webhookIdOf } from "../webhooks/signing.ts";
+import { eventsForTheBus, markOnTheBus } from "../webhooks/webhook-events.repository.ts";
 import type { Publisher } from "./nats-publisher.ts";
 
 /** Changes read from the feed and published per round, at most. */
@@ -45,6 +47,7 @@ export function startBusRelay(options: RelayOptions): RepeatingWork {
         await placeRelay(options.db, "bus");
         publisher ??= await options.connect(options.events);
         while ((await relayRound(options, publisher, instance)) === BATCH);
+        await publishEvents(options, publisher, instance);
       } catch (error) {
         await publisher?.close().catch(() => undefined);
         publisher = undefined;
@@ -83,7 +86,7 @@ export async function relayRound(
         published = i + 1;
         continue;
       }
-      const subject = `${events.subject}.${rows[i].context}.${change.entityType}.${change.action}`;
+      const subject = subjectOf(events, rows[i].context, change.entityType, change.action);
       const body = JSON.stringify({ context: rows[i].context, ...change });
       await publisher.publish(subject, body, `change-${change.eventId}`);
       published = i + 1;
@@ -94,6 +97,37 @@ export async function relayRound(
       await advanceRelay(db, "bus", instance, { position: last.position, eventId: last.event_id });
   }
   return rows.length;
+}
+
+/**
+ * A subject's tokens may hold no space, dot or wildcard: each other character of a name becomes
+ * `_` ('Data Dictionary' is `Data_Dictionary`); the body carries the name as it is.
+ */
+const subjectToken = (name: string) => name.replace(/[^A-Za-z0-9_-]/g, "_");
+
+export const subjectOf = (events: EventsConfig, context: string, ...rest: string[]) =>
+  [events.subject, ...[context, ...rest].map(subjectToken)].join(".");
+
+/**
+ * The other events (an upload decided, a dictionary published, an import finished), published
+ * as `<prefix>.<application>.<kind>` with their `webhook-id` as message id, if this instance
+ * holds the relay.
+ */
+async function publishEvents(
+  options: Pick<RelayOptions, "db" | "events">,
+  publisher: Publisher,
+  instance: string,
+): Promise<void> {
+  const { db, events } = options;
+  if (!(await claimRelay(db, "bus", instance, LEASE_SECONDS))) return;
+  for (const event of await eventsForTheBus(db, BATCH)) {
+    await publisher.publish(
+      subjectOf(events, event.context, ...event.kind.split(".")),
+      event.body,
+      webhookIdOf(event.event_id),
+    );
+    await markOnTheBus(db, event.event_id);
+  }
 }
 
 /** The rows as the feed gives them, in their order, read per application. */

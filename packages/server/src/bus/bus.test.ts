@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EventsConfig } from "../config.ts";
 import type { RepeatingWork } from "../repeating-work.ts";
 import { createTestApp, TEST_USER_PASSWORD, type TestApp } from "../testing/test-app.ts";
+import { announce } from "../webhooks/webhook-events.repository.ts";
 import { startBusRelay } from "./bus-relay.ts";
 import { openNatsPublisher } from "./nats-publisher.ts";
 
@@ -137,5 +138,25 @@ describe("the event bus", () => {
     );
     await publisher.close();
     expect(await stored(before + 1)).toHaveLength(before + 1);
+  });
+
+  it("publishes the other events too, under subjects that hold an application's name safely", async () => {
+    const before = (await stored(4)).length;
+    await announce(t.database.db, {
+      context: "Data Dictionary",
+      kind: "import.finished",
+      entityTypes: [],
+      data: { source: { key: 1, name: "warehouse" }, succeeded: true },
+    });
+    const again = relay(events);
+    const messages = await stored(before + 1);
+    await again.stop();
+    const last = messages.at(-1);
+    expect(last?.subject).toBe(`${events.subject}.Data_Dictionary.import.finished`);
+    expect(last?.header.get("Nats-Msg-Id")).toMatch(/^msg_\d+$/);
+    expect(last?.json()).toMatchObject({
+      type: "import.finished",
+      data: { context: "Data Dictionary", source: { name: "warehouse" }, succeeded: true },
+    });
   });
 });

@@ -40,3 +40,31 @@ export async function announce(db: Db, announcement: Announcement): Promise<numb
     select count(*)::int as queued from queued`.execute(db);
   return rows[0].queued;
 }
+
+/** An event as the event bus publishes it. */
+export interface BusEvent {
+  event_id: number;
+  context: string;
+  kind: WebhookKind;
+  body: string;
+}
+
+/**
+ * The events the bus has not taken yet since it first ran, oldest first (`changes.approved`
+ * never: the bus carries each change itself). Only the instance holding the bus's relay reads
+ * them.
+ */
+export async function eventsForTheBus(db: Db, limit: number): Promise<BusEvent[]> {
+  const { rows } = await sql<BusEvent>`
+    select event_id::float8 as event_id, context, kind, payload::text as body
+    from app.webhook_events
+    where bus_published_at is null and kind <> 'changes.approved'
+      and created_at >= (select placed_at from app.feed_relays where relay = 'bus')
+    order by event_id limit ${limit}`.execute(db);
+  return rows;
+}
+
+export async function markOnTheBus(db: Db, eventId: number): Promise<void> {
+  await sql`update app.webhook_events set bus_published_at = now()
+    where event_id = ${eventId}`.execute(db);
+}

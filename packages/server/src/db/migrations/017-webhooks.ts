@@ -6,9 +6,11 @@ import { type Kysely, sql } from "kysely";
  * (as e-mails are: a lease per claim, backoff between tries).
  * - `app.webhook_events`: what happened, once, with the body every delivery of it carries; its id
  *   makes the `webhook-id` header (`msg_<event_id>`), the same at every try and to every receiver.
- *   `bus_published_at`: when the event bus took it (null: not yet, or no bus).
+ *   `bus_published_at`: when the event bus took it (null: not yet, or no bus); `changes.approved`
+ *   is not for the bus, which carries each change itself.
  * - `app.feed_relays`: the event bus's place in the change feed (it was `app.bus_relay`) and now
- *   the webhooks' too, which turn each approving commit into one `changes.approved` event.
+ *   the webhooks' too, which turn each approving commit into one `changes.approved` event;
+ *   `placed_at`: since when it runs (the bus takes the events written since).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`create table app.webhook_subscriptions (
@@ -40,7 +42,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     bus_published_at timestamptz
   )`.execute(db);
   await sql`create index webhook_events_bus_idx on app.webhook_events (event_id)
-    where bus_published_at is null`.execute(db);
+    where bus_published_at is null and kind <> 'changes.approved'`.execute(db);
 
   await sql`create table app.webhook_deliveries (
     delivery_id bigint generated always as identity primary key,
@@ -68,4 +70,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`alter table app.feed_relays add column relay text not null default 'bus'`.execute(db);
   await sql`alter table app.feed_relays alter column relay drop default`.execute(db);
   await sql`alter table app.feed_relays add primary key (relay)`.execute(db);
+  await sql`alter table app.feed_relays add column placed_at timestamptz not null default now()`.execute(
+    db,
+  );
 }
