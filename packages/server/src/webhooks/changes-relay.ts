@@ -74,7 +74,10 @@ export async function relayApprovedChanges(
   if (!from) return false;
   const upTo = await commitsAhead(db, from.position, COMMITS);
   if (upTo === undefined) return false;
-  const rows = await commitSummaries(db, from.position, upTo);
+  // Nobody wants approved changes: the relay moves on without summing them.
+  const rows = (await anySubscriber(db, undefined, "changes.approved"))
+    ? await commitSummaries(db, from.position, upTo)
+    : [];
   await db.transaction().execute(async (tx) => {
     for (const group of byCommitAndContext(rows)) {
       const { context, committed_at } = group[0];

@@ -113,10 +113,13 @@ export async function removeSubscription(
     where subscription_id = ${subscriptionId}`.execute(db);
 }
 
-/** Whether a subscription of the context wants `kind` (of one of `types`, when given). */
+/**
+ * Whether a subscription of the context (of any context when undefined) wants `kind` (of one of
+ * `types`, when given).
+ */
 export async function anySubscriber(
   db: Db,
-  context: string,
+  context: string | undefined,
   kind: WebhookKind,
   types?: readonly string[],
 ): Promise<boolean> {
@@ -126,8 +129,16 @@ export async function anySubscriber(
   return rows[0].found;
 }
 
-/** A condition on subscription `s`: it wants an event of `kind` of the types (none: all). */
-export const wants = (context: string, kind: WebhookKind, types: readonly string[]) => sql`
-  s.context = ${context} and s.removed_at is null and ${kind} = any(s.kinds)
+/**
+ * A condition on subscription `s`: it wants an event of `kind` of the types (none: all) of the
+ * context (any context when undefined).
+ */
+export const wants = (
+  context: string | undefined,
+  kind: WebhookKind,
+  types: readonly string[],
+) => sql`
+  ${context === undefined ? sql`true` : sql`s.context = ${context}`}
+  and s.removed_at is null and ${kind} = any(s.kinds)
   and (cardinality(s.entity_types) = 0 or cardinality(${[...types]}::text[]) = 0
        or s.entity_types && ${[...types]}::text[])`;
