@@ -8,11 +8,13 @@ import { type ServerProcess, signIn, startServerProcess } from "./testing/server
 import { createSourceDatabase, type SourceDatabase } from "./testing/source-database.ts";
 import { ADMIN_PASSWORD, REPO_ROOT } from "./testing/test-app.ts";
 import { openTestDatabase, testDatabaseKind } from "./testing/test-database.ts";
+import { startWebhookReceiver } from "./testing/webhook-receiver.ts";
 import { workbookOf } from "./testing/xlsx-files.ts";
 
 /**
- * The server is killed with SIGKILL in the middle of a large upload, an approval of many events and
- * a metadata import; after a restart nothing partial is visible and the server starts cleanly.
+ * The server is killed with SIGKILL in the middle of a large upload, an approval of many events, a
+ * metadata import and a run of webhook deliveries; after a restart nothing partial is visible,
+ * every webhook event arrives, and the server starts cleanly.
  */
 describe.skipIf(testDatabaseKind() !== "postgres")("crash safety", { timeout: 120_000 }, () => {
   let database: Database & { url?: string };
@@ -58,6 +60,9 @@ describe.skipIf(testDatabaseKind() !== "postgres")("crash safety", { timeout: 12
       ADMIN_PASSWORD,
       DEMO: "1",
       MODEL_DIR: path.join(REPO_ROOT, "model"),
+      WEBHOOK_ALLOW_PRIVATE: "true",
+      WEBHOOK_TIMEOUT_SECONDS: "1",
+      WEBHOOK_POLL_MS: "100",
     };
     await restart();
   });
@@ -206,6 +211,48 @@ describe.skipIf(testDatabaseKind() !== "postgres")("crash safety", { timeout: 12
       expect(written).toBe(objects === 0 ? 0 : 400 + 4_800);
     } finally {
       await source.drop();
+    }
+  });
+
+  it("webhook deliveries killed mid-run all arrive after the restart, again only with their ids", async () => {
+    const receiver = await startWebhookReceiver();
+    try {
+      // Each answer takes a while, so the server dies with deliveries on the wire.
+      receiver.on("/crash", { delayMs: 400 });
+      const created = await post("/api/webhooks/create", {
+        context: "reference",
+        url: receiver.url("/crash"),
+        entityTypes: ["currency"],
+        kinds: ["changes.approved"],
+      });
+      expect(created.status).toBe(200);
+      receiver.secrets.push((await created.json()).secret);
+      const codes = Array.from(
+        { length: 30 },
+        (_, i) => `K${String.fromCharCode(65 + (i % 26))}${i < 26 ? "K" : "L"}`,
+      );
+      for (const code of codes) {
+        const saved = await post("/api/save", {
+          context: "reference",
+          entityType: "currency",
+          record: { code, name: `Crash ${code}`, minor_units: 2 },
+        });
+        expect(saved.status).toBe(200);
+      }
+      await until(async () => (receiver.hits.get("/crash") ?? 0) > 0, "the first delivery");
+      await server.stop("SIGKILL");
+      await restart();
+      await until(
+        async () => new Set(receiver.received.map((r) => r.id)).size === codes.length,
+        "every event",
+      );
+      const ids = receiver.received.map((r) => r.id);
+      expect(ids.every((id) => /^msg_\d+$/.test(id))).toBe(true);
+      const waiting = await count(sql<{ n: number }>`select count(*)::int as n
+        from app.webhook_deliveries where status <> 'delivered'`);
+      expect(waiting).toBe(0);
+    } finally {
+      await receiver.close();
     }
   });
 

@@ -122,7 +122,7 @@ async function inParallel<T, R>(
  */
 export async function sendDueWebhooks(options: WebhookSenderOptions): Promise<number> {
   // A claim outlasts the slowest batch: every receiver of it timing out, PARALLEL at a time.
-  const leaseSeconds = Math.ceil(((BATCH / PARALLEL) * options.webhooks.timeoutMs) / 1000) + 60;
+  const leaseSeconds = Math.ceil(((BATCH / PARALLEL) * options.webhooks.timeoutMs) / 1000) + 15;
   let delivered = 0;
   for (;;) {
     const batch = await claimDueDeliveries(options.db, BATCH, leaseSeconds);
