@@ -75,6 +75,9 @@ export default async function globalSetup(config: FullConfig): Promise<void> {
     SMTP_FROM: "ledgerline@example.test",
     PUBLIC_URL: baseURL,
     NOTIFY_POLL_MS: "200",
+    // The webhooks spec runs its receiver on 127.0.0.1, and waits for deliveries.
+    WEBHOOK_ALLOW_PRIVATE: "true",
+    WEBHOOK_POLL_MS: "200",
     // Low enough for the explorer's estimated counts to show on the demo's 250 countries (PGlite,
     // without statistics, expects about 75 of them to pass a "!=" filter).
     COUNT_ESTIMATE_ABOVE: "50",

@@ -172,6 +172,9 @@ export function NavBar() {
                 <NavDropdown.Item as={Link} to="/audit" data-testid="nav-audit">
                   Audit trail
                 </NavDropdown.Item>
+                <NavDropdown.Item as={Link} to="/webhooks" data-testid="nav-webhooks">
+                  Webhooks
+                </NavDropdown.Item>
               </NavDropdown>
             )}
             {profile ? (

@@ -69,6 +69,12 @@ const sessionRoutes: RouteObject[] = [
     }),
   },
   {
+    path: "webhooks",
+    lazy: async () => ({
+      Component: (await import("../features/webhooks/webhooks-page.tsx")).WebhooksPage,
+    }),
+  },
+  {
     path: "theme",
     lazy: async () => ({
       Component: (await import("../features/devtools/theme-page.tsx")).ThemePage,

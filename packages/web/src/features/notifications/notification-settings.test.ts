@@ -29,6 +29,7 @@ describe("notificationRows", () => {
       ["web_digest", true],
       ["decision", false],
       ["import_failed", true],
+      ["webhook_paused", true],
     ]);
   });
 });
