@@ -189,7 +189,12 @@ function report(engine: string, run: FeedRun): void {
         "",
         "",
       ],
-      [`the same, a subscription active (s)`, run.approveWithSubscription.map(round).join(" / "), "", ""],
+      [
+        `the same, a subscription active (s)`,
+        run.approveWithSubscription.map(round).join(" / "),
+        "",
+        "",
+      ],
       [
         "approval slower with a subscription (%)",
         round(slowerBy(run)),

@@ -11,6 +11,13 @@ export const NOTIFICATION_KINDS = [
 export const NotificationKind = z.enum(NOTIFICATION_KINDS);
 export type NotificationKind = z.infer<typeof NotificationKind>;
 
+/** Kinds only administrators receive (and see on the Notifications page). */
+const FOR_ADMINISTRATORS: readonly NotificationKind[] = ["webhook_paused"];
+
+/** The kinds a user may receive: every kind for administrators, the others for everyone else. */
+export const notificationKindsFor = (isadmin: boolean): NotificationKind[] =>
+  NOTIFICATION_KINDS.filter((kind) => isadmin || !FOR_ADMINISTRATORS.includes(kind));
+
 /** What each kind is called and says, on the Notifications page and the user screen. */
 export const NOTIFICATION_KIND_TEXT: Readonly<
   Record<NotificationKind, { uiName: string; uiDescription: string }>

@@ -2,6 +2,7 @@ import {
   NOTIFICATION_KINDS,
   type NotificationSetting,
   type NotificationSettings,
+  notificationKindsFor,
   type OutboxStatus,
   type UpdateNotificationSetting,
   type UsersNotificationSettings,
@@ -19,14 +20,15 @@ import { pendingByAuthor, saveSetting, settingsOf } from "./settings.repository.
 
 function withDefaults(
   rows: readonly { kind: NotificationSetting["kind"]; enabled: boolean }[],
+  kinds: readonly NotificationSetting["kind"][],
 ): NotificationSetting[] {
-  return NOTIFICATION_KINDS.map((kind) => ({
+  return kinds.map((kind) => ({
     kind,
     enabled: rows.find((r) => r.kind === kind)?.enabled ?? true,
   }));
 }
 
-/** The caller's notification settings, every kind listed (on unless switched off). */
+/** The caller's notification settings, every kind the caller may receive (on unless switched off). */
 export async function mySettings(
   db: Db,
   notifier: Notifier,
@@ -35,7 +37,7 @@ export async function mySettings(
   return {
     email: user.email,
     emailEnabled: notifier.enabled,
-    settings: withDefaults(await settingsOf(db, [user.userId])),
+    settings: withDefaults(await settingsOf(db, [user.userId]), notificationKindsFor(user.isadmin)),
   };
 }
 
@@ -61,7 +63,10 @@ export async function everyonesSettings(db: Db): Promise<UsersNotificationSettin
     username: u.username,
     name: u.name,
     email: u.email,
-    settings: withDefaults(rows.filter((r) => r.user_id === u.user_id)),
+    settings: withDefaults(
+      rows.filter((r) => r.user_id === u.user_id),
+      notificationKindsFor(u.isadmin),
+    ),
   }));
 }
 

@@ -1,4 +1,8 @@
-import { NOTIFICATION_KINDS, type NotificationSettings } from "@ledgerline/contract";
+import {
+  NOTIFICATION_KINDS,
+  type NotificationSettings,
+  notificationKindsFor,
+} from "@ledgerline/contract";
 import { describe, expect, it } from "vitest";
 import { notificationRows, withSetting } from "./notification-settings.ts";
 
@@ -11,7 +15,7 @@ const settings = (overrides: Partial<NotificationSettings> = {}): NotificationSe
 
 describe("notificationRows", () => {
   it("lists every kind in the contract's order with its name and description", () => {
-    const rows = notificationRows(settings().settings);
+    const rows = notificationRows(settings().settings, NOTIFICATION_KINDS);
     expect(rows.map((r) => r.kind)).toEqual([...NOTIFICATION_KINDS]);
     expect(rows[0]).toEqual({
       kind: "changes_waiting",
@@ -23,7 +27,10 @@ describe("notificationRows", () => {
   });
 
   it("shows a kind switched off as off, and one the server left out as on", () => {
-    const rows = notificationRows([{ kind: "decision", enabled: false }]);
+    const rows = notificationRows(
+      [{ kind: "decision", enabled: false }],
+      notificationKindsFor(true),
+    );
     expect(rows.map((r) => [r.kind, r.enabled])).toEqual([
       ["changes_waiting", true],
       ["web_digest", true],
@@ -31,6 +38,12 @@ describe("notificationRows", () => {
       ["import_failed", true],
       ["webhook_paused", true],
     ]);
+  });
+
+  it("leaves the administrators' kinds out for everyone else", () => {
+    const rows = notificationRows(settings().settings, notificationKindsFor(false));
+    expect(rows.map((r) => r.kind)).not.toContain("webhook_paused");
+    expect(rows).toHaveLength(NOTIFICATION_KINDS.length - 1);
   });
 });
 

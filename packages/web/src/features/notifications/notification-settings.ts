@@ -1,6 +1,5 @@
 import {
   NOTIFICATION_KIND_TEXT,
-  NOTIFICATION_KINDS,
   type NotificationKind,
   type NotificationSetting,
   type NotificationSettings,
@@ -15,11 +14,14 @@ export interface NotificationRow {
 }
 
 /**
- * Every kind in the contract's order with its texts; a kind the server did not list counts as
- * switched on, as the server's own default is.
+ * Every kind the user may receive (`kinds`: notificationKindsFor) in the contract's order with its
+ * texts; a kind the server did not list counts as switched on, as the server's own default is.
  */
-export function notificationRows(settings: readonly NotificationSetting[]): NotificationRow[] {
-  return NOTIFICATION_KINDS.map((kind) => ({
+export function notificationRows(
+  settings: readonly NotificationSetting[],
+  kinds: readonly NotificationKind[],
+): NotificationRow[] {
+  return kinds.map((kind) => ({
     kind,
     ...NOTIFICATION_KIND_TEXT[kind],
     enabled: settings.find((s) => s.kind === kind)?.enabled ?? true,

@@ -1,4 +1,4 @@
-import type { NotificationKind } from "@ledgerline/contract";
+import { type NotificationKind, notificationKindsFor } from "@ledgerline/contract";
 import { useState } from "react";
 import Alert from "react-bootstrap/Alert";
 import Card from "react-bootstrap/Card";
@@ -6,6 +6,7 @@ import ListGroup from "react-bootstrap/ListGroup";
 import Spinner from "react-bootstrap/Spinner";
 import { Link } from "react-router";
 import { isApiError } from "../../api/index.ts";
+import { useProfile } from "../../state/session-store.ts";
 import { notificationRows } from "./notification-settings.ts";
 import { NotificationSwitch, type SaveState } from "./notification-switch.tsx";
 import {
@@ -19,6 +20,7 @@ const message = (error: unknown, fallback: string) =>
 /** /notifications: which e-mail messages the signed-in user receives, one switch per kind. */
 export function NotificationsPage() {
   const settings = useNotificationSettings();
+  const kinds = notificationKindsFor(useProfile()?.isadmin ?? false);
   const update = useUpdateNotificationSetting();
   const data = settings.data;
   // A switch moves with the click, in the click's own render: the settings' optimistic update
@@ -88,7 +90,7 @@ export function NotificationsPage() {
               <h2 className="h6 mb-0">Messages I receive</h2>
             </Card.Header>
             <ListGroup variant="flush">
-              {notificationRows(data.settings).map((row) => (
+              {notificationRows(data.settings, kinds).map((row) => (
                 <NotificationSwitch
                   key={row.kind}
                   row={{ ...row, enabled: switching[row.kind] ?? row.enabled }}

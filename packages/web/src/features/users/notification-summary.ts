@@ -5,13 +5,16 @@ import {
 } from "@ledgerline/contract";
 import dayjs from "dayjs";
 
-/** 'all on', or the names of the kinds the user switched off, in the contract's order. */
+/**
+ * 'all on', or the names of the kinds the user switched off, in the contract's order, among the
+ * kinds the server listed for the user.
+ */
 export function switchedOffText(settings: readonly NotificationSetting[]): string {
   const off = NOTIFICATION_KINDS.filter(
     (kind) => settings.find((s) => s.kind === kind)?.enabled === false,
   );
   if (off.length === 0) return "all on";
-  if (off.length === NOTIFICATION_KINDS.length) return "all off";
+  if (off.length === settings.length) return "all off";
   return `off: ${off.map((kind) => NOTIFICATION_KIND_TEXT[kind].uiName).join(", ")}`;
 }
 
