@@ -49,6 +49,8 @@ export async function feedRows(
       : sql`e.context = ${scope.context.name} and e.entity_type = any(${[...scope.types]}::text[])`;
   // Each commit's events are read through events_feed_idx from the cursor on, at most `limit` of
   // them: a page inside a commit of 100,000 changes reads its own rows, not the whole commit's.
+  // Ordered as that index is (approved_xid first, one value here): ordered by event_id alone, the
+  // planner would walk the primary key from the cursor and filter out every other commit's events.
   const { rows } = await sql<FeedRow>`
     select c.position::float8 as position, e.context, e.event_id::float8 as event_id, e.entity_type,
       e.entity_key_id::float8 as entity_key_id, e.action, e.old_values, e.new_values, e.source,
@@ -64,7 +66,7 @@ export async function feedRows(
         where e.approved_xid = c.xid and e.status = 'approved'
           and e.event_id > case when c.position = ${after.position} then ${after.eventId}::bigint else 0 end
           and ${within}
-        order by e.event_id limit ${limit}) e
+        order by e.approved_xid, e.event_id limit ${limit}) e
     order by c.position, e.event_id
     limit ${limit}`.execute(db);
   return rows;
