@@ -18,6 +18,12 @@ export const SECURITY_EVENT_KINDS = [
   "token-created",
   "token-revoked",
   "self-approval-changed",
+  "webhook-created",
+  "webhook-updated",
+  "webhook-secret-rotated",
+  "webhook-paused",
+  "webhook-resumed",
+  "webhook-removed",
 ] as const;
 export const SecurityEventKind = z.enum(SECURITY_EVENT_KINDS);
 export type SecurityEventKind = z.infer<typeof SecurityEventKind>;
@@ -58,7 +64,10 @@ export const SecurityEvent = z.object({
   kind: SecurityEventKind,
   /** Who did it (a username); null for a failed sign-in's unknown caller or the system. */
   actor: z.string().nullable(),
-  /** The user concerned (whose role, token or password); a model's type for self-approval settings. */
+  /**
+   * The user concerned (whose role, token or password); a model's type for self-approval settings;
+   * a webhook's address for its events.
+   */
   subject: z.string().nullable(),
   /** Where from: the client's address as the server sees it, or 'cli' or 'scheduler'. */
   origin: z.string().nullable(),

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
+import { recordSecurityEvent, SERVER_ORIGIN } from "../audit/audit.service.ts";
 import type { WebhooksConfig } from "../config.ts";
 import type { Db } from "../db/connection.ts";
 import { placeRelay, releaseRelay } from "../feed/relays.repository.ts";
@@ -50,7 +51,19 @@ async function pauseFailing(
     const paused = `Paused after delivery ${delivery.delivery_id} was given up: ${reason}`;
     if (!(await setStatus(tx, delivery.subscription_id, "paused", paused))) return;
     const subscription = await subscriptionById(tx, delivery.subscription_id);
-    if (!notifier.enabled || !subscription) return;
+    if (!subscription) return;
+    await recordSecurityEvent(tx, {
+      kind: "webhook-paused",
+      actor: null,
+      subject: subscription.url,
+      ip: SERVER_ORIGIN,
+      detail: {
+        subscriptionId: subscription.subscription_id,
+        context: subscription.context,
+        reason,
+      },
+    });
+    if (!notifier.enabled) return;
     const context = findContext(model, subscription.context);
     await enqueueToAdministrators(
       tx,

@@ -12,6 +12,7 @@ import {
   WebhookSecret,
   WebhookSubscription,
 } from "@ledgerline/contract";
+import type { FastifyRequest } from "fastify";
 import { currentUser } from "../http/guard.ts";
 import type { App, AppDeps } from "../http/types.ts";
 import {
@@ -34,6 +35,7 @@ export async function webhooksRoutes(
 ): Promise<void> {
   const db = database.db;
   const settings = config.webhooks;
+  const by = (request: FastifyRequest) => ({ user: currentUser(request), ip: request.ip });
   const route = <Body, Answer>(url: string, description: string, body: Body, answer: Answer) => ({
     url,
     schema: { description, tags: ["webhooks"], body, response: { 200: answer, ...errors } },
@@ -56,7 +58,7 @@ export async function webhooksRoutes(
     WebhookSecret,
   );
   app.post(create.url, { schema: create.schema }, async (request) =>
-    createWebhook(db, model, settings, currentUser(request), request.body),
+    createWebhook(db, model, settings, by(request), request.body),
   );
 
   const update = route(
@@ -66,7 +68,7 @@ export async function webhooksRoutes(
     WebhookSubscription,
   );
   app.post(update.url, { schema: update.schema }, async (request) =>
-    updateWebhook(db, model, settings, request.body),
+    updateWebhook(db, model, settings, by(request), request.body),
   );
 
   const rotate = route(
@@ -76,7 +78,7 @@ export async function webhooksRoutes(
     WebhookSecret,
   );
   app.post(rotate.url, { schema: rotate.schema }, async (request) =>
-    rotateWebhookSecret(db, settings, request.body.subscriptionId),
+    rotateWebhookSecret(db, settings, by(request), request.body.subscriptionId),
   );
 
   const pause = route(
@@ -86,7 +88,7 @@ export async function webhooksRoutes(
     MsgBody,
   );
   app.post(pause.url, { schema: pause.schema }, async (request) =>
-    setWebhookStatus(db, currentUser(request), request.body.subscriptionId, "paused"),
+    setWebhookStatus(db, by(request), request.body.subscriptionId, "paused"),
   );
 
   const resume = route(
@@ -96,7 +98,7 @@ export async function webhooksRoutes(
     MsgBody,
   );
   app.post(resume.url, { schema: resume.schema }, async (request) =>
-    setWebhookStatus(db, currentUser(request), request.body.subscriptionId, "active"),
+    setWebhookStatus(db, by(request), request.body.subscriptionId, "active"),
   );
 
   const remove = route(
@@ -106,7 +108,7 @@ export async function webhooksRoutes(
     MsgBody,
   );
   app.post(remove.url, { schema: remove.schema }, async (request) =>
-    removeWebhook(db, currentUser(request), request.body.subscriptionId),
+    removeWebhook(db, by(request), request.body.subscriptionId),
   );
 
   const deliveries = route(

@@ -11,6 +11,7 @@ import type {
   WebhookSecret,
   WebhookSubscription,
 } from "@ledgerline/contract";
+import { recordSecurityEvent, type SecurityEventKind } from "../audit/audit.service.ts";
 import type { CurrentUser } from "../auth/auth.service.ts";
 import type { WebhooksConfig } from "../config.ts";
 import type { Db } from "../db/connection.ts";
@@ -111,6 +112,30 @@ function checkedFields(
   };
 }
 
+/** Who changes a webhook and from where, for the audit trail. */
+export interface WebhookChangeBy {
+  user: CurrentUser;
+  /** The client's address (request.ip). */
+  ip: string;
+}
+
+/** Records a change of a webhook in the audit trail: the address is its subject. */
+function audit(
+  db: Db,
+  kind: SecurityEventKind,
+  by: WebhookChangeBy,
+  row: Pick<SubscriptionRow, "subscription_id" | "context" | "url">,
+  detail: Record<string, unknown> = {},
+): Promise<void> {
+  return recordSecurityEvent(db, {
+    kind,
+    actor: by.user.username,
+    subject: row.url,
+    ip: by.ip,
+    detail: { subscriptionId: row.subscription_id, context: row.context, ...detail },
+  });
+}
+
 async function existing(db: Db, subscriptionId: number): Promise<SubscriptionRow> {
   const row = await subscriptionById(db, subscriptionId);
   if (!row) throw new NotFoundError(`No webhook subscription has the id ${subscriptionId}`);
@@ -128,19 +153,27 @@ export async function createWebhook(
   db: Db,
   model: Model,
   config: WebhooksConfig,
-  user: CurrentUser,
+  by: WebhookChangeBy,
   request: CreateWebhookRequest,
 ): Promise<WebhookSecret> {
   const context = contextOf(model, request.context);
   const fields = checkedFields(context, request, config);
   const secret = newSecret();
-  const id = await insertSubscription(db, {
-    ...fields,
-    context: context.name,
-    secret,
-    createdBy: user.username,
+  const row = await db.transaction().execute(async (tx) => {
+    const id = await insertSubscription(tx, {
+      ...fields,
+      context: context.name,
+      secret,
+      createdBy: by.user.username,
+    });
+    const created = await existing(tx, id);
+    await audit(tx, "webhook-created", by, created, {
+      entityTypes: fields.entityTypes,
+      kinds: fields.kinds,
+    });
+    return created;
   });
-  const subscription = subscriptionOf(await existing(db, id));
+  const subscription = subscriptionOf(row);
   return { subscription, secret, Msg: `Webhook to ${fields.url} created` };
 }
 
@@ -149,24 +182,39 @@ export async function updateWebhook(
   db: Db,
   model: Model,
   config: WebhooksConfig,
+  by: WebhookChangeBy,
   request: UpdateWebhookRequest,
 ): Promise<WebhookSubscription> {
   const row = await existing(db, request.subscriptionId);
   const fields = checkedFields(contextOf(model, row.context), request, config);
-  await updateSubscription(db, row.subscription_id, fields);
-  return subscriptionOf(await existing(db, row.subscription_id));
+  return db.transaction().execute(async (tx) => {
+    await updateSubscription(tx, row.subscription_id, fields);
+    const updated = await existing(tx, row.subscription_id);
+    await audit(tx, "webhook-updated", by, updated, {
+      was: row.url,
+      entityTypes: fields.entityTypes,
+      kinds: fields.kinds,
+    });
+    return subscriptionOf(updated);
+  });
 }
 
 /** A new secret; the old one keeps signing beside it for the configured overlap. */
 export async function rotateWebhookSecret(
   db: Db,
   config: WebhooksConfig,
+  by: WebhookChangeBy,
   subscriptionId: number,
 ): Promise<WebhookSecret> {
   const row = await existing(db, subscriptionId);
   const secret = newSecret();
-  await rotateSecret(db, row.subscription_id, secret, config.secretOverlapHours);
-  const subscription = subscriptionOf(await existing(db, row.subscription_id));
+  const subscription = await db.transaction().execute(async (tx) => {
+    await rotateSecret(tx, row.subscription_id, secret, config.secretOverlapHours);
+    await audit(tx, "webhook-secret-rotated", by, row, {
+      overlapHours: config.secretOverlapHours,
+    });
+    return subscriptionOf(await existing(tx, row.subscription_id));
+  });
   const until = subscription.previousSecretUntil;
   return {
     subscription,
@@ -180,17 +228,17 @@ export async function rotateWebhookSecret(
 /** Pauses a subscription by hand (its deliveries wait) or resumes it (they go). */
 export async function setWebhookStatus(
   db: Db,
-  user: CurrentUser,
+  by: WebhookChangeBy,
   subscriptionId: number,
   status: "active" | "paused",
 ): Promise<MsgBody> {
   const row = await existing(db, subscriptionId);
-  const changed = await setStatus(
-    db,
-    row.subscription_id,
-    status,
-    status === "paused" ? `Paused by ${user.username}` : null,
-  );
+  const changed = await db.transaction().execute(async (tx) => {
+    const reason = status === "paused" ? `Paused by ${by.user.username}` : null;
+    if (!(await setStatus(tx, row.subscription_id, status, reason))) return false;
+    await audit(tx, status === "paused" ? "webhook-paused" : "webhook-resumed", by, row);
+    return true;
+  });
   const word = status === "paused" ? "paused" : "resumed";
   return {
     Msg: changed ? `Webhook to ${row.url} ${word}` : `Webhook to ${row.url} was already ${word}`,
@@ -200,11 +248,14 @@ export async function setWebhookStatus(
 /** Removes a subscription: nothing more is delivered to it (its log is kept). */
 export async function removeWebhook(
   db: Db,
-  user: CurrentUser,
+  by: WebhookChangeBy,
   subscriptionId: number,
 ): Promise<MsgBody> {
   const row = await existing(db, subscriptionId);
-  await removeSubscription(db, row.subscription_id, user.username);
+  await db.transaction().execute(async (tx) => {
+    await removeSubscription(tx, row.subscription_id, by.user.username);
+    await audit(tx, "webhook-removed", by, row);
+  });
   return { Msg: `Webhook to ${row.url} removed` };
 }
 

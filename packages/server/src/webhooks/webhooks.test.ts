@@ -140,6 +140,14 @@ describe("webhook subscriptions", () => {
     );
     const byOthers = await t.post("/api/webhooks/list", { context: "reference" }, steward);
     expect(byOthers.statusCode).toBe(403);
+    const audit = await t.post("/api/audit/list", { kinds: ["webhook-created"] }, admin);
+    expect(
+      audit.json<{ events: { actor: string; subject: string; detail: object }[] }>().events[0],
+    ).toMatchObject({
+      actor: "admin",
+      subject: created.subscription.url,
+      detail: { context: "reference", entityTypes: ["currency"] },
+    });
   });
 
   it("refuses bad input with a clear message and stores nothing", async () => {
@@ -283,6 +291,10 @@ describe("webhook deliveries", () => {
       .subscriptions.find((s) => s.subscriptionId === current.subscriptionId);
     expect(mine).toMatchObject({ status: "paused", failed: 1 });
     expect(mine?.pausedReason).toMatch(/given up: The receiver answered 500/);
+    const { rows: audited } = await sql<{ actor: string | null; origin: string }>`
+      select actor, origin from app.security_events where kind = 'webhook-paused'
+        and detail->>'subscriptionId' = ${String(current.subscriptionId)}`.execute(t.database.db);
+    expect(audited).toEqual([{ actor: null, origin: "server" }]);
     const { rows: mail } = await sql<{ subject: string; recipient: string }>`
       select subject, recipient from app.outbox where kind = 'webhook_paused'`.execute(
       t.database.db,

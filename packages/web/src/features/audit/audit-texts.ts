@@ -19,6 +19,12 @@ export const EVENT_LABELS: Readonly<Record<SecurityEventKind, string>> = {
   "token-created": "API token created",
   "token-revoked": "API token revoked",
   "self-approval-changed": "Self-approval setting changed",
+  "webhook-created": "Webhook created",
+  "webhook-updated": "Webhook changed",
+  "webhook-secret-rotated": "Webhook secret rotated",
+  "webhook-paused": "Webhook paused",
+  "webhook-resumed": "Webhook resumed",
+  "webhook-removed": "Webhook removed",
 };
 
 /** The filters as the page holds them: texts of its inputs, dates as YYYY-MM-DD (both ends included). */
