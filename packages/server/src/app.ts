@@ -24,6 +24,7 @@ import { trustProxyOption } from "./http/trusted-proxies.ts";
 import type { App, AppDeps } from "./http/types.ts";
 import { ingestRoutes } from "./ingest/ingest.routes.ts";
 import { createLogger } from "./logger.ts";
+import { metricsRoutes } from "./metrics/metrics.routes.ts";
 import { notificationsRoutes } from "./notifications/notifications.routes.ts";
 import { publishRoutes } from "./publish/publish.routes.ts";
 import { recordsRoutes } from "./records/records.routes.ts";
@@ -86,6 +87,8 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
       ),
   });
   await registerOpenApi(app);
+  // First, so that its answer hook is there for every route after it.
+  await metricsRoutes(app, deps);
 
   await authRoutes(app, deps);
   await oidcRoutes(app, deps);

@@ -108,6 +108,9 @@ const EnvSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]+$/, "letters, digits, _ and -")
     .default("LEDGERLINE"),
+  METRICS_TOKEN: z.string().min(16, "at least 16 characters").optional(),
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  METRICS_HOST: z.string().min(1).default("127.0.0.1"),
   WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(10),
   WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8),
   WEBHOOK_SECRET_OVERLAP_HOURS: z.coerce
@@ -167,6 +170,8 @@ export interface Config {
   smtp: SmtpConfig | undefined;
   /** undefined: no event bus (EVENTS_URL unset); the change feed is read over HTTP only. */
   events: EventsConfig | undefined;
+  /** undefined: no metrics (neither METRICS_TOKEN nor METRICS_PORT set). */
+  metrics: MetricsConfig | undefined;
   webhooks: WebhooksConfig;
   notify: {
     /** Shortest time between two digests of a type's web changes. */
@@ -313,6 +318,11 @@ export const CONFIG_HELP: Record<keyof z.infer<typeof EnvSchema>, string> = {
     "subject prefix of the published changes: <prefix>.<application>.<type>.<action> (default ledgerline)",
   EVENTS_STREAM:
     "JetStream stream that stores them, made for <prefix>.> when missing (default LEDGERLINE)",
+  METRICS_TOKEN:
+    "serve GET /metrics (Prometheus) on the server's port to 'Authorization: Bearer <this>' (16+ characters); unset: not on that port",
+  METRICS_PORT:
+    "serve GET /metrics on this port of METRICS_HOST, without a token; unset: no such port",
+  METRICS_HOST: "address the metrics port listens on (default 127.0.0.1)",
   WEBHOOK_TIMEOUT_SECONDS:
     "how long a webhook receiver may take to answer before the try counts as failed (default 10)",
   WEBHOOK_MAX_ATTEMPTS:
@@ -416,6 +426,10 @@ export function loadConfig(
     events: e.EVENTS_URL
       ? { url: e.EVENTS_URL, subject: e.EVENTS_SUBJECT, stream: e.EVENTS_STREAM }
       : undefined,
+    metrics:
+      e.METRICS_TOKEN !== undefined || e.METRICS_PORT !== undefined
+        ? { token: e.METRICS_TOKEN, port: e.METRICS_PORT, host: e.METRICS_HOST }
+        : undefined,
     webhooks: {
       timeoutMs: e.WEBHOOK_TIMEOUT_SECONDS * 1000,
       maxAttempts: e.WEBHOOK_MAX_ATTEMPTS,
@@ -450,6 +464,14 @@ export function loadConfig(
 }
 
 /** Where approved changes are published (bus/). */
+export interface MetricsConfig {
+  /** Serve /metrics on the server's port to a bearer of this token. */
+  token?: string;
+  /** Serve /metrics on a port of its own, on `host`. */
+  port?: number;
+  host: string;
+}
+
 export interface WebhooksConfig {
   /** How long a receiver may take to answer. */
   timeoutMs: number;

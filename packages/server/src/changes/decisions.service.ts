@@ -12,6 +12,7 @@ import type { CurrentUser } from "../auth/auth.service.ts";
 import { counted } from "../counted.ts";
 import type { Db } from "../db/connection.ts";
 import { BadRequestError, ForbiddenError, NotFoundError } from "../errors.ts";
+import { measuredOperation } from "../metrics/operations.ts";
 import type { ContextModel, CustomAction, EntityType, Model } from "../model/model.ts";
 import { type Notifier, notifyDecision } from "../notifications/notify.service.ts";
 import { buildIndexes } from "../records/index-rebuild.ts";
@@ -174,20 +175,25 @@ export function approve(
   notifier: Notifier,
   indexBuilds: IndexBuilds,
 ): Promise<DecisionResponse> {
-  return decideOn(
-    db,
-    model,
-    user,
-    request,
-    notifier,
-    indexBuilds,
-    { verb: "approved", notDecided: CONFLICTS, judge: true },
-    async (tx, context, type, selected) => {
-      assertNotOwn(type, selected);
-      const result = await applyEvents(tx, context, type, selected, user.username);
-      await checkApprovedUnique(tx, context, type, applied(selected));
-      return result;
-    },
+  return measuredOperation(
+    "approval",
+    () =>
+      decideOn(
+        db,
+        model,
+        user,
+        request,
+        notifier,
+        indexBuilds,
+        { verb: "approved", notDecided: CONFLICTS, judge: true },
+        async (tx, context, type, selected) => {
+          assertNotOwn(type, selected);
+          const result = await applyEvents(tx, context, type, selected, user.username);
+          await checkApprovedUnique(tx, context, type, applied(selected));
+          return result;
+        },
+      ),
+    (answer) => answer.count,
   );
 }
 
@@ -200,18 +206,23 @@ export function reject(
   notifier: Notifier,
   indexBuilds: IndexBuilds,
 ): Promise<DecisionResponse> {
-  return decideOn(
-    db,
-    model,
-    user,
-    request,
-    notifier,
-    indexBuilds,
-    { verb: "rejected", notDecided: [], judge: false },
-    async (tx, context, type, selected) => {
-      if (selected.selected > 0) await rejectEvents(tx, context, type, user.username);
-      return { applied: selected.selected, conflicts: [] };
-    },
+  return measuredOperation(
+    "rejection",
+    () =>
+      decideOn(
+        db,
+        model,
+        user,
+        request,
+        notifier,
+        indexBuilds,
+        { verb: "rejected", notDecided: [], judge: false },
+        async (tx, context, type, selected) => {
+          if (selected.selected > 0) await rejectEvents(tx, context, type, user.username);
+          return { applied: selected.selected, conflicts: [] };
+        },
+      ),
+    (answer) => answer.count,
   );
 }
 

@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { Kysely, PostgresDialect } from "kysely";
+import { Kysely, type KyselyConfig, PostgresDialect } from "kysely";
 import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import type { CopyData } from "./copy-text.ts";
@@ -40,6 +40,29 @@ export function copyStatement({ schema, table, columns }: CopyTarget, source: st
   return `copy ${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(table)} (${names}) from ${source}`;
 }
 
+/** What a database's connections are doing now (metrics/). */
+export interface ConnectionStats {
+  /** PostgreSQL: pooled connections running a statement or transaction; PGlite: 1 while busy. */
+  inUse: number;
+  /** PostgreSQL: pooled connections idle; PGlite: 0 or 1. */
+  idle: number;
+  /** Calls waiting for a connection (PostgreSQL) or queued for the embedded session (PGlite). */
+  waiting: number;
+}
+
+/**
+ * Told each statement's duration, in seconds (and whether it failed), once set: Kysely's own
+ * timing, so none is taken twice.
+ */
+export interface StatementTimer {
+  observe?: (seconds: number, failed: boolean) => void;
+}
+
+const timedBy =
+  (timer: StatementTimer): KyselyConfig["log"] =>
+  (event) =>
+    timer.observe?.(event.queryDurationMillis / 1000, event.level === "error");
+
 export interface Database {
   db: Db;
   /**
@@ -56,6 +79,10 @@ export interface Database {
   transaction<T>(work: (tx: Db) => Promise<T>): Promise<T>;
   /** Subscribes to a NOTIFY channel (sent by any server instance); answers the unsubscribe function. */
   listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>>;
+  /** The connections now, for metrics. */
+  connections(): ConnectionStats;
+  /** Where each statement's duration goes (nowhere until metrics set it). */
+  statements: StatementTimer;
   close(): Promise<void>;
 }
 
@@ -126,16 +153,16 @@ function openPostgres(
   statementTimeoutMs: number,
 ): Database {
   const pool = postgresPool(url, max, statementCache, 0);
-  const db = new Kysely<AppTables>({ dialect: new PostgresDialect({ pool }) });
+  const statements: StatementTimer = {};
+  const log = timedBy(statements);
+  const db = new Kysely<AppTables>({ dialect: new PostgresDialect({ pool }), log });
   // A pool of its own: a timeout set per statement would cost each read a round trip.
-  const reads =
-    statementTimeoutMs > 0
-      ? new Kysely<AppTables>({
-          dialect: new PostgresDialect({
-            pool: postgresPool(url, max, statementCache, statementTimeoutMs),
-          }),
-        })
-      : db;
+  const readsPool =
+    statementTimeoutMs > 0 ? postgresPool(url, max, statementCache, statementTimeoutMs) : undefined;
+  const reads = readsPool
+    ? new Kysely<AppTables>({ dialect: new PostgresDialect({ pool: readsPool }), log })
+    : db;
+  const pools = readsPool ? [pool, readsPool] : [pool];
   // COPY needs the raw connection, which Kysely does not hand out: a transaction of
   // Database.transaction runs on a connection taken from the pool first, noted here by the
   // transaction object it hands to `work`.
@@ -176,6 +203,7 @@ function openPostgres(
         dialect: new PostgresDialect({
           pool: { connect: async () => client, end: async () => {} },
         }),
+        log,
       });
       let transaction: Db | undefined;
       try {
@@ -204,6 +232,15 @@ function openPostgres(
         await client.end().catch(() => undefined);
       };
     },
+    connections: () => {
+      const sum = (count: (p: pg.Pool) => number) => pools.reduce((n, p) => n + count(p), 0);
+      return {
+        inUse: sum((p) => p.totalCount - p.idleCount),
+        idle: sum((p) => p.idleCount),
+        waiting: sum((p) => p.waitingCount),
+      };
+    },
+    statements,
     close: async () => {
       await Promise.all([...listeners].map((c) => c.end().catch(() => undefined)));
       if (reads !== db) await reads.destroy();
@@ -236,7 +273,11 @@ async function openPglite(dir: string, log?: (message: string) => void): Promise
 
 /** The Database interface over the embedded database's one session. */
 export function pgliteDatabase(thread: PgliteThread): Database {
-  const db = new Kysely<AppTables>({ dialect: new PgliteDialect(thread) });
+  const statements: StatementTimer = {};
+  const db = new Kysely<AppTables>({
+    dialect: new PgliteDialect(thread),
+    log: timedBy(statements),
+  });
   return {
     db,
     reads: db,
@@ -250,6 +291,15 @@ export function pgliteDatabase(thread: PgliteThread): Database {
     },
     transaction: (work) => db.transaction().execute(work),
     listen: (channel, handler) => thread.listen(channel, handler),
+    connections: () => {
+      const pending = thread.pending();
+      return {
+        inUse: Math.min(pending, 1),
+        idle: pending > 0 ? 0 : 1,
+        waiting: Math.max(pending - 1, 0),
+      };
+    },
+    statements,
     // Closes the thread, which checkpoints first.
     close: () => db.destroy(),
   };

@@ -42,6 +42,8 @@ export interface PgliteThread {
   exec(sql: string): Promise<void>;
   /** Subscribes to a NOTIFY channel; answers the unsubscribe function. */
   listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>>;
+  /** Calls sent to the thread and not answered yet: the one it runs and those queued behind it. */
+  pending(): number;
   /** Checkpoints, closes the database and stops the thread. */
   close(): Promise<void>;
   /** Set when opening the database upgraded its data folder from an older PGlite first. */
@@ -104,6 +106,7 @@ export async function startPgliteThread(
   const upgrade = await opened;
   return {
     upgrade,
+    pending: () => waiting.size,
     query: (sql, params = [], blob) =>
       call({ op: "query", sql, params, blob }) as Promise<QueryAnswer<never>>,
     guest: (sql, params) => call({ op: "guest", sql, params }) as Promise<GuestAnswer>,

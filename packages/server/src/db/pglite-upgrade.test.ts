@@ -31,6 +31,7 @@ async function oldDataFolder(dir: string): Promise<void> {
       await old.exec(text);
     },
     listen: async () => async () => undefined,
+    pending: () => 0,
     close: async () => {
       await old.exec("checkpoint");
       await old.close();

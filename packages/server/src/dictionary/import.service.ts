@@ -12,6 +12,7 @@ import {
 } from "../ingest/ingest-input.ts";
 import { proposalRightsOf } from "../ingest/proposal-rights.ts";
 import type { IngestValue } from "../ingest/row-converter.ts";
+import { operationStarted, outcomeOfError } from "../metrics/operations.ts";
 import type { Attribute, ContextModel, EntityType } from "../model/model.ts";
 import {
   type Notifier,
@@ -172,6 +173,7 @@ export async function importMetadataSource(
     trigger: options.trigger,
     user: proposer?.username ?? NOBODY,
   });
+  const ended = operationStarted("import");
   let source: SourceToImport | undefined;
   try {
     if (!proposer)
@@ -228,8 +230,10 @@ export async function importMetadataSource(
       // Started after the run's outcome: on PGlite's one session they would be served first.
       if (later.length > 0) options.afterCommit?.(buildIndexes(db, later));
     }
+    ended("finished", outcome.objects.rows + outcome.elements.rows);
     return outcome;
   } catch (error) {
+    ended(outcomeOfError(error));
     const message = failureText(error);
     await db.transaction().execute(async (tx) => {
       await finishRun(tx, runId, { succeeded: false, message });

@@ -175,6 +175,10 @@ export const ROUTE_POLICY: Readonly<Record<string, RoutePolicy>> = {
   "POST /api/account/password": limited(signedIn(), 10),
   "POST /api/account/email": limited(signedIn(), 10),
 
+  // Registered only with METRICS_TOKEN set, so declared as a prefix (which needs no route to
+  // exist); the route checks that token itself.
+  "GET /metrics*": pub(),
+
   "GET /api/openapi.json": reads(dev()),
   "GET /api/docs*": reads(dev()),
   "HEAD /api/docs*": reads(dev()),
@@ -195,7 +199,7 @@ export function policyOf(method: string, url: string): RoutePolicy | undefined {
   return undefined;
 }
 
-const RESERVED_PREFIXES = ["/api", "/auth", "/data-dictionary", "/ws"];
+const RESERVED_PREFIXES = ["/api", "/auth", "/data-dictionary", "/ws", "/metrics"];
 
 /** Paths that belong to the server, never to the web app. */
 export function isReserved(url: string): boolean {

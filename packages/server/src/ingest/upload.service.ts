@@ -7,6 +7,7 @@ import type { Config } from "../config.ts";
 import { counted } from "../counted.ts";
 import type { Database } from "../db/connection.ts";
 import { AppError, NotFoundError } from "../errors.ts";
+import { operationStarted, outcomeOfError } from "../metrics/operations.ts";
 import type { Attribute, Model } from "../model/model.ts";
 import { findEntityType } from "../model/model.ts";
 import { notifierOf, notifyChangeSetWaiting } from "../notifications/notify.service.ts";
@@ -110,6 +111,7 @@ export async function uploadFile(
     dryRun: request.dryRun,
     user: user.username,
   });
+  const ended = operationStarted("upload");
   let parsed: LayoutInWorker | undefined;
   // Index work the committed upload left, started once its outcome is written (afterCommit).
   const indexWork: (() => Promise<void>)[] = [];
@@ -158,6 +160,7 @@ export async function uploadFile(
         : 0;
     const text = summary(request.fileName, result, request.dryRun, warned);
     await finishUpload(db, uploadId, { succeeded: true, message: text, counts: { ...result } });
+    ended("finished", result.rows);
     return { status: 200, text, uploadId };
   } catch (error) {
     const known = error instanceof IngestRejected || error instanceof FileFormatError;
@@ -168,6 +171,7 @@ export async function uploadFile(
         ? (error as Error).message
         : "The upload failed because of a server error; nothing was changed";
     await finishUpload(db, uploadId, { succeeded: false, message: text });
+    ended(known ? "refused" : outcomeOfError(error));
     if (!known) throw error;
     const problemRows = error instanceof IngestRejected ? error.problemRows : undefined;
     if (problemRows && parsed) {

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../db/connection.ts";
+import { operationStarted } from "../metrics/operations.ts";
 import type { ContextModel } from "../model/model.ts";
 import { announceDictionaryPublished } from "../webhooks/announcements.ts";
 import { buildPages } from "./dictionary-pages.ts";
@@ -53,9 +54,12 @@ export async function publishDictionary(
     log?: FastifyBaseLogger;
   },
 ): Promise<PublishResult> {
+  const ended = operationStarted("publish");
   const runId = await tryStartRun(db, { user: options.user, target: target.description });
-  if (runId === undefined)
+  if (runId === undefined) {
+    ended("refused");
     return { message: BUSY_MESSAGE, error: true, written: 0, unchanged: 0, removed: 0 };
+  }
   await notifyPublishState(db, true);
   let beat = performance.now();
   const keepAlive = async () => {
@@ -107,8 +111,10 @@ export async function publishDictionary(
         removed: stale.length,
       });
     });
+    ended("finished", written);
     return { message, error: false, written, unchanged, removed: stale.length };
   } catch (error) {
+    ended("failed");
     options.log?.error({ err: error, target: target.description }, "publish failed");
     const message = `Publish failed: ${failureReason(error)}`;
     await finishRun(db, runId, { succeeded: false, message });

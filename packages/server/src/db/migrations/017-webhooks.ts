@@ -61,6 +61,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   )`.execute(db);
   await sql`create index webhook_deliveries_due_idx on app.webhook_deliveries (next_attempt_at)
     where status = 'queued'`.execute(db);
+  await sql`create index webhook_deliveries_failed_idx on app.webhook_deliveries (delivery_id)
+    where status = 'failed'`.execute(db);
   await sql`create index webhook_deliveries_log_idx
     on app.webhook_deliveries (subscription_id, delivery_id desc)`.execute(db);
 
