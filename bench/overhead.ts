@@ -2,6 +2,8 @@
 // cheapest list call) at 50 connections, ours and the raw route running the same SQL in alternating
 // rounds, with the process's CPU time per request; BENCH_CPU_PROFILE=<dir> also writes a V8 CPU
 // profile of each of our rounds there (summarise with scripts/cpu-profile-summary.ts).
+// BENCH_METRICS=1 runs ours with metrics on (METRICS_TOKEN set; a scrape every 5 s, as Prometheus
+// would) and writes `overhead-metrics`: compare it with a run without.
 import fs from "node:fs/promises";
 import inspector from "node:inspector/promises";
 import path from "node:path";
@@ -10,7 +12,7 @@ import type { Kysely } from "kysely";
 import { buildListQuery } from "../packages/server/src/records/list-query.ts";
 import { login } from "./support/app.ts";
 import { type CpuWatch, watchCpu } from "./support/cpu.ts";
-import { envNumber, envSize } from "./support/env.ts";
+import { envFlag, envNumber, envSize } from "./support/env.ts";
 import { type LoadOptions, type LoadResult, load } from "./support/load.ts";
 import { BENCH_CONTEXT, BENCH_MODEL_YAML, BENCH_TYPE } from "./support/model.ts";
 import { startRawServer } from "./support/raw-server.ts";
@@ -72,7 +74,9 @@ export async function benchOverhead(): Promise<void> {
   const seconds = envNumber("BENCH_SECONDS", 5);
   const rounds = Math.round(envNumber("BENCH_ROUNDS", 3));
   const profileDir = process.env.BENCH_CPU_PROFILE;
-  await announceBench("overhead");
+  const metrics = envFlag("BENCH_METRICS", false);
+  const metricsToken = "bench-metrics-token-0123456789";
+  await announceBench(metrics ? "overhead with metrics on" : "overhead");
   if (profileDir) await fs.mkdir(profileDir, { recursive: true });
   const { ours, raw } = await withBenchApp(
     "overhead",
@@ -97,6 +101,14 @@ export async function benchOverhead(): Promise<void> {
           count: { text: count.sql, params: count.parameters },
         },
       });
+      // Prometheus's scrapes, while metrics are on.
+      const scrapes = metrics
+        ? setInterval(() => {
+            void fetch(`${app.url}/metrics`, {
+              headers: { authorization: `Bearer ${metricsToken}` },
+            }).then((res) => res.text());
+          }, 5_000)
+        : undefined;
       try {
         const cookie = await login(app.url);
         const common = { connections: 50, seconds, maxRequests: 100_000 };
@@ -118,9 +130,11 @@ export async function benchOverhead(): Promise<void> {
         }
         return { ours: oursRounds, raw: rawRounds };
       } finally {
+        clearInterval(scrapes);
         await server.close();
       }
     },
+    metrics ? { METRICS_TOKEN: metricsToken } : {},
   );
   const figure = (list: Round[], key: keyof Round) => median(list.map((r) => r[key]));
   const rpsRatio = median(ours.map((o, i) => o.rps / raw[i].rps));
@@ -156,7 +170,7 @@ export async function benchOverhead(): Promise<void> {
   console.log(
     `\nreq/s ratio ${rpsRatio.toFixed(2)} (target >= 0.60), p99 ratio ${p99Ratio.toFixed(2)} x (target <= 2), medians of each round's ratio`,
   );
-  const file = await writeResult("overhead", {
+  const file = await writeResult(metrics ? "overhead-metrics" : "overhead", {
     rps_ratio: round(rpsRatio, 2),
     p99_ratio: round(p99Ratio, 2),
     rps: round(figure(ours, "rps"), 1),
