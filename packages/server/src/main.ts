@@ -6,6 +6,7 @@ import { startBusRelay } from "./bus/bus-relay.ts";
 import { openNatsPublisher } from "./bus/nats-publisher.ts";
 import { ConfigError, loadConfig, serverHelp, wantsHelp } from "./config.ts";
 import { openDatabase } from "./db/connection.ts";
+import { NewerDatabaseError } from "./db/migrate.ts";
 import { FolderInUseError } from "./db/pglite-folder-lock.ts";
 import { startScheduler } from "./dictionary/scheduler.ts";
 import { createLogger } from "./logger.ts";
@@ -119,7 +120,8 @@ main().catch((error: unknown) => {
     error instanceof ConfigError ||
     error instanceof ModelError ||
     error instanceof DestructiveModelChangeError ||
-    error instanceof FolderInUseError
+    error instanceof FolderInUseError ||
+    error instanceof NewerDatabaseError
   ) {
     console.error(error.message);
   } else {

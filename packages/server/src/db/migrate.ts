@@ -1,4 +1,4 @@
-import { type Kysely, type Migration, type MigrationProvider, Migrator } from "kysely";
+import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from "kysely";
 import * as appSchema from "./migrations/001-app-schema.ts";
 import * as uploads from "./migrations/002-uploads.ts";
 import * as importRuns from "./migrations/003-import-runs.ts";
@@ -40,6 +40,27 @@ const MIGRATIONS: Record<string, Migration> = {
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
 
+/** The database was prepared by a newer release: this one must not start on it. */
+export class NewerDatabaseError extends Error {}
+
+/**
+ * Refuses a database that holds migrations this release does not know: a newer release prepared
+ * it, and this one would misread what it changed (and the migrator would fail obscurely).
+ */
+async function refuseNewerDatabase(db: Kysely<unknown>): Promise<void> {
+  const { rows: table } = await sql<{ present: boolean }>`
+    select to_regclass('app.kysely_migration') is not null as present`.execute(db);
+  if (!table[0].present) return;
+  const { rows } = await sql<{ name: string }>`
+    select name from app.kysely_migration order by name`.execute(db);
+  const unknown = rows.map((r) => r.name).filter((name) => !(name in MIGRATIONS));
+  if (unknown.length === 0) return;
+  const latest = Object.keys(MIGRATIONS).at(-1);
+  throw new NewerDatabaseError(
+    `This database was prepared by a newer release of Ledgerline (its schema is at ${unknown.at(-1)}; this release knows up to ${latest}). Start that release or a newer one: this one has changed nothing.`,
+  );
+}
+
 /** Applies every pending migration of the fixed `app` schema, or throws with the failing one's name. */
 export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {
   const migrator = new Migrator({
@@ -48,6 +69,7 @@ export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {
     migrationTableSchema: "app",
   });
   await db.schema.createSchema("app").ifNotExists().execute();
+  await refuseNewerDatabase(db);
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === "Error");
   if (error) {
