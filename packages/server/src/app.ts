@@ -31,6 +31,7 @@ import { recordsRoutes } from "./records/records.routes.ts";
 import { openApiRoutes, registerOpenApi } from "./system/openapi.ts";
 import { systemRoutes } from "./system/system.routes.ts";
 import { tokensRoutes } from "./tokens/tokens.routes.ts";
+import { traceRequests } from "./tracing/request-spans.ts";
 import { webhooksRoutes } from "./webhooks/webhooks.routes.ts";
 
 export interface BuildOptions {
@@ -87,7 +88,8 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
       ),
   });
   await registerOpenApi(app);
-  // First, so that its answer hook is there for every route after it.
+  // First, so that their hooks are there for every route after them.
+  if (config.tracing) traceRequests(app, database);
   await metricsRoutes(app, deps);
 
   await authRoutes(app, deps);

@@ -108,6 +108,8 @@ const EnvSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]+$/, "letters, digits, _ and -")
     .default("LEDGERLINE"),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
+  OTEL_SERVICE_NAME: z.string().min(1).default("ledgerline"),
   METRICS_TOKEN: z.string().min(16, "at least 16 characters").optional(),
   METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   METRICS_HOST: z.string().min(1).default("127.0.0.1"),
@@ -170,6 +172,8 @@ export interface Config {
   smtp: SmtpConfig | undefined;
   /** undefined: no event bus (EVENTS_URL unset); the change feed is read over HTTP only. */
   events: EventsConfig | undefined;
+  /** Whether spans are sent (OTEL_EXPORTER_OTLP_ENDPOINT set; tracing/start-tracing.ts). */
+  tracing: boolean;
   /** undefined: no metrics (neither METRICS_TOKEN nor METRICS_PORT set). */
   metrics: MetricsConfig | undefined;
   webhooks: WebhooksConfig;
@@ -318,6 +322,9 @@ export const CONFIG_HELP: Record<keyof z.infer<typeof EnvSchema>, string> = {
     "subject prefix of the published changes: <prefix>.<application>.<type>.<action> (default ledgerline)",
   EVENTS_STREAM:
     "JetStream stream that stores them, made for <prefix>.> when missing (default LEDGERLINE)",
+  OTEL_EXPORTER_OTLP_ENDPOINT:
+    "OTLP/HTTP address traces are sent to (<this>/v1/traces, JSON); unset: no traces, and the tracing SDK is not loaded",
+  OTEL_SERVICE_NAME: "service name the traces carry (default ledgerline)",
   METRICS_TOKEN:
     "serve GET /metrics (Prometheus) on the server's port to 'Authorization: Bearer <this>' (16+ characters); unset: not on that port",
   METRICS_PORT:
@@ -426,6 +433,7 @@ export function loadConfig(
     events: e.EVENTS_URL
       ? { url: e.EVENTS_URL, subject: e.EVENTS_SUBJECT, stream: e.EVENTS_STREAM }
       : undefined,
+    tracing: e.OTEL_EXPORTER_OTLP_ENDPOINT !== undefined,
     metrics:
       e.METRICS_TOKEN !== undefined || e.METRICS_PORT !== undefined
         ? { token: e.METRICS_TOKEN, port: e.METRICS_PORT, host: e.METRICS_HOST }

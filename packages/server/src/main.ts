@@ -22,6 +22,7 @@ import {
   summariseSeed,
   summariseSync,
 } from "./start-report.ts";
+import { startTracing } from "./tracing/start-tracing.ts";
 import { startWebhookSender } from "./webhooks/sender.ts";
 
 async function main(): Promise<void> {
@@ -30,6 +31,7 @@ async function main(): Promise<void> {
     return;
   }
   const config = loadConfig();
+  const stopTracing = await startTracing();
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     statementCache: config.statementCache,
@@ -106,6 +108,7 @@ async function main(): Promise<void> {
     await auditSweeper.stop();
     await app.close();
     await database.close();
+    await stopTracing?.();
     process.exit(0);
   };
   process.on("SIGINT", () => void shutdown("SIGINT"));

@@ -18,6 +18,7 @@ import { type Notifier, notifyDecision } from "../notifications/notify.service.t
 import { buildIndexes } from "../records/index-rebuild.ts";
 import { checkActionResult } from "../rules/action-check.ts";
 import { checkApprovedUnique } from "../rules/record-check.ts";
+import { inSpan } from "../tracing/tracer.ts";
 import { announceDecidedUploads } from "../webhooks/announcements.ts";
 import { APPLIED, type ApplyResult, applyEvents } from "./apply-events.ts";
 import { ACTION_HANDLERS } from "./custom-actions.ts";
@@ -136,34 +137,42 @@ async function decideOn(
 ): Promise<DecisionResponse> {
   const rights = rightsIn(model, user, request.context);
   const type = requireTypePermission(rights, request.entityType, "approve");
-  return decideThenBuild(db, indexBuilds, async (tx) => {
-    const unknown = await unknownEvents(tx, rights.context, type, request);
-    const selected = await selectPendingEvents(
-      tx,
-      rights.context,
-      type,
-      selectionOf(request),
-      user.username,
-      { judge: how.judge },
-    );
-    const result = await decide(tx, rights.context, type, selected);
-    if (selected.selected > 0)
-      await announceDecidedUploads(tx, rights.context, type, {
-        uploadId: request.uploadId,
+  const attributes = { context: rights.context.name, entity_type: type.name };
+  return inSpan(`decision.${how.verb}`, attributes, () =>
+    decideThenBuild(db, indexBuilds, async (tx) => {
+      const unknown = await unknownEvents(tx, rights.context, type, request);
+      const selected = await selectPendingEvents(
+        tx,
+        rights.context,
+        type,
+        selectionOf(request),
+        user.username,
+        { judge: how.judge },
+      );
+      const result = await decide(tx, rights.context, type, selected);
+      if (selected.selected > 0)
+        await announceDecidedUploads(tx, rights.context, type, {
+          uploadId: request.uploadId,
+          verb: how.verb,
+          by: user.username,
+          changes: result.applied,
+        });
+      await notifyDecision(tx, notifier, {
+        context: rights.context,
+        type,
         verb: how.verb,
-        by: user.username,
-        changes: result.applied,
+        decidedBy: user.username,
+        notDecided: how.notDecided,
       });
-    await notifyDecision(tx, notifier, {
-      context: rights.context,
-      type,
-      verb: how.verb,
-      decidedBy: user.username,
-      notDecided: how.notDecided,
-    });
-    const answer = response(how.verb, requestedCount(request, selected.selected), result, unknown);
-    return { answer, result };
-  });
+      const answer = response(
+        how.verb,
+        requestedCount(request, selected.selected),
+        result,
+        unknown,
+      );
+      return { answer, result };
+    }),
+  );
 }
 
 /** Applies the selected pending changes in one transaction; conflicts stay pending and are reported. */

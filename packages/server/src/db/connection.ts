@@ -50,18 +50,29 @@ export interface ConnectionStats {
   waiting: number;
 }
 
-/**
- * Told each statement's duration, in seconds (and whether it failed), once set: Kysely's own
- * timing, so none is taken twice.
- */
-export interface StatementTimer {
-  observe?: (seconds: number, failed: boolean) => void;
+/** A statement as it ended: its text, its time (Kysely's own timing) and whether it failed. */
+export interface StatementEnd {
+  sql: string;
+  seconds: number;
+  failed: boolean;
+}
+
+/** Who hears of each statement's end (metrics, traces; nobody until they are turned on). */
+export interface StatementListeners {
+  listeners: ((statement: StatementEnd) => void)[];
 }
 
 const timedBy =
-  (timer: StatementTimer): KyselyConfig["log"] =>
-  (event) =>
-    timer.observe?.(event.queryDurationMillis / 1000, event.level === "error");
+  (statements: StatementListeners): KyselyConfig["log"] =>
+  (event) => {
+    if (statements.listeners.length === 0) return;
+    const end = {
+      sql: event.query.sql,
+      seconds: event.queryDurationMillis / 1000,
+      failed: event.level === "error",
+    };
+    for (const listener of statements.listeners) listener(end);
+  };
 
 export interface Database {
   db: Db;
@@ -81,8 +92,8 @@ export interface Database {
   listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>>;
   /** The connections now, for metrics. */
   connections(): ConnectionStats;
-  /** Where each statement's duration goes (nowhere until metrics set it). */
-  statements: StatementTimer;
+  /** Who hears of each statement's end (metrics, traces). */
+  statements: StatementListeners;
   close(): Promise<void>;
 }
 
@@ -153,7 +164,7 @@ function openPostgres(
   statementTimeoutMs: number,
 ): Database {
   const pool = postgresPool(url, max, statementCache, 0);
-  const statements: StatementTimer = {};
+  const statements: StatementListeners = { listeners: [] };
   const log = timedBy(statements);
   const db = new Kysely<AppTables>({ dialect: new PostgresDialect({ pool }), log });
   // A pool of its own: a timeout set per statement would cost each read a round trip.
@@ -273,7 +284,7 @@ async function openPglite(dir: string, log?: (message: string) => void): Promise
 
 /** The Database interface over the embedded database's one session. */
 export function pgliteDatabase(thread: PgliteThread): Database {
-  const statements: StatementTimer = {};
+  const statements: StatementListeners = { listeners: [] };
   const db = new Kysely<AppTables>({
     dialect: new PgliteDialect(thread),
     log: timedBy(statements),

@@ -1,6 +1,7 @@
 import type { Db } from "../db/connection.ts";
 import { indexEntryTooLong, isDeadlock } from "../db/pg-errors.ts";
 import { uniqueAttributes } from "../rules/unique.repository.ts";
+import { inSpan } from "../tracing/tracer.ts";
 import { afterCommit, LaterWork } from "./after-commit.ts";
 import { checkRows } from "./check-rows.ts";
 import { startDiffWhileReading } from "./diff-while-reading.ts";
@@ -39,25 +40,38 @@ import { ConcurrentChangeError } from "./write.repository.ts";
  *   - a staged diff (staged-diff.ts): stage 3 stages the whole file, and stages 4 to 6 run in one
  *     short transaction once it is read.
  */
-export async function ingest(db: Db, input: IngestInput): Promise<IngestResult> {
+export function ingest(db: Db, input: IngestInput): Promise<IngestResult> {
+  const attributes = {
+    context: input.context.name,
+    entity_type: input.type.name,
+    source: input.source,
+  };
+  return inSpan("ingest", attributes, () => runPipeline(db, input));
+}
+
+/** Each stage in a span of its own (tracing/), named as the stage. */
+const stage = <T>(name: string, work: () => Promise<T>) => inSpan(`ingest.${name}`, {}, work);
+
+async function runPipeline(db: Db, input: IngestInput): Promise<IngestResult> {
   const later = new LaterWork();
   try {
     const result = await withStrategy(db, input, later, async (strategy) => {
       let failed = false;
       try {
-        const rows = await readCheckAndStage(input, strategy); // 1. read, 2. check, 3. stage
-        await strategy.checkKeys(); // 2. check, on the whole file: no natural key twice
+        // 1. read, 2. check, 3. stage
+        const rows = await stage("read", () => readCheckAndStage(input, strategy));
+        await stage("check keys", () => strategy.checkKeys()); // 2. check: no natural key twice
         return await strategy.inTransaction(async (tx) => {
-          const counts = await strategy.classify(tx, rows); // 4. classify
-          await strategy.guard(tx, counts); // 5. guard
+          const counts = await stage("classify", () => strategy.classify(tx, rows)); // 4.
+          await stage("guard", () => strategy.guard(tx, counts)); // 5. guard
           if (input.dryRun) {
             const { existing: _existing, ...checked } = counts;
             return { ...checked, rows, pending: 0, applied: 0, superseded: 0 };
           }
-          const written = await strategy.write(tx, counts, rows); // 6. write
+          const written = await stage("write", () => strategy.write(tx, counts, rows)); // 6.
           // 5. guard, the one check that needs the written records: none left out is referred to.
           if (input.checkReferrers && written.missing > 0 && written.applied > 0)
-            await checkMissingUnreferenced(tx, input);
+            await stage("guard referrers", () => checkMissingUnreferenced(tx, input));
           await input.beforeCommit?.(tx, written);
           return written;
         });
@@ -68,7 +82,7 @@ export async function ingest(db: Db, input: IngestInput): Promise<IngestResult> 
         await strategy.close(failed);
       }
     });
-    await afterCommit(db, input, later); // 7. after the commit
+    await stage("after commit", () => afterCommit(db, input, later)); // 7. indexes
     return result;
   } catch (error) {
     throw asRefusal(error);

@@ -58,8 +58,9 @@ export function measureApp(app: App, database: Database): () => Promise<Scrape> 
     buckets: SECONDS,
     registers: [registry],
   });
-  database.statements.observe = (seconds, failed) =>
-    statementSeconds.observe({ outcome: failed ? "error" : "ok" }, seconds);
+  database.statements.listeners.push(({ seconds, failed }) =>
+    statementSeconds.observe({ outcome: failed ? "error" : "ok" }, seconds),
+  );
   new Gauge({
     name: "ledgerline_db_connections",
     help: "Database connections by state: in_use and idle (PGlite: its one session); waiting: calls waiting for one",
