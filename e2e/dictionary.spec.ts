@@ -27,7 +27,7 @@ async function openList(page: Page): Promise<void> {
   await signIn(page, admin);
   await chooseContext(page, DICTIONARY.uiName);
   await mainNav(page).getByRole("link", { name: "System environments", exact: true }).click();
-  await expect(page).toHaveURL(/\/system-environment$/);
+  await expect(page).toHaveURL(/\/system-environment\?context=Data\+Dictionary$/);
   await expect(
     page.getByRole("heading", { name: "System Environments", exact: true }),
   ).toBeVisible();
@@ -93,7 +93,7 @@ test.describe("system environments", () => {
     await snap(page, "01-list");
 
     await page.getByTestId("create-system-environment").click();
-    await expect(page).toHaveURL(/\/system-environment\/create$/);
+    await expect(page).toHaveURL(/\/system-environment\/create\?context=Data\+Dictionary$/);
     await expect(page.getByRole("heading", { name: "New System Environment" })).toBeVisible();
     const save = page.getByTestId("form-save");
     await expect(save).toBeDisabled();
@@ -140,7 +140,7 @@ test.describe("system environments", () => {
       },
     });
 
-    await expect(page).toHaveURL(/\/system-environment$/);
+    await expect(page).toHaveURL(/\/system-environment\?context=Data\+Dictionary$/);
     await expect(toast(page, "Saved")).toContainText(environment);
     const row = environmentRow(page, environment);
     await expect(row.locator("td")).toHaveText([
@@ -158,7 +158,7 @@ test.describe("system environments", () => {
     const name = uniqueName("cancelled");
     await page.getByLabel("Name").fill(name);
     await page.getByTestId("form-cancel").click();
-    await expect(page).toHaveURL(/\/system-environment$/);
+    await expect(page).toHaveURL(/\/system-environment\?context=Data\+Dictionary$/);
     await expect(page.getByTestId("system-environments")).toBeVisible();
     await expect(environmentRow(page, name)).toHaveCount(0);
   });
@@ -171,7 +171,9 @@ test.describe("system environments", () => {
     await page.reload();
 
     await environmentRow(page, fixture.environment).getByTestId("edit-system-environment").click();
-    await expect(page).toHaveURL(new RegExp(`/system-environment/edit/${fixture.environmentId}$`));
+    await expect(page).toHaveURL(
+      new RegExp(`/system-environment/edit/${fixture.environmentId}\\?context=Data\\+Dictionary$`),
+    );
     await expect(page.getByRole("heading", { name: "Edit System Environment" })).toBeVisible();
     await expect(page.getByLabel("Name")).toHaveValue(fixture.environment);
     await expect(page.getByLabel("Name")).not.toBeEditable();
@@ -209,7 +211,7 @@ test.describe("system environments", () => {
       "Please confirm that you want to delete this metadata source",
     );
     await page.getByTestId("delete-confirm").getByRole("button", { name: "Delete" }).click();
-    await expect(page).toHaveURL(/\/system-environment$/);
+    await expect(page).toHaveURL(/\/system-environment\?context=Data\+Dictionary$/);
     await expect(toast(page, "Delete response")).toContainText("record deleted");
     await expect(sourceRow(page, fixture.source ?? "")).toHaveCount(0);
 
@@ -221,7 +223,7 @@ test.describe("system environments", () => {
     );
     await snap(page, "04-environment-delete-confirm");
     await page.getByTestId("delete-confirm").getByRole("button", { name: "Delete" }).click();
-    await expect(page).toHaveURL(/\/system-environment$/);
+    await expect(page).toHaveURL(/\/system-environment\?context=Data\+Dictionary$/);
     await expect(toast(page, "Delete response")).toContainText("record deleted");
     await expect(environmentRow(page, fixture.environment)).toHaveCount(0);
   });
@@ -284,7 +286,7 @@ test.describe("metadata sources", () => {
         emptyChecks += r.postDataJSON().CronString === "" ? 1 : 0;
     });
     await page.getByTestId("create-metadata-source").click();
-    await expect(page).toHaveURL(/\/metadata-source\/create$/);
+    await expect(page).toHaveURL(/\/metadata-source\/create\?context=Data\+Dictionary$/);
     await expect(page.getByRole("heading", { name: "New Metadata Source" })).toBeVisible();
     const save = page.getByTestId("form-save");
     await expect(save).toBeDisabled();
@@ -324,7 +326,7 @@ test.describe("metadata sources", () => {
       uisequence: 1,
       editiondetail: null,
     });
-    await expect(page).toHaveURL(/\/system-environment$/);
+    await expect(page).toHaveURL(/\/system-environment\?context=Data\+Dictionary$/);
     const row = sourceRow(page, name);
     await expect(row.locator("td").nth(0)).toHaveText("Demo");
     await expect(row.locator("td").nth(1)).toHaveText("Operational");
@@ -487,7 +489,7 @@ test.describe("metadata sources", () => {
     expect(record).not.toHaveProperty("application");
     expect(record).not.toHaveProperty("description");
 
-    await expect(page).toHaveURL(/\/system-environment$/);
+    await expect(page).toHaveURL(/\/system-environment\?context=Data\+Dictionary$/);
     const row = sourceRow(page, renamed);
     await expect(row.getByTestId("cron-cell")).toHaveText("*/15 * * * *");
     await expect(row.getByTestId("scheduled")).toBeChecked();

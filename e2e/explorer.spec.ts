@@ -379,11 +379,11 @@ test.describe("data explorer", () => {
     await page.goto("/explorer?context=reference&type=country");
     await expect(page.getByTestId("explorer-title")).toHaveText("Country");
     await expect(page.getByTestId("context-select")).toHaveValue("reference");
-    await expect(page).toHaveURL(/\/explorer\?type=country$/);
+    await expect(page).toHaveURL(/\/explorer\?context=reference&type=country$/);
 
-    // Another application: the address no longer names the previous one's type.
+    // Another application: the address names it, and no longer the previous one's type.
     await page.getByTestId("context-select").selectOption({ label: "Data Dictionary" });
-    await expect(page).toHaveURL(/\/explorer$/);
+    await expect(page).toHaveURL(/\/explorer\?context=Data\+Dictionary$/);
     await expect(page.getByTestId("type-sidenav-title")).toHaveText("Data Dictionary data types");
     await expect(page.getByTestId("explorer-title")).not.toHaveText("Country");
   });

@@ -22,8 +22,8 @@ test.describe("navigation guard", () => {
     await page.getByLabel("Username").fill(admin.username);
     await page.getByLabel("Password").fill(admin.password);
     await page.getByRole("button", { name: "Sign in" }).click();
-    // The pending screen selects the application the link names, then drops it from the address.
-    await expect(page).toHaveURL(/\/pending\?type=country$/);
+    // The pending screen selects the application the link names, and keeps it in the address.
+    await expect(page).toHaveURL(/\/pending\?context=reference&type=country$/);
     await expect(page.getByTestId("context-select")).toHaveValue("reference");
     await expect(page.getByTestId("nav-user")).toHaveText(`[User: ${admin.username}]`);
   });

@@ -245,7 +245,7 @@ test("the Home page counts the changes waiting per application and links to them
     await expect(adminForMe).toHaveText(/^[1-9]\d* changes? waits? for your decision$/);
     await shot(page, "notifications-05-home-admin");
     await adminForMe.click();
-    await expect(page).toHaveURL(/\/pending$/);
+    await expect(page).toHaveURL(/\/pending\?context=reference$/);
     await expect(contextSelect(page).locator("option:checked")).toHaveText(REFERENCE.uiName);
     await expect(page.getByTestId("pending-overview")).toBeVisible();
   } finally {
@@ -266,9 +266,9 @@ test("a link naming application, type and upload opens that change set", async (
     await expect(changeSet(page).locator("option:checked")).toContainText(fileName);
     await expect(page.getByTestId("position-message")).toHaveText("1 - 2 of 2 results");
     await expect(isoCells(page)).toHaveText([`${prefix}D1`, `${prefix}D2`]);
-    // The application is applied once: the address keeps the type and the change set only.
+    // The address keeps the application with the type and the change set: a link to pass on.
     await expect(page).toHaveURL(
-      new RegExp(`/pending\\?type=country&changeSet=upload(:|%3A)${uploadId}$`),
+      new RegExp(`/pending\\?context=reference&type=country&changeSet=upload(:|%3A)${uploadId}$`),
     );
     await shot(page, "notifications-06-deep-link");
 
@@ -277,7 +277,7 @@ test("a link naming application, type and upload opens that change set", async (
     await page.goto(`/pending?context=reference&type=country&changeSet=upload:${uploadId}`);
     await expect(page.getByTestId("pending-title")).toHaveText("Country");
     await expect(changeSet(page)).toHaveValue("");
-    await expect(page).toHaveURL(/\/pending\?type=country$/);
+    await expect(page).toHaveURL(/\/pending\?context=reference&type=country$/);
   } finally {
     await rejectUpload(approver, uploadId);
   }

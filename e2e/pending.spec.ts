@@ -414,11 +414,11 @@ test("the home page shows how many changes await the user's approval", async ({ 
     .getByTestId("type-sidenav")
     .getByRole("button", { name: /Country/ })
     .click();
-  await expect(page).toHaveURL(/\/pending\?type=country$/);
+  await expect(page).toHaveURL(/\/pending\?context=reference&type=country$/);
   await expect(page.getByTestId("count-Create")).toHaveText(/^Created [1-9]\d*$/);
   await page.getByTestId("pending-back").click();
   await expect(page.getByTestId("pending-overview")).toBeVisible();
-  await expect(page).toHaveURL(/\/pending$/);
+  await expect(page).toHaveURL(/\/pending\?context=reference$/);
 
   // A viewer may approve nothing: no badge, although changes wait.
   await page.getByRole("button", { name: "Log out" }).click();

@@ -36,7 +36,7 @@ test.describe("publish the data dictionary to the wiki", () => {
 
   test("publishes to the git wiki, and a second publish writes nothing", async ({ page }) => {
     await mainNav(page).getByRole("link", { name: "Data wiki manager" }).click();
-    await expect(page).toHaveURL(/\/wikimanager$/);
+    await expect(page).toHaveURL(/\/wikimanager\?context=Data\+Dictionary$/);
     await expect(
       page.getByRole("heading", { name: "Publish Data Dictionary to Wiki" }),
     ).toBeVisible();

@@ -8,7 +8,7 @@ export async function openPendingOf(page: Page, user: Credentials, typeUiName: s
   // A user of a single application has it chosen already.
   await expect(contextSelect(page).locator("option:checked")).toHaveText(REFERENCE.uiName);
   await page.getByTestId("nav-pending").click();
-  await expect(page).toHaveURL(/\/pending$/);
+  await expect(page).toHaveURL(/\/pending\?context=reference$/);
   await expect(page.getByTestId("pending-overview")).toBeVisible();
   await page
     .getByTestId("type-sidenav")

@@ -4,6 +4,7 @@ import { ErrorNotificationPage } from "../features/errors/error-notification-pag
 import { HomePage } from "../features/home/home-page.tsx";
 import { LoginPage } from "../features/login/login-page.tsx";
 import { Layout } from "./layout.tsx";
+import type { LinkHandle } from "./linked-application.ts";
 import { RequireSession } from "./require-session.tsx";
 import { RouteError } from "./route-error.tsx";
 
@@ -11,6 +12,7 @@ import { RouteError } from "./route-error.tsx";
  * Every screen that needs a session. New screens add one entry here, for example
  * `{ path: "upload", element: <UploadPage /> }` or, to split the bundle,
  * `{ path: "explorer", lazy: async () => ({ Component: (await import("...")).ExplorerPage }) }`.
+ * A screen whose address carries its application says so in its `handle` (linked-application.ts).
  */
 const sessionRoutes: RouteObject[] = [
   { index: true, element: <HomePage /> },
@@ -23,12 +25,14 @@ const sessionRoutes: RouteObject[] = [
   },
   {
     path: "explorer",
+    handle: { link: "by-type" } satisfies LinkHandle,
     lazy: async () => ({
       Component: (await import("../features/explorer/explorer-page.tsx")).ExplorerPage,
     }),
   },
   {
     path: "pending",
+    handle: { link: "by-type" } satisfies LinkHandle,
     lazy: async () => ({
       Component: (await import("../features/pending/pending-page.tsx")).PendingPage,
     }),
@@ -82,6 +86,7 @@ const sessionRoutes: RouteObject[] = [
   },
   {
     path: "wikimanager",
+    handle: { link: "dictionary" } satisfies LinkHandle,
     lazy: async () => ({
       Component: (await import("../features/wiki/wiki-page.tsx")).WikiManagerPage,
     }),

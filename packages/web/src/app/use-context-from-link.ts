@@ -4,11 +4,12 @@ import { useSelectedContext, useSessionStore } from "../state/session-store.ts";
 import { useContexts } from "./use-contexts.ts";
 
 /**
- * Follows `?context=<name>` of a link (the Home page, an e-mail; the pending screen and the
- * explorer take it): once the user's applications are
- * known, selects the named one if the user has it, then drops the parameter and keeps the others
- * (`type`, `changeSet`). Dropping it matters: left in the address it would undo every later change
- * of application in the navigation bar. True while such a parameter waits to be applied.
+ * Follows `?context=<name>` of a link to a screen whose address does not keep its application (the
+ * webhooks screen): once the user's applications are known, selects the named one if the user has
+ * it, then drops the parameter and keeps the others. Dropping it matters there: left in the
+ * address it would undo every later change of application in the navigation bar. The explorer,
+ * pending and dictionary screens keep it instead (use-linked-application.ts). True while such a
+ * parameter waits to be applied.
  */
 export function useContextFromLink(): boolean {
   const [params, setParams] = useSearchParams();

@@ -7,14 +7,16 @@ export const entityTypeKeys = {
   list: (context: string) => ["entity-types", context] as const,
 };
 
+/** The query of a context's readable types, shared by useEntityTypes and the link resolution. */
+export const entityTypesQuery = (context: string) => ({
+  queryKey: entityTypeKeys.list(context),
+  queryFn: () => apiPost<EntityTypeInfo[]>("/api/entitytypes", { context }),
+  staleTime: 5 * 60_000,
+});
+
 /** The entity types of a context the user may read, by uiSequence (POST /api/entitytypes). */
 export function useEntityTypes(context: string | null) {
-  return useQuery({
-    queryKey: entityTypeKeys.list(context ?? ""),
-    queryFn: () => apiPost<EntityTypeInfo[]>("/api/entitytypes", { context }),
-    enabled: context !== null,
-    staleTime: 5 * 60_000,
-  });
+  return useQuery({ ...entityTypesQuery(context ?? ""), enabled: context !== null });
 }
 
 /**

@@ -25,6 +25,7 @@ export function useNavigationNotice(
     if (!notice || shown.current) return;
     shown.current = true;
     showToast(notice.title, notice.body, notice.variant);
-    void navigate(location.pathname, { replace: true, state: null });
-  }, [notice, showToast, navigate, location.pathname]);
+    // The address stays as it is (its `context` too): only the notice goes.
+    void navigate(`${location.pathname}${location.search}`, { replace: true, state: null });
+  }, [notice, showToast, navigate, location.pathname, location.search]);
 }

@@ -1,12 +1,13 @@
 import { useEffect } from "react";
 import Spinner from "react-bootstrap/Spinner";
 import { useSearchParams } from "react-router";
+import { LinkRefused } from "../../app/link-refused.tsx";
 import { OpeningApplication } from "../../app/opening-application.tsx";
-import { useContextFromLink } from "../../app/use-context-from-link.ts";
+import { useLinkedApplication } from "../../app/use-linked-application.ts";
 import { useEntityTypes } from "../../components/entity-types/use-entity-types.ts";
 import { ToastStack, useToasts } from "../../components/toasts.tsx";
 import { TypeSideNav } from "../../components/type-side-nav/type-side-nav.tsx";
-import { useContextOptions, useSelectedContext } from "../../state/session-store.ts";
+import { useContextOptions } from "../../state/session-store.ts";
 import "./explorer.css";
 import { SelectApplicationPrompt } from "../../components/select-application-prompt.tsx";
 import { CompareView } from "../history/compare-view.tsx";
@@ -16,16 +17,24 @@ import { ExplorerView } from "./explorer-view.tsx";
 /**
  * Data explorer (/explorer): the readable types of the application and the chosen type's table,
  * live or as of a past moment (`asOf`), or what changed in it between two ends (`view=compare`).
+ * The address carries the application (`context=<name>`), so a link opens the same view for
+ * anyone who may read it (linked-application.ts).
  */
 export function ExplorerPage() {
-  const context = useSelectedContext();
+  const linked = useLinkedApplication("by-type");
+  if (linked.kind === "opening") return <OpeningApplication />;
+  if (linked.kind === "refused")
+    return <LinkRefused message={linked.message} choices={linked.choices} />;
+  if (linked.kind === "none") return <SelectApplicationPrompt testId="explorer-select-prompt" />;
+  return <Explorer context={linked.context} />;
+}
+
+function Explorer({ context }: { context: string }) {
   const options = useContextOptions();
   const types = useEntityTypes(context);
   const [params, setParams] = useSearchParams();
   const { toasts, showToast, dismiss } = useToasts();
   const history = useHistoryParams();
-  // A link (a decision e-mail) may name the application: `?context=<name>`.
-  const following = useContextFromLink();
   // A link whose moment is no moment is told, and the live list shown without it.
   const { unusableAsOf, dropAsOf } = history;
   useEffect(() => {
@@ -38,11 +47,6 @@ export function ExplorerPage() {
     dropAsOf();
   }, [unusableAsOf, dropAsOf, showToast]);
 
-  if (following) return <OpeningApplication />;
-  if (context === null) {
-    return <SelectApplicationPrompt testId="explorer-select-prompt" />;
-  }
-
   const uiName = options.find((o) => o.name === context)?.uiName ?? context;
   const list = types.data ?? [];
   // The type in the address, or the first readable one.
@@ -54,7 +58,7 @@ export function ExplorerPage() {
         title={`${uiName} data types`}
         types={list}
         selected={type?.name}
-        onSelect={(name) => setParams({ type: name })}
+        onSelect={(name) => setParams({ context, type: name })}
       />
       <section className="sidenav-main">
         {types.isLoading && (

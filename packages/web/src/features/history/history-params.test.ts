@@ -20,8 +20,11 @@ describe("history parameters", () => {
   });
 
   it("links to the explorer as of a moment", () => {
-    expect(asOfLink("country", "2026-01-01T00:00:00.000Z")).toBe(
-      "/explorer?type=country&asOf=2026-01-01T00%3A00%3A00.000Z",
+    expect(asOfLink("reference", "country", "2026-01-01T00:00:00.000Z")).toBe(
+      "/explorer?context=reference&type=country&asOf=2026-01-01T00%3A00%3A00.000Z",
+    );
+    expect(asOfLink("Data Dictionary", "edition", "2026-01-01T00:00:00.000Z")).toBe(
+      "/explorer?context=Data+Dictionary&type=edition&asOf=2026-01-01T00%3A00%3A00.000Z",
     );
   });
 

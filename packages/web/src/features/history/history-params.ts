@@ -3,9 +3,9 @@ import { momentOrNull, momentText } from "./moment.ts";
 
 /**
  * The explorer's address keeps the past it shows, so links and reloads restore it:
- * `?type=country&asOf=<moment>` lists the type as of then, and
- * `?type=country&view=compare&from=<end>&to=<end>` compares two ends, each a moment or
- * `upload:<id>`.
+ * `?context=reference&type=country&asOf=<moment>` lists the type as of then, and
+ * `?context=reference&type=country&view=compare&from=<end>&to=<end>` compares two ends, each a
+ * moment or `upload:<id>`.
  */
 export const HISTORY_PARAMS = { asOf: "asOf", view: "view", from: "from", to: "to" } as const;
 export const COMPARE_VIEW = "compare";
@@ -26,9 +26,9 @@ export function compareEndParam(end: CompareEnd): string {
   return typeof end === "number" ? `${UPLOAD_PREFIX}${end}` : end;
 }
 
-/** The explorer showing a type as of a moment. */
-export function asOfLink(entityType: string, moment: string): string {
-  const params = new URLSearchParams({ type: entityType, [HISTORY_PARAMS.asOf]: moment });
+/** The explorer showing a type of an application as of a moment. */
+export function asOfLink(context: string, entityType: string, moment: string): string {
+  const params = new URLSearchParams({ context, type: entityType, [HISTORY_PARAMS.asOf]: moment });
   return `/explorer?${params}`;
 }
 

@@ -5,39 +5,43 @@ import { changeTotal } from "../../components/pending-summary/change-total.ts";
 import { usePendingSummary } from "../../components/pending-summary/use-pending-summary.ts";
 import { ToastStack, useToasts } from "../../components/toasts.tsx";
 import { TypeSideNav } from "../../components/type-side-nav/type-side-nav.tsx";
-import { useContextOptions, useSelectedContext } from "../../state/session-store.ts";
+import { useContextOptions } from "../../state/session-store.ts";
 import "./pending.css";
+import { LinkRefused } from "../../app/link-refused.tsx";
 import { OpeningApplication } from "../../app/opening-application.tsx";
-import { useContextFromLink } from "../../app/use-context-from-link.ts";
+import { useLinkedApplication } from "../../app/use-linked-application.ts";
 import { SelectApplicationPrompt } from "../../components/select-application-prompt.tsx";
 import { PendingOverview } from "./pending-overview.tsx";
 import { PendingView } from "./pending-view.tsx";
 
 /**
  * Pending changes (/pending): the readable types with their number of pending changes; choosing
- * one opens its changes (`?type=<name>`), and the back arrow returns to the overview. Links may
- * name the application too (`?context=<name>&type=<name>&changeSet=upload:12`).
+ * one opens its changes (`?type=<name>`), and the back arrow returns to the overview. The address
+ * carries the application too (`?context=<name>&type=<name>&changeSet=upload:12`), so a link (an
+ * e-mail's) opens the same view for anyone who may read it (linked-application.ts).
  */
 export function PendingPage() {
-  const context = useSelectedContext();
+  const linked = useLinkedApplication("by-type");
+  if (linked.kind === "opening") return <OpeningApplication />;
+  if (linked.kind === "refused")
+    return <LinkRefused message={linked.message} choices={linked.choices} />;
+  if (linked.kind === "none") return <SelectApplicationPrompt testId="pending-select-prompt" />;
+  return <Pending context={linked.context} />;
+}
+
+function Pending({ context }: { context: string }) {
   const options = useContextOptions();
   const types = useEntityTypes(context);
   const summary = usePendingSummary(context);
   const [params, setParams] = useSearchParams();
   const { toasts, showToast, dismiss } = useToasts();
-  const following = useContextFromLink();
-
-  if (following) return <OpeningApplication />;
-  if (context === null) {
-    return <SelectApplicationPrompt testId="pending-select-prompt" />;
-  }
 
   const uiName = options.find((o) => o.name === context)?.uiName ?? context;
   const list = types.data ?? [];
   const rows = summary.data ?? [];
   const type = list.find((t) => t.name === params.get("type"));
   const counts = new Map(rows.map((r) => [r.entityType, changeTotal(r.counts)]));
-  const open = (name: string) => setParams({ type: name });
+  const open = (name: string) => setParams({ context, type: name });
 
   return (
     <div className="sidenav-layout" data-testid="pending-page">
@@ -62,7 +66,7 @@ export function PendingPage() {
             type={type}
             counts={rows.find((r) => r.entityType === type.name)?.counts}
             showToast={showToast}
-            onBack={() => setParams({})}
+            onBack={() => setParams({ context })}
           />
         ) : (
           summary.isSuccess && <PendingOverview summary={rows} onOpen={open} />

@@ -3,21 +3,28 @@ import { useCallback } from "react";
 import Button from "react-bootstrap/Button";
 import Card from "react-bootstrap/Card";
 import { Navigate, useNavigate } from "react-router";
+import { LinkRefused } from "../../app/link-refused.tsx";
+import { OpeningApplication } from "../../app/opening-application.tsx";
+import { useLinkedApplication } from "../../app/use-linked-application.ts";
 import { useMayPublish } from "../../components/entity-types/use-entity-types.ts";
-import { useSelectedContext } from "../../state/session-store.ts";
 import { PublishResultAlert } from "./publish-result.tsx";
 import { canPublish } from "./publish-state.ts";
 import { PublishProgressBar, PublishStatus } from "./publish-status.tsx";
 import { usePublishSocket } from "./use-publish-socket.ts";
 
 /**
- * /wikimanager: only in the 'Data Dictionary' context, for a caller with its publish right. Any
- * other context, a change away from it (the session guard remounts the screen), no publish right
- * or the end of the socket leaves to /.
+ * /wikimanager: only in the 'Data Dictionary' context, for a caller with its publish right. The
+ * address carries the context (`context=Data Dictionary`), so a link opens it whatever the user had
+ * selected (DictionaryGuard). Any other context, a change away from it (the session guard remounts
+ * the screen), no publish right or the end of the socket leaves to /.
  */
 export function WikiManagerPage() {
-  const context = useSelectedContext();
+  const linked = useLinkedApplication("dictionary");
+  const context = linked.kind === "open" ? linked.context : null;
   const mayPublish = useMayPublish(context === DATA_DICTIONARY_CONTEXT ? context : null);
+  if (linked.kind === "opening") return <OpeningApplication />;
+  if (linked.kind === "refused")
+    return <LinkRefused message={linked.message} choices={linked.choices} />;
   if (context !== DATA_DICTIONARY_CONTEXT || mayPublish === false)
     return <Navigate to="/" replace />;
   // The socket would be refused without the right: it opens once the right is known.

@@ -121,6 +121,7 @@ export function HistoryList(props: HistoryListProps) {
               <EventChanges context={context} event={event} attributes={attributes} />
               {event.status === "approved" && event.decidedAt && (
                 <AsOfChangeLink
+                  context={context}
                   entityType={entityType}
                   typeUiName={typeUiName}
                   decidedAt={event.decidedAt}
