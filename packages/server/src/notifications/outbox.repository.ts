@@ -1,5 +1,5 @@
 import type { NotificationKind } from "@ledgerline/contract";
-import { sql } from "kysely";
+import { type RawBuilder, sql } from "kysely";
 import type { Db } from "../db/connection.ts";
 import type { MessageContent } from "./messages.ts";
 
@@ -14,6 +14,20 @@ const holdsRole = (context: string, roles: readonly string[]) => sql`
   exists (select 1 from app.user_roles r where r.user_id = u.user_id
           and r.context = ${context} and r.role = any(${[...roles]}::text[]))`;
 
+/** Queues one message to every user `u` (app.users) matching `which` who may receive it. */
+async function enqueueTo(
+  db: Db,
+  kind: NotificationKind,
+  which: RawBuilder<unknown>,
+  message: MessageContent,
+): Promise<number> {
+  const result = await sql`
+    insert into app.outbox (kind, user_id, recipient, subject, text_body, html_body)
+    select ${kind}, u.user_id, u.email, ${message.subject}, ${message.text}, ${message.html}
+    from app.users u where ${which} and ${reachable(kind)}`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
+}
+
 /**
  * Queues one message to every user holding one of `roles` in the context, except `exclude`
  * (the proposer), in one statement.
@@ -25,43 +39,28 @@ export async function enqueueToRoleHolders(
   message: MessageContent,
 ): Promise<number> {
   if (target.roles.length === 0) return 0;
-  const result = await sql`
-    insert into app.outbox (kind, user_id, recipient, subject, text_body, html_body)
-    select ${kind}, u.user_id, u.email, ${message.subject}, ${message.text}, ${message.html}
-    from app.users u
-    where ${holdsRole(target.context, target.roles)}
-      and lower(u.username) <> lower(${target.exclude})
-      and ${reachable(kind)}`.execute(db);
-  return Number(result.numAffectedRows ?? 0);
+  const which = sql`${holdsRole(target.context, target.roles)}
+    and lower(u.username) <> lower(${target.exclude})`;
+  return enqueueTo(db, kind, which, message);
 }
 
 /** Queues one message to one user (by username), if the user may receive it. */
-export async function enqueueToUser(
+export function enqueueToUser(
   db: Db,
   kind: NotificationKind,
   username: string,
   message: MessageContent,
 ): Promise<number> {
-  const result = await sql`
-    insert into app.outbox (kind, user_id, recipient, subject, text_body, html_body)
-    select ${kind}, u.user_id, u.email, ${message.subject}, ${message.text}, ${message.html}
-    from app.users u where lower(u.username) = lower(${username}) and ${reachable(kind)}`.execute(
-    db,
-  );
-  return Number(result.numAffectedRows ?? 0);
+  return enqueueTo(db, kind, sql`lower(u.username) = lower(${username})`, message);
 }
 
 /** Queues one message to every administrator who may receive it. */
-export async function enqueueToAdministrators(
+export function enqueueToAdministrators(
   db: Db,
   kind: NotificationKind,
   message: MessageContent,
 ): Promise<number> {
-  const result = await sql`
-    insert into app.outbox (kind, user_id, recipient, subject, text_body, html_body)
-    select ${kind}, u.user_id, u.email, ${message.subject}, ${message.text}, ${message.html}
-    from app.users u where u.isadmin and ${reachable(kind)}`.execute(db);
-  return Number(result.numAffectedRows ?? 0);
+  return enqueueTo(db, kind, sql`u.isadmin`, message);
 }
 
 export interface RoleHolder {

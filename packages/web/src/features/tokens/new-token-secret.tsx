@@ -1,11 +1,5 @@
 import type { CreatedApiToken } from "@ledgerline/contract";
-import { useEffect, useRef, useState } from "react";
-import Alert from "react-bootstrap/Alert";
-import Button from "react-bootstrap/Button";
-import Form from "react-bootstrap/Form";
-import InputGroup from "react-bootstrap/InputGroup";
-
-type CopyState = "idle" | "copied" | "failed";
+import { SecretShownOnce } from "../../components/secret-shown-once.tsx";
 
 export interface NewTokenSecretProps {
   created: CreatedApiToken;
@@ -14,61 +8,14 @@ export interface NewTokenSecretProps {
 
 /** The new token's secret, shown this once: the server keeps only its hash. */
 export function NewTokenSecret({ created, onDone }: NewTokenSecretProps) {
-  const input = useRef<HTMLInputElement>(null);
-  const [copy, setCopy] = useState<CopyState>("idle");
-
-  // Selected at once, so that Ctrl+C works even where the clipboard API is not offered.
-  useEffect(() => {
-    input.current?.focus();
-    input.current?.select();
-  }, []);
-
-  const copySecret = async () => {
-    try {
-      // Absent outside secure origins (plain http to a host other than localhost).
-      if (!navigator.clipboard) throw new Error("no clipboard");
-      await navigator.clipboard.writeText(created.secret);
-      setCopy("copied");
-    } catch {
-      input.current?.select();
-      setCopy("failed");
-    }
-  };
-
   return (
-    <Alert variant="success" className="shadow-sm" data-testid="new-token-secret">
-      <Alert.Heading as="h2" className="h6">
-        <i className="bi bi-check-circle me-2" aria-hidden="true" />
-        Token {created.token.name} created ({created.token.scope})
-      </Alert.Heading>
-      <p className="mb-2">Copy this token now: it will not be shown again.</p>
-      <InputGroup>
-        <Form.Control
-          ref={input}
-          readOnly
-          value={created.secret}
-          className="font-monospace bg-body"
-          aria-label="New token"
-          spellCheck={false}
-          onFocus={(event) => event.currentTarget.select()}
-        />
-        <Button variant="outline-success" onClick={copySecret}>
-          <i
-            className={`bi ${copy === "copied" ? "bi-clipboard-check" : "bi-clipboard"} me-2`}
-            aria-hidden="true"
-          />
-          Copy
-        </Button>
-      </InputGroup>
-      <div className="d-flex align-items-center gap-2 mt-2">
-        <span className="small me-auto" role="status">
-          {copy === "copied" && "Copied to the clipboard."}
-          {copy === "failed" && "The browser refused the clipboard: press Ctrl+C to copy."}
-        </span>
-        <Button variant="success" onClick={onDone}>
-          Done
-        </Button>
-      </div>
-    </Alert>
+    <SecretShownOnce
+      heading={`Token ${created.token.name} created (${created.token.scope})`}
+      instruction="Copy this token now: it will not be shown again."
+      secret={created.secret}
+      label="New token"
+      testId="new-token-secret"
+      onDone={onDone}
+    />
   );
 }
