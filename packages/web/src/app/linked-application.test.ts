@@ -135,6 +135,12 @@ describe("resolveLinkedApplication", () => {
     // A selection that is no longer one of the user's applications is no selection.
     expect(resolveLinkedApplication(link({ selected: "sales" }))).toEqual({ kind: "none" });
   });
+
+  it("takes a user's only application as selected before the store has taken the list in", () => {
+    expect(resolveLinkedApplication(link({ applications: [dictionary] }))).toEqual(
+      open(dictionary.name),
+    );
+  });
 });
 
 describe("typesNeeded", () => {

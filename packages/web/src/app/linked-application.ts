@@ -67,8 +67,11 @@ const refused = (message: string, choices: readonly Context[] = []): LinkedAppli
  * type they may not read there, is refused with a plain message.
  */
 export function resolveLinkedApplication(input: LinkInput): LinkedApplication {
-  const { named, typeName, selected, applications, typesOf } = input;
+  const { named, typeName, applications, typesOf } = input;
   if (applications === undefined) return { kind: "opening" };
+  // The only application of a user is theirs selected (session-store's applyContextList), even
+  // before the store has taken the list in: a screen opened meanwhile must not see none.
+  const selected = applications.length === 1 ? applications[0].name : input.selected;
 
   if (named !== null) {
     const app = applications.find((a) => a.name === named);
