@@ -50,7 +50,7 @@ const family = ({ families }: Scraped, name: string) => {
 };
 
 /** The value of a counter or gauge with these labels (0 when absent). */
-function valueOf(scraped: Scraped, name: string, labels: Record<string, string> = {}) {
+function sampleValue(scraped: Scraped, name: string, labels: Record<string, string> = {}) {
   const sample = family(scraped, name).metrics.find((m) =>
     Object.entries(labels).every(([k, v]) => m.labels?.[k] === v),
   );
@@ -100,11 +100,11 @@ describe("metrics behind their own token", () => {
     const after = await scrape();
     const route = { route: "POST /api/entity" };
     expect(
-      valueOf(after, "ledgerline_http_requests_total", { ...route, status_class: "2xx" }) -
-        valueOf(before, "ledgerline_http_requests_total", { ...route, status_class: "2xx" }),
+      sampleValue(after, "ledgerline_http_requests_total", { ...route, status_class: "2xx" }) -
+        sampleValue(before, "ledgerline_http_requests_total", { ...route, status_class: "2xx" }),
     ).toBe(3);
     expect(
-      valueOf(after, "ledgerline_http_requests_total", { ...route, status_class: "4xx" }),
+      sampleValue(after, "ledgerline_http_requests_total", { ...route, status_class: "4xx" }),
     ).toBeGreaterThanOrEqual(1);
     const durations = family(after, "ledgerline_http_request_duration_seconds");
     expect(durations.type).toBe("HISTOGRAM");
@@ -135,8 +135,8 @@ describe("metrics behind their own token", () => {
           .metrics.map((m) => m.labels?.outbox)
           .sort(),
       ).toEqual(["email", "webhooks"]);
-    expect(valueOf(families, "ledgerline_sessions_active")).toBeGreaterThanOrEqual(2);
-    expect(valueOf(families, "ledgerline_api_tokens_active")).toBe(0);
+    expect(sampleValue(families, "ledgerline_sessions_active")).toBeGreaterThanOrEqual(2);
+    expect(sampleValue(families, "ledgerline_api_tokens_active")).toBe(0);
     for (const name of [
       "nodejs_eventloop_lag_seconds",
       "nodejs_heap_size_used_bytes",
@@ -171,7 +171,7 @@ describe("metrics behind their own token", () => {
     expect(approved.statusCode, approved.body).toBe(200);
     const after = await scrape();
     const delta = (name: string, labels: Record<string, string>) =>
-      valueOf(after, name, labels) - valueOf(before, name, labels);
+      sampleValue(after, name, labels) - sampleValue(before, name, labels);
     expect(delta("ledgerline_operations_started_total", { operation: "upload" })).toBe(2);
     expect(delta("ledgerline_operations_total", { operation: "upload", outcome: "finished" })).toBe(
       1,
@@ -222,7 +222,7 @@ describe.skipIf(testDatabaseKind() !== "postgres")(
       const text = await res.text();
       const families = { families: parsePrometheusTextFormat(text), text };
       expect(
-        valueOf(families, "ledgerline_http_requests_total", {
+        sampleValue(families, "ledgerline_http_requests_total", {
           route: "GET /healthz",
           status_class: "2xx",
         }),
