@@ -2,7 +2,6 @@ import type { FastifyBaseLogger } from "fastify";
 import { type DestinationStream, pino } from "pino";
 import pretty from "pino-pretty";
 import type { Config } from "./config.ts";
-import { traceIds } from "./tracing/tracer.ts";
 
 const REDACT = ["req.headers.cookie", "req.headers.authorization", 'res.headers["set-cookie"]'];
 
@@ -43,16 +42,10 @@ const serializers = {
  * (and for `destination`, where tests read what the server logs).
  */
 export function createLogger(
-  config: Pick<Config, "logLevel" | "logFormat"> & Partial<Pick<Config, "tracing">>,
+  config: Pick<Config, "logLevel" | "logFormat">,
   destination?: DestinationStream,
 ): FastifyBaseLogger {
-  // With traces on, each line carries the ids of the span active where it was written.
-  const options = {
-    level: config.logLevel,
-    redact: REDACT,
-    serializers,
-    ...(config.tracing ? { mixin: traceIds } : {}),
-  };
+  const options = { level: config.logLevel, redact: REDACT, serializers };
   if (destination) return pino(options, destination);
   // Synchronous writes keep the log in order with what the server prints (the start banner).
   if (config.logFormat === "json") return pino(options, pino.destination({ sync: true }));

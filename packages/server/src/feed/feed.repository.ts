@@ -84,7 +84,7 @@ export async function positionExists(
   const { rows } = await sql<{ found: boolean }>`
     select exists (select 1 from app.feed_commits c
       join app.events e on e.approved_xid = c.xid and e.status = 'approved'
-      where c.position = ${at.position} and (e.event_id = ${at.eventId} or ${at.eventId} = 0)
+      where c.position = ${at.position} and (e.event_id = ${at.eventId} or ${at.eventId}::bigint = 0)
         and e.context = ${context.name}) as found`.execute(db);
   return rows[0].found;
 }

@@ -1,5 +1,4 @@
 import {
-  NOTIFICATION_KINDS,
   type NotificationSetting,
   type NotificationSettings,
   notificationKindsFor,

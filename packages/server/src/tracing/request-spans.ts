@@ -13,15 +13,16 @@ const STATEMENT_TEXT = 2_000;
  * Kysely reports its time, a child of whatever span was active when the statement ran.
  */
 export function traceRequests(app: App, database: Database): void {
-  app.addHook("onRequest", (request, _reply, done) => {
+  app.addHook("onRequest", (request, reply, done) => {
     const span = tracer.startSpan(`${request.method} ${request.routeOptions.url ?? "(no route)"}`, {
       kind: SpanKind.SERVER,
       attributes: { "http.request.method": request.method, "url.path": request.url.split("?")[0] },
     });
     request.span = span;
-    // The request's own log lines (its answer's among them) name its trace.
+    // The request's own log lines (Fastify writes its answer's through the reply's) name its trace.
     const { traceId, spanId } = span.spanContext();
     request.log = request.log.child({ trace_id: traceId, span_id: spanId });
+    reply.log = request.log;
     done();
   });
   app.addHook("preHandler", (request, _reply, done) => {

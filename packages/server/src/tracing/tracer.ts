@@ -1,4 +1,4 @@
-import { context, isSpanContextValid, type Span, SpanStatusCode, trace } from "@opentelemetry/api";
+import { type Span, SpanStatusCode, trace } from "@opentelemetry/api";
 
 /**
  * Ledgerline's spans, through the OpenTelemetry API only: until start-tracing.ts registers the
@@ -28,11 +28,4 @@ export function inSpan<T>(
 export function failed(span: Span, error: unknown): void {
   span.recordException(error instanceof Error ? error : String(error));
   span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error)?.message });
-}
-
-/** The ids of the active span, for log lines (none when nothing is traced). */
-export function traceIds(): { trace_id?: string; span_id?: string } {
-  const span = trace.getSpan(context.active());
-  const ids = span?.spanContext();
-  return ids && isSpanContextValid(ids) ? { trace_id: ids.traceId, span_id: ids.spanId } : {};
 }

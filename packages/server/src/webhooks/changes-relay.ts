@@ -8,10 +8,14 @@ import { findContext } from "../model/model.ts";
 import { anySubscriber } from "./subscriptions.repository.ts";
 import { announce } from "./webhook-events.repository.ts";
 
-/** Commits turned into events per round, at most. */
-const COMMITS = 200;
+/**
+ * Commits turned into events per round, at most: few enough that summing them (one statement)
+ * ends well within the lease, or the next instance would take the relay over mid-round, again
+ * and again.
+ */
+const COMMITS = 50;
 /** How long an instance holds the relay past its last round. */
-export const RELAY_LEASE_SECONDS = 30;
+const RELAY_LEASE_SECONDS = 30;
 
 type Counts = Record<Exclude<FeedAction, "restore">, number>;
 

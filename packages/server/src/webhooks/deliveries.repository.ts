@@ -116,9 +116,14 @@ export async function subscriptionOfDelivery(
   return rows[0]?.subscription_id;
 }
 
-/** Queues a delivery again, due at once, with its tries counted afresh ('Send again'). */
-export async function queueAgain(db: Db, deliveryId: number): Promise<void> {
-  await sql`update app.webhook_deliveries set status = 'queued', attempts = 0,
+/**
+ * Queues a delivery again, due at once, with its tries counted afresh ('Send again'); not one a
+ * sender holds now (it would go twice at once): answers whether it was queued.
+ */
+export async function queueAgain(db: Db, deliveryId: number): Promise<boolean> {
+  const result = await sql`update app.webhook_deliveries set status = 'queued', attempts = 0,
       next_attempt_at = now(), claimed_until = null, delivered_at = null
-    where delivery_id = ${deliveryId}`.execute(db);
+    where delivery_id = ${deliveryId}
+      and (claimed_until is null or claimed_until < now())`.execute(db);
+  return Number(result.numAffectedRows ?? 0) > 0;
 }

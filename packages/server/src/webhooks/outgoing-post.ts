@@ -35,6 +35,15 @@ export function refusedAddress(address: string, allowPrivate: boolean): string |
 
 class RefusedAddressError extends Error {}
 
+/** The address `text` names (relative to `base`), or undefined when it names none. */
+function addressOf(text: string, base?: URL): URL | undefined {
+  try {
+    return new URL(text, base);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The name lookup of every connection: the addresses a name resolves to are checked where the
  * socket connects to them, so a name that resolves to a public address when checked and to a
@@ -60,7 +69,13 @@ interface Answer {
   location: string | undefined;
 }
 
-function postOnce(url: URL, body: string, headers: Record<string, string>, options: PostOptions) {
+function postOnce(
+  url: URL,
+  body: string,
+  headers: Record<string, string>,
+  allowPrivate: boolean,
+  signal: AbortSignal,
+) {
   return new Promise<Answer>((resolve, reject) => {
     const client = url.protocol === "https:" ? https : http;
     const request = client.request(url, {
@@ -71,8 +86,8 @@ function postOnce(url: URL, body: string, headers: Record<string, string>, optio
         "content-length": Buffer.byteLength(body),
         "user-agent": "Ledgerline-Webhooks",
       },
-      lookup: guardedLookup(options.allowPrivate),
-      signal: AbortSignal.timeout(options.timeoutMs),
+      lookup: guardedLookup(allowPrivate),
+      signal,
     });
     request.on("response", (response) => {
       // The answer's body tells nothing the code does not: read and dropped, so the socket frees.
@@ -98,8 +113,10 @@ function failureReason(error: unknown, timeoutMs: number): string {
 }
 
 /**
- * POSTs a webhook: a short timeout, only to addresses that may be reached, redirects followed only
- * within the same host (and port), at most MAX_REDIRECTS of them. A 2xx answer delivers it.
+ * POSTs a webhook: one short timeout for the whole exchange (redirects included, so a claim's
+ * lease covers it), only to addresses that may be reached, redirects followed only within the
+ * same host (and port), at most MAX_REDIRECTS of them. A 2xx answer delivers it. Never throws:
+ * whatever goes wrong is the try's outcome.
  */
 export async function postWebhook(
   target: string,
@@ -107,7 +124,15 @@ export async function postWebhook(
   headers: Record<string, string>,
   options: PostOptions,
 ): Promise<PostOutcome> {
-  let url = new URL(target);
+  const signal = AbortSignal.timeout(options.timeoutMs);
+  let url = addressOf(target);
+  if (!url)
+    return {
+      delivered: false,
+      answerCode: null,
+      reason: "Refused: not a web address",
+      retry: false,
+    };
   for (let hop = 0; ; hop++) {
     if (net.isIP(url.hostname.replace(/^\[|\]$/g, ""))) {
       const refused = refusedAddress(url.hostname.replace(/^\[|\]$/g, ""), options.allowPrivate);
@@ -116,7 +141,7 @@ export async function postWebhook(
     }
     let answer: Answer;
     try {
-      answer = await postOnce(url, body, headers, options);
+      answer = await postOnce(url, body, headers, options.allowPrivate, signal);
     } catch (error) {
       return {
         delivered: false,
@@ -134,7 +159,14 @@ export async function postWebhook(
         reason: `The receiver answered ${status}`,
         retry: true,
       };
-    const next = new URL(location, url);
+    const next = addressOf(location, url);
+    if (!next)
+      return {
+        delivered: false,
+        answerCode: status,
+        reason: `Refused: the receiver redirected to '${location.slice(0, 200)}', which is not an address`,
+        retry: false,
+      };
     if (next.host !== url.host || next.protocol !== url.protocol)
       return {
         delivered: false,

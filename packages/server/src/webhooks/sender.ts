@@ -101,10 +101,18 @@ async function deliver(
 ): Promise<{ deliveryId: number; answerCode: number } | undefined> {
   const { timeoutMs, allowPrivate } = options.webhooks;
   const headers = signedHeaders(webhookIdOf(delivery.event_id), delivery.body, delivery.secrets);
+  // postWebhook answers every fault as an outcome; a throw here would fail the whole batch.
   const outcome = await postWebhook(delivery.url, delivery.body, headers, {
     timeoutMs,
     allowPrivate,
-  });
+  }).catch(
+    (error): PostOutcome => ({
+      delivered: false,
+      answerCode: null,
+      reason: `Could not send: ${(error as Error).message}`,
+      retry: true,
+    }),
+  );
   if (outcome.delivered)
     return { deliveryId: delivery.delivery_id, answerCode: outcome.answerCode };
   await recordFailure(options, delivery, outcome);
@@ -134,7 +142,8 @@ async function inParallel<T, R>(
  * until none is left. Answers how many were delivered.
  */
 export async function sendDueWebhooks(options: WebhookSenderOptions): Promise<number> {
-  // A claim outlasts the slowest batch: every receiver of it timing out, PARALLEL at a time.
+  // A claim outlasts the slowest batch: every receiver of it timing out (one timeout covers a
+  // delivery's redirects too), PARALLEL at a time.
   const leaseSeconds = Math.ceil(((BATCH / PARALLEL) * options.webhooks.timeoutMs) / 1000) + 15;
   let delivered = 0;
   for (;;) {

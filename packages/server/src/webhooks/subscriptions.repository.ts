@@ -103,7 +103,10 @@ export async function setStatus(
   return changed;
 }
 
-/** Removes a subscription (kept, marked removed): nothing more is delivered to it. */
+/**
+ * Removes a subscription (kept, marked removed): nothing more is delivered to it, and what still
+ * waited is marked given up, so that no outbox figure counts it as waiting.
+ */
 export async function removeSubscription(
   db: Db,
   subscriptionId: number,
@@ -111,6 +114,9 @@ export async function removeSubscription(
 ): Promise<void> {
   await sql`update app.webhook_subscriptions set removed_at = now(), removed_by = ${by}
     where subscription_id = ${subscriptionId}`.execute(db);
+  await sql`update app.webhook_deliveries set status = 'failed', reason = 'The webhook was removed',
+      claimed_until = null
+    where subscription_id = ${subscriptionId} and status = 'queued'`.execute(db);
 }
 
 /**

@@ -15,7 +15,7 @@ import { recordSecurityEvent, type SecurityEventKind } from "../audit/audit.serv
 import type { CurrentUser } from "../auth/auth.service.ts";
 import type { WebhooksConfig } from "../config.ts";
 import type { Db } from "../db/connection.ts";
-import { BadRequestError, NotFoundError } from "../errors.ts";
+import { BadRequestError, ConflictError, NotFoundError } from "../errors.ts";
 import type { ContextModel, Model } from "../model/model.ts";
 import { findContext } from "../model/model.ts";
 import {
@@ -278,7 +278,8 @@ export async function resendDelivery(db: Db, deliveryId: number): Promise<MsgBod
   if (subscriptionId === undefined)
     throw new NotFoundError(`No webhook delivery has the id ${deliveryId}`);
   const row = await existing(db, subscriptionId);
-  await queueAgain(db, deliveryId);
+  if (!(await queueAgain(db, deliveryId)))
+    throw new ConflictError(`Delivery ${deliveryId} is being sent now; try again in a minute`);
   return {
     Msg:
       row.status === "paused"

@@ -335,6 +335,9 @@ describe("webhook deliveries", () => {
     await subscribe({ kinds: ["changes.approved"] }, `/same-${path}`);
     receiver.on(current.path, { status: 307, location: `/landed-${path}` });
     const same = current;
+    await subscribe({ kinds: ["changes.approved"] }, `/broken-${path}`);
+    receiver.on(current.path, { status: 302, location: "http://[zz/" });
+    const broken = current;
     const closed = await t.post(
       "/api/webhooks/create",
       {
@@ -365,6 +368,11 @@ describe("webhook deliveries", () => {
       answerCode: 302,
       reason:
         "Refused: the receiver redirected to another host (example.com), which webhooks never follow",
+    });
+    expect((await log(broken.subscriptionId))[0]).toMatchObject({
+      status: "failed",
+      answerCode: 302,
+      reason: "Refused: the receiver redirected to 'http://[zz/', which is not an address",
     });
     expect(receiver.hits.get(`/landed-${path}`)).toBe(1);
     expect((await log(same.subscriptionId))[0]).toMatchObject({
@@ -422,7 +430,15 @@ describe("webhook deliveries", () => {
     await sql`update app.webhook_deliveries set status = 'queued', delivered_at = null
       where subscription_id = ${current.subscriptionId}`.execute(t.database.db);
     const claimed = await claimDueDeliveries(t.database.db, 100, 60);
-    expect(claimed.filter((d) => d.subscription_id === current.subscriptionId)).toHaveLength(3);
+    const mine = claimed.filter((d) => d.subscription_id === current.subscriptionId);
+    expect(mine).toHaveLength(3);
+    // 'Send again' of a delivery a sender holds would send it twice at once: refused.
+    const inFlight = await t.post(
+      "/api/webhooks/resend",
+      { deliveryId: mine[0].delivery_id },
+      admin,
+    );
+    expect(inFlight.statusCode).toBe(409);
     await round();
     expect(receivedHere()).toHaveLength(before);
     await sql`update app.webhook_deliveries set claimed_until = now() - interval '1 second'
@@ -432,6 +448,23 @@ describe("webhook deliveries", () => {
     expect(ids).toHaveLength(6);
     expect(new Set(ids).size).toBe(3);
     expect((await log()).every((d) => d.status === "delivered")).toBe(true);
+  });
+  it("give up what still waits when their webhook is removed", async () => {
+    await subscribe({ kinds: ["changes.approved"] });
+    receiver.on(current.path, { status: 503 });
+    await saveCurrency("WHR");
+    await round();
+    expect((await log())[0]).toMatchObject({ status: "queued", answerCode: 503 });
+    const removed = await t.post(
+      "/api/webhooks/remove",
+      { subscriptionId: current.subscriptionId },
+      admin,
+    );
+    expect(removed.statusCode, removed.body).toBe(200);
+    const { rows } = await sql<{ status: string; reason: string }>`
+      select status, reason from app.webhook_deliveries
+      where subscription_id = ${current.subscriptionId}`.execute(t.database.db);
+    expect(rows).toEqual([{ status: "failed", reason: "The webhook was removed" }]);
   });
 });
 
