@@ -98,8 +98,10 @@ function local(moment: number): { input: string; text: string } {
   const p = Object.fromEntries(
     format.formatToParts(new Date(moment)).map((x) => [x.type, x.value]),
   );
+  // A datetime-local input shows whole minutes without their ":00" (the browser's own form).
+  const seconds = p.second === "00" ? "" : `:${p.second}`;
   return {
-    input: `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}:${p.second}`,
+    input: `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}${seconds}`,
     text: `${p.year}/${p.month}/${p.day} ${p.hour}:${p.minute}:${p.second}`,
   };
 }
