@@ -12,7 +12,7 @@ import type { CurrentUser } from "../auth/auth.service.ts";
 import { counted } from "../counted.ts";
 import type { Db } from "../db/connection.ts";
 import { BadRequestError, ForbiddenError, NotFoundError } from "../errors.ts";
-import { measuredOperation } from "../metrics/operations.ts";
+import { measuredOperation, type Operation } from "../metrics/operations.ts";
 import type { ContextModel, CustomAction, EntityType, Model } from "../model/model.ts";
 import { type Notifier, notifyDecision } from "../notifications/notify.service.ts";
 import { buildIndexes } from "../records/index-rebuild.ts";
@@ -118,7 +118,7 @@ async function decideThenBuild(
  * The frame of a decision: the caller must approve the type; the selected pending events are
  * selected (selectPendingEvents, judged against their records if `judge`) in one transaction and
  * handed to `decide`; their proposers are told what became of them, those with an outcome in
- * `notDecided` left pending.
+ * `notDecided` left pending. Counted as `operation` (metrics), traced as `decision.<verb>`.
  */
 async function decideOn(
   db: Db,
@@ -127,7 +127,7 @@ async function decideOn(
   request: DecisionRequest,
   notifier: Notifier,
   indexBuilds: IndexBuilds,
-  how: { verb: string; notDecided: readonly Outcome[]; judge: boolean },
+  how: { operation: Operation; verb: string; notDecided: readonly Outcome[]; judge: boolean },
   decide: (
     tx: Db,
     context: ContextModel,
@@ -135,44 +135,47 @@ async function decideOn(
     selected: SelectedSummary,
   ) => Promise<ApplyResult>,
 ): Promise<DecisionResponse> {
-  const rights = rightsIn(model, user, request.context);
-  const type = requireTypePermission(rights, request.entityType, "approve");
-  const attributes = { context: rights.context.name, entity_type: type.name };
-  return inSpan(`decision.${how.verb}`, attributes, () =>
-    decideThenBuild(db, indexBuilds, async (tx) => {
-      const unknown = await unknownEvents(tx, rights.context, type, request);
-      const selected = await selectPendingEvents(
-        tx,
-        rights.context,
-        type,
-        selectionOf(request),
-        user.username,
-        { judge: how.judge },
-      );
-      const result = await decide(tx, rights.context, type, selected);
-      if (selected.selected > 0)
-        await announceDecidedUploads(tx, rights.context, type, {
-          uploadId: request.uploadId,
+  const decided = async () => {
+    const rights = rightsIn(model, user, request.context);
+    const type = requireTypePermission(rights, request.entityType, "approve");
+    const attributes = { context: rights.context.name, entity_type: type.name };
+    return inSpan(`decision.${how.verb}`, attributes, () =>
+      decideThenBuild(db, indexBuilds, async (tx) => {
+        const unknown = await unknownEvents(tx, rights.context, type, request);
+        const selected = await selectPendingEvents(
+          tx,
+          rights.context,
+          type,
+          selectionOf(request),
+          user.username,
+          { judge: how.judge },
+        );
+        const result = await decide(tx, rights.context, type, selected);
+        if (selected.selected > 0)
+          await announceDecidedUploads(tx, rights.context, type, {
+            uploadId: request.uploadId,
+            verb: how.verb,
+            by: user.username,
+            changes: result.applied,
+          });
+        await notifyDecision(tx, notifier, {
+          context: rights.context,
+          type,
           verb: how.verb,
-          by: user.username,
-          changes: result.applied,
+          decidedBy: user.username,
+          notDecided: how.notDecided,
         });
-      await notifyDecision(tx, notifier, {
-        context: rights.context,
-        type,
-        verb: how.verb,
-        decidedBy: user.username,
-        notDecided: how.notDecided,
-      });
-      const answer = response(
-        how.verb,
-        requestedCount(request, selected.selected),
-        result,
-        unknown,
-      );
-      return { answer, result };
-    }),
-  );
+        const answer = response(
+          how.verb,
+          requestedCount(request, selected.selected),
+          result,
+          unknown,
+        );
+        return { answer, result };
+      }),
+    );
+  };
+  return measuredOperation(how.operation, decided, (answer) => answer.count);
 }
 
 /** Applies the selected pending changes in one transaction; conflicts stay pending and are reported. */
@@ -184,25 +187,20 @@ export function approve(
   notifier: Notifier,
   indexBuilds: IndexBuilds,
 ): Promise<DecisionResponse> {
-  return measuredOperation(
-    "approval",
-    () =>
-      decideOn(
-        db,
-        model,
-        user,
-        request,
-        notifier,
-        indexBuilds,
-        { verb: "approved", notDecided: CONFLICTS, judge: true },
-        async (tx, context, type, selected) => {
-          assertNotOwn(type, selected);
-          const result = await applyEvents(tx, context, type, selected, user.username);
-          await checkApprovedUnique(tx, context, type, applied(selected));
-          return result;
-        },
-      ),
-    (answer) => answer.count,
+  return decideOn(
+    db,
+    model,
+    user,
+    request,
+    notifier,
+    indexBuilds,
+    { operation: "approval", verb: "approved", notDecided: CONFLICTS, judge: true },
+    async (tx, context, type, selected) => {
+      assertNotOwn(type, selected);
+      const result = await applyEvents(tx, context, type, selected, user.username);
+      await checkApprovedUnique(tx, context, type, applied(selected));
+      return result;
+    },
   );
 }
 
@@ -215,23 +213,18 @@ export function reject(
   notifier: Notifier,
   indexBuilds: IndexBuilds,
 ): Promise<DecisionResponse> {
-  return measuredOperation(
-    "rejection",
-    () =>
-      decideOn(
-        db,
-        model,
-        user,
-        request,
-        notifier,
-        indexBuilds,
-        { verb: "rejected", notDecided: [], judge: false },
-        async (tx, context, type, selected) => {
-          if (selected.selected > 0) await rejectEvents(tx, context, type, user.username);
-          return { applied: selected.selected, conflicts: [] };
-        },
-      ),
-    (answer) => answer.count,
+  return decideOn(
+    db,
+    model,
+    user,
+    request,
+    notifier,
+    indexBuilds,
+    { operation: "rejection", verb: "rejected", notDecided: [], judge: false },
+    async (tx, context, type, selected) => {
+      if (selected.selected > 0) await rejectEvents(tx, context, type, user.username);
+      return { applied: selected.selected, conflicts: [] };
+    },
   );
 }
 
