@@ -14,11 +14,11 @@ import { currentUser } from "../http/guard.ts";
 import type { App, AppDeps } from "../http/types.ts";
 import { IngestRejected } from "../ingest/ingest-input.ts";
 import { notifierOf } from "../notifications/notify.service.ts";
-import { listConnectionFiles, loadConnection } from "./connection-files.ts";
 import { checkCron } from "./cron.ts";
 import { dictionaryContext } from "./dictionary-model.ts";
-import { importMetadataSource, sourceOf } from "./import.service.ts";
-import { SourceConnectionError, withSourceDatabase } from "./source-database.ts";
+import { importMetadataSource, openSource, sourceOf } from "./import.service.ts";
+import { listConnectionFiles } from "./sources/connection-file-text.ts";
+import { SourceConnectionError } from "./sources/source-error.ts";
 
 const text = z.string();
 
@@ -94,13 +94,11 @@ export async function dictionaryRoutes(
     async (request) => {
       const user = currentUser(request);
       const context = await rightsFor(user, "metadatasource", "read");
-      const settings = await loadConnection(
+      const source = await openSource(
         config.connectionsDir,
-        (await sourceOf(db, context, request.body.EntityKeyID)).connectionFile,
+        await sourceOf(db, context, request.body.EntityKeyID),
       );
-      await withSourceDatabase(settings, (client) => client.query("select version()")).catch(
-        answerable(user),
-      );
+      await source.ping().catch(answerable(user));
       return { Msg: "connection confirmed" };
     },
   );

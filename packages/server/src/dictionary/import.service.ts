@@ -23,12 +23,13 @@ import { buildIndexes } from "../records/index-rebuild.ts";
 import { recordsWhere } from "../records/records.repository.ts";
 import { runListQuery } from "../records/records.service.ts";
 import { announceImportFinished } from "../webhooks/announcements.ts";
-import { type CatalogObject, type CatalogReading, readCatalog } from "./catalog.ts";
-import { loadConnection } from "./connection-files.ts";
 import { dictionaryTypes } from "./dictionary-model.ts";
 import { finishRun, startRun } from "./import-runs.repository.ts";
 import { scheduledBy } from "./scheduled-by.repository.ts";
-import { SourceConnectionError, withSourceDatabase } from "./source-database.ts";
+import { adapterFor } from "./sources/adapters.ts";
+import type { CatalogObject, CatalogReading } from "./sources/catalog.ts";
+import type { SourceConnection } from "./sources/source-adapter.ts";
+import { SourceConnectionError } from "./sources/source-error.ts";
 
 export interface ImportOutcome {
   message: string;
@@ -51,13 +52,17 @@ function chunksOf(
   );
 }
 
-/** A metadata source as the import needs it: its name and its system environment's connection file. */
+/**
+ * A metadata source as the import needs it: its name, and its system environment's technology and
+ * connection file.
+ */
 export interface SourceToImport {
   name: string;
+  technology: string;
   connectionFile: string;
 }
 
-/** The source's name and connection file, or 404 when the source is unknown or discontinued. */
+/** The source's name, technology and connection file, or 404 when the source is unknown or discontinued. */
 export async function sourceOf(
   db: Db,
   context: ContextModel,
@@ -68,12 +73,28 @@ export async function sourceOf(
     context: context.name,
     entityType: metadatasource.name,
     entityKeyID: sourceKey,
-    requestedAttributes: ["name", "systemenvironment.connectionfile"],
+    requestedAttributes: [
+      "name",
+      "systemenvironment.technology",
+      "systemenvironment.connectionfile",
+    ],
   });
   const values = data[0]?.requested.attrValues;
   const file = values?.["systemenvironment.connectionfile"]?.value;
   if (typeof file !== "string") throw new NotFoundError(`No metadata source with key ${sourceKey}`);
-  return { name: String(values?.name?.value ?? ""), connectionFile: file };
+  return {
+    name: String(values?.name?.value ?? ""),
+    technology: String(values?.["systemenvironment.technology"]?.value ?? ""),
+    connectionFile: file,
+  };
+}
+
+/** The source database of a metadata source, through its technology's adapter. */
+export function openSource(
+  connectionsDir: string,
+  source: SourceToImport,
+): Promise<SourceConnection> {
+  return adapterFor(source.technology).open(connectionsDir, source.connectionFile);
 }
 
 /**
@@ -85,12 +106,12 @@ export async function readSourceCatalog(
   connectionsDir: string,
   source: SourceToImport,
 ): Promise<CatalogReading> {
-  const settings = await loadConnection(connectionsDir, source.connectionFile);
+  const connection = await openSource(connectionsDir, source);
   let objectsRead: (objects: CatalogObject[]) => void = () => undefined;
   const objects = new Promise<CatalogObject[]>((resolve) => {
     objectsRead = resolve;
   });
-  const catalog = withSourceDatabase(settings, (client) => readCatalog(client, objectsRead));
+  const catalog = connection.readCatalog(objectsRead);
   const elements = catalog.then((c) => c.elements);
   // Handled here as well: an import that fails before it needs the columns never awaits them.
   elements.catch(() => undefined);

@@ -8,8 +8,8 @@ export const METADATA_SOURCE = "metadatasource";
 export const DATA_OBJECT = "dataobject";
 export const LIST_PATH = "/system-environment";
 
-/** SPEC.md section 9: the only technology a system environment can have. */
-export const TECHNOLOGIES = ["postgres"] as const;
+/** The technologies a system environment can have, each read by its adapter on the server. */
+export const TECHNOLOGIES = ["postgres", "mariadb", "mysql"] as const;
 
 /** The texts users read, as SPEC.md sections 2 and 5 give them. */
 export const TEXTS = {

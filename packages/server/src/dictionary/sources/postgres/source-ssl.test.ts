@@ -5,9 +5,10 @@ import os from "node:os";
 import path from "node:path";
 import tls from "node:tls";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AppError } from "../errors.ts";
-import { type ConnectionSettings, loadConnection, parseServiceFile } from "./connection-files.ts";
-import { connectReadOnly, SourceConnectionError, sslOptionsOf } from "./source-database.ts";
+import { AppError } from "../../../errors.ts";
+import { SourceConnectionError } from "../source-error.ts";
+import { type ConnectionSettings, loadConnection, parseServiceFile } from "./connection-file.ts";
+import { connectReadOnly, sslOptionsOf } from "./source-database.ts";
 
 // libpq's sslmode, as node-postgres is told it: `verify-ca` verifies the chain against sslrootcert
 // but not the host name, `verify-full` both, `require` neither (unless a root certificate is given).

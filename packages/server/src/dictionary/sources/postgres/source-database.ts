@@ -1,70 +1,27 @@
 import type { ConnectionOptions } from "node:tls";
 import pg from "pg";
-import type { ConnectionSettings } from "./connection-files.ts";
+import type { Catalog, CatalogObject } from "../catalog.ts";
+import type { SourceAdapter } from "../source-adapter.ts";
+import { codeOf, sourceError, textOf, transportFailure } from "../source-error.ts";
+import { readCatalog } from "./catalog.ts";
+import { type ConnectionSettings, loadConnection } from "./connection-file.ts";
 
 const CONNECT_TIMEOUT_MS = 5_000;
 const STATEMENT_TIMEOUT_MS = 60_000;
 
-/**
- * A failure to reach or read a source database, worded for users: the cause in plain words and
- * the connection file they chose, never the host, port, user, database, a path or the server's
- * own text. `forAdministrators` adds where the connection went (host, port, database and user,
- * never the password), which those who set the server up need to correct it. The original error
- * is the cause, for the server log.
- */
-export class SourceConnectionError extends Error {
-  constructor(
-    message: string,
-    readonly forAdministrators: string,
-    options: ErrorOptions,
-  ) {
-    super(message, options);
-  }
-}
-
-/** A failure with the file's name for everyone, and where it points for administrators. */
-function sourceError(
-  settings: ConnectionSettings,
-  what: (file: string) => string,
-  reason: string,
-  cause: unknown,
-): SourceConnectionError {
-  const file = `connection file '${settings.fileName}'`;
-  const where = `host ${settings.host}, port ${settings.port}, database ${settings.database}, user ${settings.user}`;
-  return new SourceConnectionError(
-    `${what(file)}: ${reason}`,
-    `${what(`${file} (${where})`)}: ${reason}`,
-    { cause },
-  );
-}
-
-const sqlStateOf = (error: unknown): string =>
-  String((error as { code?: unknown } | null)?.code ?? "");
-
-// Node's codes for a certificate its trusted authorities did not sign.
-const UNTRUSTED_CERTIFICATE = new Set([
-  "DEPTH_ZERO_SELF_SIGNED_CERT",
-  "SELF_SIGNED_CERT_IN_CHAIN",
-  "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
-  "UNABLE_TO_GET_ISSUER_CERT",
-  "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
-  "CERT_UNTRUSTED",
-  "CERT_SIGNATURE_FAILURE",
-  "CERT_REJECTED",
-]);
+/** Where the connection goes, for administrators' messages: never the password. */
+const whereOf = (settings: ConnectionSettings) => ({
+  fileName: settings.fileName,
+  where: `host ${settings.host}, port ${settings.port}, database ${settings.database}, user ${settings.user}`,
+});
 
 /** Plain words for a failure to connect; nothing in them comes from the settings or the error's text. */
 export function connectionFailure(error: unknown): string {
-  const code = sqlStateOf(error);
-  const text = String((error as { message?: unknown } | null)?.message ?? "");
-  if (UNTRUSTED_CERTIFICATE.has(code))
-    return "the database server's certificate is not signed by the trusted authority";
+  const code = codeOf(error);
+  const text = textOf(error);
+  const transport = transportFailure(code);
+  if (transport) return transport;
   switch (code) {
-    case "ERR_TLS_CERT_ALTNAME_INVALID":
-      return "the database server's certificate is for another host name";
-    case "CERT_HAS_EXPIRED":
-    case "CERT_NOT_YET_VALID":
-      return "the database server's certificate is out of its validity dates";
     case "28P01":
       return "wrong password";
     case "28000":
@@ -75,18 +32,6 @@ export function connectionFailure(error: unknown): string {
       return "the database server has too many connections";
     case "57P03":
       return "the database server is starting up or shutting down";
-    case "ECONNREFUSED":
-      return "connection refused";
-    case "ENOTFOUND":
-    case "EAI_AGAIN":
-      return "unknown host";
-    case "EHOSTUNREACH":
-    case "ENETUNREACH":
-      return "the host cannot be reached";
-    case "ECONNRESET":
-      return "the database server closed the connection";
-    case "ETIMEDOUT":
-      return "timeout: no answer in time";
   }
   if (/timeout/i.test(text)) return "timeout: no answer in time";
   if (/SSL/.test(text)) return "the SSL settings do not match the database server's";
@@ -96,8 +41,8 @@ export function connectionFailure(error: unknown): string {
 
 /** Plain words for a failure after connecting, while reading the source. */
 function readFailure(error: unknown): string {
-  const code = sqlStateOf(error);
-  const text = String((error as { message?: unknown } | null)?.message ?? "");
+  const code = codeOf(error);
+  const text = textOf(error);
   if (code === "57014") return "timeout: the source database did not answer in time";
   if (code === "42501") return "the connection's user may not read the catalog";
   if (code.startsWith("08") || code.startsWith("57P") || /terminated|ECONNRESET/i.test(text))
@@ -153,7 +98,7 @@ export async function connectReadOnly(settings: ConnectionSettings): Promise<pg.
   } catch (error) {
     await client.end().catch(() => undefined);
     throw sourceError(
-      settings,
+      whereOf(settings),
       (file) => `Cannot connect with ${file}`,
       connectionFailure(error),
       error,
@@ -172,7 +117,7 @@ export async function withSourceDatabase<T>(
     return await work(client);
   } catch (error) {
     throw sourceError(
-      settings,
+      whereOf(settings),
       (file) => `Cannot read the source database of ${file}`,
       readFailure(error),
       error,
@@ -181,3 +126,17 @@ export async function withSourceDatabase<T>(
     await client.end().catch(() => undefined);
   }
 }
+
+/** PostgreSQL, read through pg_catalog (DESIGN.md §9). */
+export const postgresSource: SourceAdapter = {
+  async open(connectionsDir, fileName) {
+    const settings = await loadConnection(connectionsDir, fileName);
+    return {
+      ping: async () => {
+        await withSourceDatabase(settings, (client) => client.query("select version()"));
+      },
+      readCatalog: (objectsRead: (objects: CatalogObject[]) => void): Promise<Catalog> =>
+        withSourceDatabase(settings, (client) => readCatalog(client, objectsRead)),
+    };
+  },
+};

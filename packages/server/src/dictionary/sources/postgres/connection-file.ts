@@ -3,7 +3,13 @@ import fs from "node:fs/promises";
 import path from "node:path";
 // @ts-expect-error pgpass ships no types; its helper reads one explicit .pgpass file.
 import pgpassHelper from "pgpass/lib/helper.js";
-import { AppError, BadRequestError, NotFoundError } from "../errors.ts";
+import { BadRequestError } from "../../../errors.ts";
+import {
+  parseOneSection,
+  portOf,
+  readCertificates,
+  readConnectionFile,
+} from "../connection-file-text.ts";
 
 const SSL_MODES = ["disable", "allow", "prefer", "require", "verify-ca", "verify-full"] as const;
 export type SslMode = (typeof SSL_MODES)[number];
@@ -26,7 +32,6 @@ export interface ConnectionSettings {
   applicationName?: string;
 }
 
-const FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*\.conf$/;
 // libpq keys a connection file may set; anything else is refused by name.
 const KNOWN_KEYS = new Set([
   "host",
@@ -41,44 +46,15 @@ const KNOWN_KEYS = new Set([
   "application_name",
 ]);
 
-/** The connection file names in the folder (only `<name>.conf`), sorted. */
-export async function listConnectionFiles(dir: string): Promise<string[]> {
-  const names = await fs.readdir(dir).catch(() => [] as string[]);
-  return names.filter((n) => FILE_NAME.test(n)).sort();
-}
-
 /** Parses the text of a pg_service.conf-style file with exactly one [section]. */
 export function parseServiceFile(fileName: string, text: string): ConnectionSettings {
-  const values = new Map<string, string>();
-  let sections = 0;
-  for (const [index, raw] of text.split(/\r?\n/).entries()) {
-    const line = raw.trim();
-    if (line === "" || line.startsWith("#")) continue;
-    if (/^\[[^\]]+\]$/.test(line)) {
-      sections += 1;
-      continue;
-    }
-    const eq = line.indexOf("=");
-    // By its number only: the line may hold a host or a password.
-    if (eq <= 0 || sections === 0)
-      throw new BadRequestError(
-        `Connection file '${fileName}': line ${index + 1} is not 'key=value' inside a [section]`,
-      );
-    const key = line.slice(0, eq).trim();
-    if (!KNOWN_KEYS.has(key))
-      throw new BadRequestError(`Connection file '${fileName}': unknown key '${key}'`);
-    values.set(key, line.slice(eq + 1).trim());
-  }
-  if (sections !== 1)
-    throw new BadRequestError(`Connection file '${fileName}' must hold exactly one [section]`);
+  const values = parseOneSection(fileName, text, KNOWN_KEYS);
   const host = values.get("host") ?? values.get("hostaddr");
   const database = values.get("dbname");
   const user = values.get("user");
   if (!host || !database || !user)
     throw new BadRequestError(`Connection file '${fileName}' needs host, dbname and user`);
-  const port = Number(values.get("port") ?? 5432);
-  if (!Number.isInteger(port) || port <= 0 || port > 65535)
-    throw new BadRequestError(`Connection file '${fileName}': port is not a port number`);
+  const port = portOf(fileName, values.get("port"), 5432);
   const timeout = values.get("connect_timeout");
   const sslmode = values.get("sslmode");
   if (sslmode !== undefined && !(SSL_MODES as readonly string[]).includes(sslmode))
@@ -133,15 +109,7 @@ async function passwordFromPgpass(
 
 /** Reads one connection file of the folder, with its password from the file or the folder's .pgpass. */
 export async function loadConnection(dir: string, fileName: string): Promise<ConnectionSettings> {
-  if (!FILE_NAME.test(fileName))
-    throw new BadRequestError(`'${fileName}' is not a connection file name`);
-  const text = await fs.readFile(path.join(dir, fileName), "utf8").catch((error: unknown) => {
-    if ((error as { code?: string }).code === "ENOENT")
-      throw new NotFoundError(`Connection file '${fileName}' does not exist`);
-    throw new AppError(500, `The server cannot read the connection file '${fileName}'`, {
-      cause: error,
-    });
-  });
+  const text = await readConnectionFile(dir, fileName);
   const parsed = parseServiceFile(fileName, text);
   const settings = { ...parsed, sslRootCert: await rootCertificates(dir, parsed) };
   return settings.password !== undefined
@@ -158,17 +126,5 @@ async function rootCertificates(
   if (file === undefined || settings.sslmode === undefined) return undefined;
   if (["disable", "allow", "prefer"].includes(settings.sslmode)) return undefined;
   if (file === "system") return "system";
-  // Named by the connection file only: the path is the server's.
-  const pem = await fs.readFile(path.resolve(dir, file), "utf8").catch((error: unknown) => {
-    throw new AppError(
-      400,
-      `Connection file '${settings.fileName}': its sslrootcert file cannot be read`,
-      { cause: error },
-    );
-  });
-  if (!pem.includes("-----BEGIN CERTIFICATE-----"))
-    throw new BadRequestError(
-      `Connection file '${settings.fileName}': its sslrootcert file holds no PEM certificate`,
-    );
-  return { pem };
+  return readCertificates(dir, settings.fileName, "sslrootcert", file);
 }

@@ -1,0 +1,420 @@
+import fs from "node:fs/promises";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { approvePending } from "../publish/testing/dictionary.ts";
+import {
+  createMariadbSource,
+  MARIADB,
+  type MariadbSource,
+  mariadbReachable,
+  runMariadb,
+  writeMariadbConnection,
+} from "../testing/mariadb-server.ts";
+import { listRecords } from "../testing/records-client.ts";
+import {
+  ADMIN_PASSWORD,
+  createTestApp,
+  TEST_USER_PASSWORD,
+  type TestApp,
+} from "../testing/test-app.ts";
+
+const DD = "Data Dictionary";
+const reachable = await mariadbReachable();
+if (!reachable)
+  console.warn("No MariaDB server on 127.0.0.1:3306: the MariaDB import tests are skipped");
+
+// A comment that Markdown and wikitext would read as markup: the import keeps it as it is.
+const MARKUP = "Full **name**, see [[Customer]] and {{Template}} | <b>x</b>";
+
+const SETUP = [
+  `create table customer (
+     id bigint auto_increment primary key,
+     name varchar(100) not null comment '${MARKUP}',
+     email varchar(200) unique,
+     created timestamp not null default current_timestamp on update current_timestamp
+   ) comment 'People who buy'`,
+  `create table orders (
+     id int primary key, customer_id bigint not null, total decimal(12,2) default 0,
+     status varchar(10) default 'new', placed date,
+     constraint fk_customer foreign key (customer_id) references customer (id),
+     index orders_placed (placed)
+   ) comment 'Orders placed'`,
+  `create table order_lines (
+     order_id int, line int, product varchar(20), twice int generated always as (line * 2) virtual,
+     primary key (order_id, line), foreign key (order_id) references orders (id))`,
+  `create table shipments (
+     shipped_line int, shipped_order int,
+     foreign key (shipped_order, shipped_line) references order_lines (order_id, line))`,
+  "create view big_orders as select id, total from orders where total > 1000",
+];
+
+let t: TestApp;
+let source: MariadbSource;
+let connectionsDir: string;
+let wikiDir: string;
+let admin: string;
+let approver: string;
+let sourceKey: number;
+const reader = `ll_reader_${process.pid}`;
+
+const save = (entityType: string, record: object) =>
+  t.post("/api/save", { context: DD, entityType, record, action: "create" }, admin);
+const importSource = (cookie = admin) =>
+  t.post("/data-dictionary/import-metadata-from-source", { EntityKeyID: sourceKey }, cookie);
+const ping = (cookie = admin) =>
+  t.post("/data-dictionary/ping-metadata-source", { EntityKeyID: sourceKey }, cookie);
+const connectAs = (lines: string[]) =>
+  writeMariadbConnection(connectionsDir, "maria.conf", [
+    `host=${MARIADB.host}`,
+    `port=${MARIADB.port}`,
+    ...lines,
+  ]);
+const connectAsRoot = () => connectAs([`user=${MARIADB.user}`, `databases=${source.name}`]);
+
+async function keyOf(entityType: string, attribute: string, value: string): Promise<number> {
+  const list = await listRecords(t, admin, {
+    context: DD,
+    entityType,
+    rowConstraints: [{ attribute, operator: "=", values: [value] }],
+  });
+  return list.data[0].entityKeyID;
+}
+
+async function objects() {
+  const list = await listRecords(t, admin, {
+    context: DD,
+    entityType: "dataobject",
+    pageSize: 0,
+    rowOrders: [{ attribute: "name", asc: true }],
+  });
+  return list.data.map((o) => {
+    const v = o.requested.attrValues;
+    return {
+      key: o.entityKeyID,
+      row: [v.schema.value, v.name.value, v.kind.value, v.description.value],
+    };
+  });
+}
+
+async function columnsOf(objectKey: number) {
+  const list = await listRecords(t, admin, {
+    context: DD,
+    entityType: "dataelement",
+    pageSize: 0,
+    rowOrders: [{ attribute: "position", asc: true }],
+    rowConstraints: [{ attribute: "dataobject", operator: "=", values: [objectKey] }],
+  });
+  return Object.fromEntries(
+    list.data.map((e) => {
+      const v = e.requested.attrValues;
+      return [
+        v.name.value,
+        {
+          position: v.position.value,
+          datatype: v.datatype.value,
+          nullable: v.nullable.value,
+          defaultvalue: v.defaultvalue.value,
+          primarykey: v.primarykey.value,
+          foreignkey: v.foreignkey.value,
+          description: v.description.value,
+        },
+      ];
+    }),
+  );
+}
+
+/** Every data object and element, pending or not: what an import that fails must leave as it was. */
+async function everything(): Promise<string> {
+  const rows = [];
+  for (const entityType of ["dataobject", "dataelement"]) {
+    const list = await listRecords(t, admin, {
+      context: DD,
+      entityType,
+      pageSize: 0,
+      requirePending: false,
+      includeDeleted: true,
+    });
+    rows.push(list.data.map((r) => [r.entityKeyID, r.requested.attrValues, r.pending]));
+  }
+  return JSON.stringify(rows);
+}
+
+const approveAll = () => approvePending(t, approver, ["dataobject", "dataelement"]);
+
+describe.skipIf(!reachable)("a MariaDB metadata source", () => {
+  beforeAll(async () => {
+    connectionsDir = await fs.mkdtemp(path.join(os.tmpdir(), "ledgerline-mariadb-"));
+    wikiDir = path.join(connectionsDir, "wiki");
+    source = await createMariadbSource(SETUP, {
+      other: ["create table archive (id int primary key)"],
+    });
+    await runMariadb([
+      `create user if not exists '${reader}'@'%' identified by 'Right-Pw-1'`,
+      `grant select, show view on \`${source.name}\`.* to '${reader}'@'%'`,
+    ]);
+    t = await createTestApp({
+      env: { CONNECTIONS_DIR: connectionsDir, WIKI_TARGET: `git:${wikiDir}` },
+    });
+    await t.createUser({
+      username: "editor2",
+      roles: [{ context: DD, role: "dictionary_editor" }],
+    });
+    admin = await t.login("admin", ADMIN_PASSWORD);
+    approver = await t.login("editor2", TEST_USER_PASSWORD);
+    await connectAsRoot();
+    const env = await save("systemenvironment", {
+      name: "Shop MariaDB",
+      description: "The shop's MariaDB",
+      technology: "mariadb",
+      connectionfile: "maria.conf",
+    });
+    expect(env.statusCode, env.body).toBe(200);
+    const src = await save("metadatasource", {
+      application: await keyOf("application", "name", "Demo"),
+      applicationaspect: await keyOf("applicationaspect", "name", "Operational"),
+      systemenvironment: env.json().entityKeyID,
+      name: "Shop",
+      description: "The shop's tables",
+      importfrequency: "0 3 * * *",
+    });
+    expect(src.statusCode, src.body).toBe(200);
+    sourceKey = src.json().entityKeyID;
+  });
+  afterAll(async () => {
+    await t?.close();
+    await source?.drop();
+    await runMariadb([`drop user if exists '${reader}'@'%'`]).catch(() => undefined);
+    await fs.rm(connectionsDir, { recursive: true, force: true });
+  });
+
+  it("pings the server", async () => {
+    const res = await ping();
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ Msg: "connection confirmed" });
+  });
+
+  it("imports tables and views with comments, types, defaults and keys", async () => {
+    const res = await importSource();
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().Msg).toBe(
+      "metadata imported: 5 data objects (5 added, 0 changed, 0 missing, 0 unchanged); 17 data elements (17 added, 0 changed, 0 missing, 0 unchanged); 22 changes pending approval",
+    );
+    await approveAll();
+    const found = await objects();
+    expect(found.map((o) => o.row)).toEqual([
+      [source.name, "big_orders", "view", null],
+      [source.name, "customer", "table", "People who buy"],
+      [source.name, "order_lines", "table", null],
+      [source.name, "orders", "table", "Orders placed"],
+      [source.name, "shipments", "table", null],
+    ]);
+    const keyOfObject = (name: string) => found.find((o) => o.row[1] === name)?.key as number;
+    expect(await columnsOf(keyOfObject("customer"))).toEqual({
+      id: {
+        position: 1,
+        datatype: "bigint(20)",
+        nullable: false,
+        defaultvalue: "auto_increment",
+        primarykey: true,
+        foreignkey: null,
+        description: null,
+      },
+      name: {
+        position: 2,
+        datatype: "varchar(100)",
+        nullable: false,
+        defaultvalue: null,
+        primarykey: false,
+        foreignkey: null,
+        description: MARKUP,
+      },
+      email: {
+        position: 3,
+        datatype: "varchar(200)",
+        nullable: true,
+        defaultvalue: null,
+        primarykey: false,
+        foreignkey: null,
+        description: null,
+      },
+      created: {
+        position: 4,
+        datatype: "timestamp",
+        nullable: false,
+        defaultvalue: "current_timestamp() on update current_timestamp()",
+        primarykey: false,
+        foreignkey: null,
+        description: null,
+      },
+    });
+    const orders = await columnsOf(keyOfObject("orders"));
+    expect(orders.customer_id.foreignkey).toBe(`${source.name}.customer.id`);
+    expect(orders.total).toMatchObject({ datatype: "decimal(12,2)", defaultvalue: "0.00" });
+    expect(orders.status.defaultvalue).toBe("'new'");
+    const lines = await columnsOf(keyOfObject("order_lines"));
+    expect([lines.order_id.primarykey, lines.line.primarykey, lines.product.primarykey]).toEqual([
+      true,
+      true,
+      false,
+    ]);
+    expect(lines.twice.defaultvalue).toBe("generated always as (`line` * 2) virtual");
+    // A foreign key of two columns: each refers to its own column of the other table's key.
+    const shipments = await columnsOf(keyOfObject("shipments"));
+    expect([shipments.shipped_order.foreignkey, shipments.shipped_line.foreignkey]).toEqual([
+      `${source.name}.order_lines.order_id`,
+      `${source.name}.order_lines.line`,
+    ]);
+  });
+
+  it("re-imports after DROP, ADD and ALTER with exactly the expected changes", async () => {
+    await source.exec([
+      "drop table shipments",
+      "create table refunds (id int)",
+      "alter table customer add column phone varchar(20)",
+      "alter table customer modify email varchar(200) comment 'Contact address'",
+    ]);
+    const res = await importSource();
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().Msg).toBe(
+      "metadata imported: 5 data objects (1 added, 0 changed, 1 missing, 4 unchanged); 17 data elements (2 added, 1 changed, 2 missing, 14 unchanged); 7 changes pending approval",
+    );
+    await approveAll();
+    // The dropped table goes once its columns have gone.
+    await approvePending(t, approver, ["dataobject"]);
+    const again = await importSource();
+    expect(again.json().Msg).toBe(
+      "metadata imported: 5 data objects (0 added, 0 changed, 0 missing, 5 unchanged); 17 data elements (0 added, 0 changed, 0 missing, 17 unchanged); nothing to change",
+    );
+  });
+
+  it("publishes the MariaDB source to the git wiki", async () => {
+    const res = await t.post("/api/publishdatadictionary", undefined, admin);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().Msg).toMatch(/^Published to git repository 'wiki': \d+ pages written/);
+    const pages = await fs.readdir(wikiDir);
+    const customerPage = pages.find((p) => p.startsWith("Object-") && p.includes("customer"));
+    expect(customerPage).toBeDefined();
+    const text = await fs.readFile(path.join(wikiDir, customerPage as string), "utf8");
+    expect(text).toContain("People who buy");
+    expect(text).toContain("Contact address");
+    // The comment's markup is shown as text, not read as links or templates.
+    expect(text).not.toContain("[[Customer]]");
+  });
+
+  describe("faults end in plain words, and leave the dictionary as it was", () => {
+    let before: string;
+    beforeAll(async () => {
+      before = await everything();
+    });
+    afterAll(() => connectAsRoot());
+
+    /** Imports as an editor (no administrator) and as an administrator; answers both texts. */
+    async function failedImport(): Promise<{ status: number; editor: string; admin: string }> {
+      const asEditor = await importSource(approver);
+      const asAdmin = await importSource();
+      expect(asAdmin.statusCode).toBe(asEditor.statusCode);
+      expect(asEditor.headers["content-type"]).toMatch(/^text\/plain/);
+      expect(await everything()).toBe(before);
+      return { status: asEditor.statusCode, editor: asEditor.body, admin: asAdmin.body };
+    }
+
+    it("wrong password", async () => {
+      await connectAs([`user=${reader}`, "password=Wrong-Pw-1", `databases=${source.name}`]);
+      expect(await failedImport()).toEqual({
+        status: 502,
+        editor: "Cannot connect with connection file 'maria.conf': wrong user name or password",
+        admin: `Cannot connect with connection file 'maria.conf' (host ${MARIADB.host}, port ${MARIADB.port}, user ${reader}): wrong user name or password`,
+      });
+    });
+
+    it("a password file, which must be the server's alone", async () => {
+      const file = path.join(connectionsDir, "reader.password");
+      await fs.writeFile(file, "Right-Pw-1\n", { mode: 0o644 });
+      await connectAs([
+        `user=${reader}`,
+        "password-file=reader.password",
+        `databases=${source.name}`,
+      ]);
+      expect((await ping()).body).toBe(
+        "Connection file 'maria.conf': its password-file may be read by others (it needs mode 0600)",
+      );
+      await fs.chmod(file, 0o600);
+      expect((await ping()).json()).toEqual({ Msg: "connection confirmed" });
+    });
+
+    it("an unreachable host", async () => {
+      const closed = net.createServer();
+      await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+      const port = (closed.address() as net.AddressInfo).port;
+      await new Promise((resolve) => closed.close(resolve));
+      await writeMariadbConnection(connectionsDir, "maria.conf", [
+        "host=127.0.0.1",
+        `port=${port}`,
+        "user=reader",
+      ]);
+      expect(await failedImport()).toEqual({
+        status: 502,
+        editor: "Cannot connect with connection file 'maria.conf': connection refused",
+        admin: `Cannot connect with connection file 'maria.conf' (host 127.0.0.1, port ${port}, user reader): connection refused`,
+      });
+    });
+
+    it("TLS required by the connection file but refused by the server", async () => {
+      await connectAs([`user=${MARIADB.user}`, `databases=${source.name}`, "ssl-mode=REQUIRED"]);
+      const { status, editor } = await failedImport();
+      expect({ status, editor }).toEqual({
+        status: 502,
+        editor:
+          "Cannot connect with connection file 'maria.conf': the database server does not offer TLS, which the connection file requires",
+      });
+    });
+
+    it("a user without rights on one of the databases the file lists", async () => {
+      await connectAs([
+        `user=${reader}`,
+        "password=Right-Pw-1",
+        `databases=${source.name},${source.name}_other`,
+      ]);
+      expect(await failedImport()).toEqual({
+        status: 502,
+        editor:
+          "Cannot read the source database of connection file 'maria.conf': the user may not read every database the connection file lists",
+        admin: `Cannot read the source database of connection file 'maria.conf' (host ${MARIADB.host}, port ${MARIADB.port}, user ${reader}): the user may not read every database the connection file lists: no rights on ${source.name}_other`,
+      });
+      const lastimport = await listRecords(t, admin, {
+        context: DD,
+        entityType: "metadatasource",
+        entityKeyID: sourceKey,
+        requestedAttributes: ["lastimport"],
+      });
+      expect(lastimport.data[0].requested.attrValues.lastimport.value).toMatch(
+        /UTC failed: Cannot read the source database of connection file 'maria\.conf': the user may not read every database the connection file lists$/,
+      );
+    });
+
+    it("a connection file with an unknown key, or a mode it does not know, is refused by name", async () => {
+      await connectAs([`user=${MARIADB.user}`, "sslmode=require"]);
+      expect((await ping()).body).toBe("Connection file 'maria.conf': unknown key 'sslmode'");
+      await connectAs([`user=${MARIADB.user}`, "ssl-mode=VERIFY_CA"]);
+      expect((await ping()).body).toBe(
+        "Connection file 'maria.conf': ssl-mode VERIFY_CA needs ssl-ca, the certificate of the authority to verify against",
+      );
+    });
+  });
+
+  it("imports a view of 5,000 columns (MariaDB's tables stop near 2,500)", async () => {
+    const columns = Array.from({ length: 5000 }, (_, i) => `${i} as c${i}`).join(", ");
+    await source.exec([`create view wide as select ${columns}`]);
+    try {
+      const res = await importSource();
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().Msg).toMatch(
+        /^metadata imported: 6 data objects \(1 added, .*; 5017 data elements \(5000 added, /,
+      );
+    } finally {
+      await source.exec(["drop view wide"]);
+    }
+  });
+});
