@@ -12,6 +12,7 @@ export * from "./oidc.ts";
 export * from "./publish.ts";
 export * from "./roles.ts";
 export * from "./rules.ts";
+export * from "./search.ts";
 export * from "./tokens.ts";
 export * from "./users.ts";
 export * from "./webhooks.ts";

@@ -28,6 +28,7 @@ import { metricsRoutes } from "./metrics/metrics.routes.ts";
 import { notificationsRoutes } from "./notifications/notifications.routes.ts";
 import { publishRoutes } from "./publish/publish.routes.ts";
 import { recordsRoutes } from "./records/records.routes.ts";
+import { searchRoutes } from "./search/search.routes.ts";
 import { openApiRoutes, registerOpenApi } from "./system/openapi.ts";
 import { systemRoutes } from "./system/system.routes.ts";
 import { tokensRoutes } from "./tokens/tokens.routes.ts";
@@ -99,6 +100,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await changesRoutes(app, deps);
   await historyRoutes(app, deps);
   await feedRoutes(app, deps);
+  await searchRoutes(app, deps);
   await ingestRoutes(app, deps);
   await dictionaryRoutes(app, deps);
   await publishRoutes(app, deps);

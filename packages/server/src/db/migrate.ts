@@ -16,6 +16,7 @@ import * as securityEvents from "./migrations/014-security-events.ts";
 import * as changeFeed from "./migrations/015-change-feed.ts";
 import * as eventBus from "./migrations/016-event-bus.ts";
 import * as webhooks from "./migrations/017-webhooks.ts";
+import * as searchFold from "./migrations/018-search-fold.ts";
 
 // Ordered by name; a new migration is a new numbered file added here. Applied migrations never change.
 const MIGRATIONS: Record<string, Migration> = {
@@ -36,6 +37,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "015-change-feed": changeFeed,
   "016-event-bus": eventBus,
   "017-webhooks": webhooks,
+  "018-search-fold": searchFold,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

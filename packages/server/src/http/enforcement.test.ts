@@ -237,6 +237,7 @@ const CALLS: Record<string, () => Promise<Call>> = {
     context: "reference",
     send: json("/api/changes", { context: "reference", entityTypes: ["currency"], limit: 5 }),
   }),
+  "POST /api/search": async () => ({ send: json("/api/search", { query: "euro" }) }),
   "POST /api/filelayouts": async () => ({
     send: json("/api/filelayouts", { context: "reference" }),
   }),

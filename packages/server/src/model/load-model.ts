@@ -83,6 +83,7 @@ function toContextModel(file: string, data: ContextFile): ContextModel {
         identity: a.identity,
         editable: a.editable ?? (!a.identity && a.formula === "" && a.generator === undefined),
         filter: a.filter,
+        searchable: a.searchable ?? searchableByDefault(a, t.label),
         formula: a.formula,
         generated: a.generator !== undefined,
         generator: a.generator,
@@ -108,6 +109,19 @@ function toContextModel(file: string, data: ContextFile): ContextModel {
     customActions: data.customActions,
     roles: data.roles,
   };
+}
+
+/**
+ * Whether the search box finds an attribute the model says nothing of: a stored text that is part
+ * of the key, of the label template, or offered as a filter.
+ */
+function searchableByDefault(
+  a: ContextFile["entityTypes"][number]["attributes"][number],
+  label: string | undefined,
+): boolean {
+  if (a.dataType !== "String" || a.formula !== "" || a.generator !== undefined) return false;
+  const inLabel = label === undefined ? a.identity : label.includes(`{${a.name}}`);
+  return a.identity || a.filter || inLabel;
 }
 
 function duplicates(names: readonly string[]): string[] {
@@ -232,6 +246,8 @@ function checkEntityType(
         `unknown generator '${a.generator}' (known: ${[...generators].join(", ") || "none"})`,
       );
     if (a.generated && a.filter) say(`${at}.filter`, "a generated attribute cannot be filtered");
+    if (a.searchable && (a.dataType !== "String" || a.formula !== "" || a.generated))
+      say(`${at}.searchable`, "only a stored String attribute can be searchable");
     if ((a.formula !== "" || a.generated) && a.editable)
       say(`${at}.editable`, "a computed attribute cannot be editable");
     if (a.format !== undefined && (a.dataType !== "String" || a.formula !== "" || a.generated))

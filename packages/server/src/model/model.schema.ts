@@ -89,6 +89,8 @@ const AttributeFile = z.strictObject({
   identity: z.boolean().default(false),
   editable: z.boolean().optional(),
   filter: z.boolean().default(false),
+  /** Found by the search box; default: key and label attributes and filterable texts (docs/model.md). */
+  searchable: z.boolean().optional(),
   formula: z.string().default(""),
   /** Name of a server function that computes the value after the query. */
   generator: Identifier.optional(),

@@ -19,6 +19,8 @@ export interface Attribute {
   readonly identity: boolean;
   readonly editable: boolean;
   readonly filter: boolean;
+  /** Found by the search box (a stored String attribute; search/ and its indexes). */
+  readonly searchable: boolean;
   readonly formula: string;
   readonly generated: boolean;
   readonly generator: string | undefined;

@@ -12,6 +12,7 @@ const attribute = (over: Partial<Attribute>): Attribute => ({
   identity: false,
   editable: true,
   filter: false,
+  searchable: false,
   formula: "",
   generated: false,
   generator: undefined,

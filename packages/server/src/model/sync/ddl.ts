@@ -103,11 +103,19 @@ export function addForeignKeySql(
   );
 }
 
-export type IndexKind = "unique" | "btree" | "pattern" | "prefix" | "trigram";
+export type IndexKind =
+  | "unique"
+  | "btree"
+  | "pattern"
+  | "prefix"
+  | "trigram"
+  | "searchStart"
+  | "searchWords";
 
 /**
  * An index over plain columns (`unique`, `btree`), `lower(col) text_pattern_ops` (`pattern`), the
- * same covering what a list's StartsWith filter reads (`prefix`) or a pg_trgm GIN.
+ * same covering what a list's StartsWith filter reads (`prefix`), a pg_trgm GIN, or the search
+ * box's two over the folded text (`searchStart`, `searchWords`: migration 018).
  */
 export function createIndexSql(
   schema: string,
@@ -132,6 +140,11 @@ export function createIndexSql(
       return `create index ${quoteIdent(name)} on ${target} (lower(${cols[0]}) text_pattern_ops) include (${cols[0]}, entity_key_id, is_deleted, is_pending_new)`;
     case "trigram":
       return `create index ${quoteIdent(name)} on ${target} using gin (${cols[0]} gin_trgm_ops)`;
+    // The search box's (search/): a folded value's start, and its words for inner words and typos.
+    case "searchStart":
+      return `create index ${quoteIdent(name)} on ${target} (app.search_start(${cols[0]}) text_pattern_ops)`;
+    case "searchWords":
+      return `create index ${quoteIdent(name)} on ${target} using gin (app.search_fold(${cols[0]}) gin_trgm_ops)`;
   }
 }
 

@@ -97,6 +97,18 @@ function desiredTable(context: ContextModel, type: EntityType): DesiredTable {
         columns: [a.name],
       });
     }
+    if (a.searchable) {
+      indexes.push({
+        name: objectName(type.name, a.name, "search"),
+        kind: "searchStart",
+        columns: [a.name],
+      });
+      indexes.push({
+        name: objectName(type.name, a.name, "words"),
+        kind: "searchWords",
+        columns: [a.name],
+      });
+    }
   }
   const formulas = type.attributes
     .filter((a) => a.formula !== "")
@@ -119,7 +131,7 @@ function desiredTable(context: ContextModel, type: EntityType): DesiredTable {
  * history gets the table's btree indexes and its `lower()` pattern indexes, without the columns
  * they cover on the table (not unique: a record has many versions), lookups by record and by when a
  * version started and ended. Trigram searches
- * ('Contains', 'EndsWith') scan it.
+ * ('Contains', 'EndsWith') and the search box as of a past moment scan it.
  */
 function historyIndexes(typeName: string, indexes: readonly DesiredIndex[]): DesiredIndex[] {
   const history = historyNameOf(typeName);
@@ -132,7 +144,7 @@ function historyIndexes(typeName: string, indexes: readonly DesiredIndex[]): Des
     { name: objectName(history, "from"), kind: "btree", columns: ["updated_at"] },
     { name: objectName(history, "to"), kind: "btree", columns: ["valid_to"] },
     ...indexes
-      .filter((i) => i.kind !== "trigram")
+      .filter((i) => i.kind !== "trigram" && i.kind !== "searchStart" && i.kind !== "searchWords")
       .map((i) => ({
         name: objectName(history, ...i.columns, i.kind === "prefix" ? "pattern" : "idx"),
         kind: i.kind === "prefix" ? ("pattern" as const) : ("btree" as const),

@@ -80,7 +80,9 @@ describe("schema sync", () => {
     ]);
     expect(await indexesOf("product")).toEqual([
       "product__code__prefix",
+      "product__code__search",
       "product__code__trgm",
+      "product__code__words",
       "product__identity",
       "product__supplier__idx",
       "product_pkey",

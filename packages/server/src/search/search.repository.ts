@@ -1,0 +1,186 @@
+import { type RawBuilder, sql } from "kysely";
+import type { Db } from "../db/connection.ts";
+import { readViewAt } from "../history/as-of-sql.ts";
+import type { Attribute, ContextModel, EntityType } from "../model/model.ts";
+import { viewNameOf } from "../model/sync/desired.ts";
+import { labelSql } from "../records/label-sql.ts";
+
+/** Where an attribute stands in the ranking: the key first, then the label, then other texts. */
+export const KEY = 0;
+export const LABEL = 1;
+export const OTHER = 2;
+export type AttributeClass = typeof KEY | typeof LABEL | typeof OTHER;
+
+/** A readable type and the searchable attributes asked for, each with its class. */
+export interface SearchTarget {
+  context: ContextModel;
+  type: EntityType;
+  attributes: readonly { attribute: Attribute; class: AttributeClass }[];
+}
+
+/** What the words are searched as (fold.ts's queryWords). */
+export interface SearchWords {
+  words: readonly string[];
+  /** Only the start of values (a query of stop words, or of one or two characters). */
+  startOnly: boolean;
+}
+
+export interface SearchScope {
+  includeDiscontinued: boolean;
+  asOf: string | undefined;
+  /** At most this many matches of each type are found (and counted). */
+  perTypeLimit: number;
+  /** The hits answered: a page of all, or the first of each type. */
+  page: { kind: "page"; offset: number; size: number } | { kind: "perType"; size: number };
+}
+
+/**
+ * How whole a match is, best first: the whole value, whole words, the value's start, words'
+ * starts, similar words (a typo).
+ */
+export const QUALITY = { value: 0, words: 1, start: 2, wordStarts: 3, similar: 4 } as const;
+
+export interface SearchRow {
+  context: string;
+  entity_type: string;
+  entity_key_id: number;
+  attribute: string;
+  class: AttributeClass;
+  quality: number;
+  label: string;
+  value: string;
+  is_deleted: boolean;
+  /** The matches found of its type (at most perTypeLimit). */
+  type_count: number;
+  /** Its place among its type's matches, from 1. */
+  type_rank: number;
+  /** Whether it is one of the hits answered (else it only carries its type's count). */
+  in_page: boolean;
+}
+
+/** Typos are looked for only in words this long: shorter ones are too alike to tell apart. */
+export const TYPO_MIN_CHARS = 5;
+/** Inner words are looked for only from this many characters (a trigram): shorter ones match most texts. */
+export const INNER_MIN_CHARS = 3;
+
+/**
+ * The best matches of the query in the targets, set-based in one statement. For each searchable
+ * attribute, three bounded looks, each through an index over the folded value (migration 018,
+ * model/sync/desired.ts): the values that start with the phrase (the btree, in its order, so the
+ * first found are the closest), then, when those are fewer than the limit, the values whose words
+ * start with each word (the trigram GIN), then, when still fewer, the values with a word similar
+ * to the phrase (`<%`, pg_trgm's word similarity). A record counts once, by its best match; the
+ * hits are ranked by how whole the match is, then key before label before other texts.
+ */
+export async function searchRows(
+  db: Db,
+  targets: readonly SearchTarget[],
+  query: SearchWords,
+  scope: SearchScope,
+): Promise<SearchRow[]> {
+  if (targets.length === 0 || query.words.length === 0) return [];
+  const phrase = query.words.join(" ");
+  const longest = Math.max(...query.words.map((w) => [...w].length));
+  const inner = !query.startOnly && longest >= INNER_MIN_CHARS;
+  const typo = !query.startOnly && longest >= TYPO_MIN_CHARS;
+  const limit = scope.perTypeLimit;
+  const ctes: RawBuilder<unknown>[] = [];
+  const typeHits: RawBuilder<unknown>[] = [];
+
+  targets.forEach((target, ti) => {
+    const relation = sourceOf(target, scope.asOf);
+    const live = scope.includeDiscontinued
+      ? sql`not t.is_pending_new`
+      : sql`not t.is_pending_new and not t.is_deleted`;
+    const tiers: RawBuilder<unknown>[] = [];
+    target.attributes.forEach(({ attribute, class: cls }, ai) => {
+      const col = sql.ref(`t.${attribute.name}`);
+      const folded = sql`app.search_fold(${col})`;
+      const found = sql`select t.entity_key_id as id, ${attribute.name}::text as attribute,
+        ${cls}::int as class, ${qualitySql(folded, query.words, phrase)} as quality
+        from ${relation} t where ${live}`;
+      const start = sql.raw(`s_${ti}_${ai}`);
+      const words = sql.raw(`w_${ti}_${ai}`);
+      const similar = sql.raw(`y_${ti}_${ai}`);
+      ctes.push(sql`${start} as materialized (${found}
+        and app.search_start(${col}) like ${` ${phrase}`.slice(0, 64)} || '%'
+        and ${folded} like ${` ${phrase}%`}
+        order by app.search_start(${col}) using ~<~ limit ${limit})`);
+      tiers.push(sql`select * from ${start}`);
+      if (inner) {
+        const each = query.words.map((w) => sql`${folded} like ${`% ${w}%`}`);
+        ctes.push(sql`${words} as materialized (${found}
+          and (select count(*) from ${start}) < ${limit}
+          and ${sql.join(each, sql` and `)} limit ${limit})`);
+        tiers.push(sql`select * from ${words}`);
+      }
+      if (typo) {
+        const before = inner
+          ? sql`(select count(*) from ${start}) + (select count(*) from ${words})`
+          : sql`(select count(*) from ${start})`;
+        ctes.push(sql`${similar} as materialized (${found}
+          and ${before} < ${limit}
+          and ${phrase} <% ${folded} limit ${limit})`);
+        tiers.push(sql`select * from ${similar}`);
+      }
+    });
+    const best = sql.raw(`b_${ti}`);
+    ctes.push(sql`${best} as (
+      select distinct on (m.id) m.id, m.attribute, m.class, m.quality
+      from (${sql.join(tiers, sql` union all `)}) m
+      order by m.id, m.quality, m.class)`);
+    const matchedValue = sql.join(
+      target.attributes.map(
+        ({ attribute }) => sql`when ${attribute.name} then ${sql.ref(`v.${attribute.name}`)}::text`,
+      ),
+      sql` `,
+    );
+    typeHits.push(sql`select ${target.context.name}::text as context,
+        ${target.type.name}::text as entity_type, b.id as entity_key_id, b.attribute, b.class,
+        b.quality, ${labelSql(target.type, "v")} as label, (case b.attribute ${matchedValue} end) as value,
+        v.is_deleted
+      from ${best} b join ${relation} v on v.entity_key_id = b.id`);
+  });
+
+  const bucket = sql`case when h.quality <= ${QUALITY.words} then 0 when h.quality <= ${QUALITY.wordStarts} then 1 else 2 end`;
+  const order = sql`${bucket}, h.class, h.quality, length(h.label), h.label, h.context, h.entity_type, h.entity_key_id`;
+  const inPage =
+    scope.page.kind === "perType"
+      ? sql`r.type_rank <= ${scope.page.size}`
+      : sql`r.position > ${scope.page.offset} and r.position <= ${scope.page.offset + scope.page.size}`;
+  const { rows } = await sql<SearchRow>`with ${sql.join(ctes, sql`, `)},
+    hits as (${sql.join(typeHits, sql` union all `)}),
+    ranked as (
+      select h.*, count(*) over (partition by h.context, h.entity_type)::int as type_count,
+        row_number() over (partition by h.context, h.entity_type order by ${order})::int as type_rank,
+        row_number() over (order by ${order})::int as position
+      from hits h)
+    select r.context, r.entity_type, r.entity_key_id::int as entity_key_id, r.attribute, r.class,
+      r.quality, r.label, r.value, r.is_deleted, r.type_count, r.type_rank, ${inPage} as in_page
+    from ranked r
+    where ${inPage} or r.type_rank = 1
+    order by r.position`.execute(db);
+  return rows;
+}
+
+/** The records searched: the type's read view, or its versions at a past moment. */
+function sourceOf(target: SearchTarget, asOf: string | undefined): RawBuilder<unknown> {
+  if (asOf !== undefined) return sql`(${readViewAt(target.context, target.type, asOf)})`;
+  return sql.table(`${target.context.schema}.${viewNameOf(target.type.name)}`);
+}
+
+/** QUALITY of a folded value (with its leading space) for the query's words. */
+function qualitySql(
+  folded: RawBuilder<unknown>,
+  words: readonly string[],
+  phrase: string,
+): RawBuilder<number> {
+  const wordStarts = words.map((w) => sql`${folded} like ${`% ${w}%`}`);
+  const wholeWords = words.map((w) => sql`(${folded} || ' ') like ${`% ${w} %`}`);
+  return sql<number>`case
+    when ${folded} = ${` ${phrase}`} then ${QUALITY.value}::int
+    when ${sql.join(wholeWords, sql` and `)} then ${QUALITY.words}::int
+    when ${folded} like ${` ${phrase}%`} then ${QUALITY.start}::int
+    when ${sql.join(wordStarts, sql` and `)} then ${QUALITY.wordStarts}::int
+    else ${QUALITY.similar}::int end`;
+}

@@ -1,0 +1,231 @@
+import fs from "node:fs/promises";
+import { SearchResult } from "@ledgerline/contract";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, TEST_USER_PASSWORD, type TestApp } from "../testing/test-app.ts";
+import { testModelDir, typeIn } from "../testing/test-model.ts";
+import { upload, workbookOf } from "../testing/xlsx-files.ts";
+
+let t: TestApp;
+let modelDir: string;
+let steward: string;
+let currencyReader: string;
+
+beforeAll(async () => {
+  modelDir = await testModelDir({
+    "reference.yaml": (doc) => {
+      (doc.roles as Record<string, unknown>[]).push({
+        name: "currency_reader",
+        uiname: "Currency reader",
+        grants: { currency: ["read"] },
+      });
+      // A text that is neither key, label nor filter, made searchable by the model.
+      typeIn(doc, "currency").attributes.push({
+        name: "note",
+        uiName: "Note",
+        dataType: "String",
+        nullable: true,
+        searchable: true,
+      });
+    },
+  });
+  t = await createTestApp({ env: { MODEL_DIR: modelDir } });
+  await t.createUser({ username: "steward", roles: [{ context: "reference", role: "steward" }] });
+  await t.createUser({
+    username: "reader",
+    roles: [{ context: "reference", role: "currency_reader" }],
+  });
+  await t.createUser({ username: "outsider", roles: [] });
+  steward = await t.login("steward", TEST_USER_PASSWORD);
+  currencyReader = await t.login("reader", TEST_USER_PASSWORD);
+});
+afterAll(async () => {
+  await t.close();
+  await fs.rm(modelDir, { recursive: true, force: true });
+});
+
+async function search(body: object, credential = steward): Promise<SearchResult> {
+  const res = await t.post("/api/search", body, credential);
+  expect(res.statusCode, res.body).toBe(200);
+  return SearchResult.parse(res.json());
+}
+
+const labels = (result: SearchResult) => result.hits.map((h) => h.label);
+
+async function saveCurrency(record: object) {
+  const res = await t.post(
+    "/api/save",
+    { context: "reference", entityType: "currency", record },
+    steward,
+  );
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json<{ entityKeyID: number }>();
+}
+
+describe("POST /api/search", () => {
+  it("finds whole words and word starts, case and accents ignored, best first", async () => {
+    const result = await search({ query: "ARGENT" });
+    expect(labels(result)).toContain("Argentina (AR)");
+    const hit = result.hits.find((h) => h.label === "Argentina (AR)");
+    expect(hit).toMatchObject({
+      context: "reference",
+      entityType: "country",
+      attribute: "name",
+      kind: "label",
+      match: "prefix",
+      highlights: [[0, 6]],
+    });
+    // An inner word's start: 'Herzegovina' in 'Bosnia and Herzegovina'.
+    expect(labels(await search({ query: "herzeg" }))).toContain("Bosnia and Herzegovina (BA)");
+    // Accents: a saved 'Zürich' is found as 'zurich', and 'zürich' finds it too.
+    await saveCurrency({ code: "ZZC", name: "Zürich Franc", minor_units: 2, active: true });
+    expect(labels(await search({ query: "zurich" }))).toContain("ZZC - Zürich Franc");
+    expect(labels(await search({ query: "ZÜRICH fr" }))).toContain("ZZC - Zürich Franc");
+    // The key first: 'EUR' is the euro's code, whole, before any word starting so.
+    const eur = await search({ query: "eur" });
+    expect(eur.hits[0]).toMatchObject({ label: "EUR - Euro", kind: "key", match: "whole" });
+  });
+
+  it("tolerates a typo in a word of five letters or more", async () => {
+    const result = await search({ query: "Argentnia" });
+    expect(result.hits.find((h) => h.label === "Argentina (AR)")).toMatchObject({
+      match: "similar",
+    });
+  });
+
+  it("searches an attribute the model marks searchable, and only the kinds asked for", async () => {
+    await saveCurrency({ code: "ZZN", name: "Noted", note: "kept for the quarterly VAT rate" });
+    const found = await search({ query: "vat rate" });
+    expect(found.hits.find((h) => h.label === "ZZN - Noted")).toMatchObject({
+      attribute: "note",
+      kind: "other",
+      match: "whole",
+    });
+    expect(labels(await search({ query: "vat rate", kinds: ["key", "label"] }))).not.toContain(
+      "ZZN - Noted",
+    );
+  });
+
+  it("shows a commit at once, never a pending change, discontinued records only on request", async () => {
+    // Countries wait for approval on the web: the proposal is not found.
+    const res = await t.post(
+      "/api/save",
+      {
+        context: "reference",
+        entityType: "country",
+        record: { iso2: "QQ", name: "Quuxland", currency: 1, population: 5 },
+      },
+      steward,
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    expect(labels(await search({ query: "quuxland" }))).toEqual([]);
+    const { entityKeyID } = await saveCurrency({ code: "ZZD", name: "Dropped Dollar" });
+    expect(labels(await search({ query: "dropped" }))).toEqual(["ZZD - Dropped Dollar"]);
+    const deleted = await t.post(
+      "/api/delete",
+      { context: "reference", entityType: "currency", entityKeyIds: [entityKeyID] },
+      steward,
+    );
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    expect(labels(await search({ query: "dropped" }))).toEqual([]);
+    const withDiscontinued = await search({ query: "dropped", includeDiscontinued: true });
+    expect(withDiscontinued.hits).toMatchObject([
+      { label: "ZZD - Dropped Dollar", discontinued: true },
+    ]);
+  });
+
+  it("finds an uploaded record once approved, not before", async () => {
+    await t.createUser({
+      username: "both",
+      roles: [
+        { context: "reference", role: "steward" },
+        { context: "reference", role: "approver" },
+      ],
+    });
+    const both = await t.login("both", TEST_USER_PASSWORD);
+    const rows = [
+      ["Code", "Name", "Minor units", "Active"],
+      ["ZZU", "Uploaded Unit", 2, true],
+    ];
+    const pending = await upload(t, steward, await workbookOf("Currencies", rows), {
+      layout: "currencies",
+      deleteMissing: false,
+    });
+    expect(pending.statusCode, pending.body).toBe(200);
+    expect(labels(await search({ query: "uploaded unit" }))).toEqual([]);
+    const approved = await upload(t, both, await workbookOf("Currencies", rows), {
+      layout: "currencies",
+      deleteMissing: false,
+      approveEverything: true,
+    });
+    expect(approved.statusCode, approved.body).toBe(200);
+    expect(labels(await search({ query: "uploaded unit" }))).toEqual(["ZZU - Uploaded Unit"]);
+  });
+
+  it("answers as of a past moment", async () => {
+    const before = new Date().toISOString();
+    await new Promise((r) => setTimeout(r, 20));
+    await saveCurrency({ code: "ZZL", name: "Later Lira" });
+    expect(labels(await search({ query: "later lira" }))).toEqual(["ZZL - Later Lira"]);
+    expect(labels(await search({ query: "later lira", asOf: before }))).toEqual([]);
+  });
+
+  it("pages, groups and counts", async () => {
+    const first = await search({ query: "an", pageSize: 3 });
+    expect(first.hits).toHaveLength(3);
+    expect(first.total).toBeGreaterThan(3);
+    const second = await search({ query: "an", pageSize: 3, pageNum: 2 });
+    expect(second.hits.map((h) => h.entityKeyID)).not.toEqual(first.hits.map((h) => h.entityKeyID));
+    const perType = await search({ query: "b", pageSize: 2, perType: true });
+    expect(perType.hits).toEqual([]);
+    const box = await search({ query: "ba", pageSize: 2, perType: true });
+    for (const g of box.groups)
+      expect(box.hits.filter((h) => h.entityType === g.entityType).length).toBeLessThanOrEqual(2);
+  });
+
+  it("never shows a record, count or group of a type the caller may not read", async () => {
+    const result = await search({ query: "euro" }, currencyReader);
+    expect(result.groups.map((g) => g.entityType)).toEqual(["currency"]);
+    expect(result.hits.every((h) => h.entityType === "currency")).toBe(true);
+    // Countries named 'Andorra' and so on are not counted for the currency reader.
+    const countries = await search({ query: "andorra" }, currencyReader);
+    expect(countries).toMatchObject({ hits: [], groups: [], total: 0 });
+    const outsider = await t.login("outsider", TEST_USER_PASSWORD);
+    expect(await search({ query: "euro" }, outsider)).toMatchObject({ hits: [], total: 0 });
+    // An API token of read scope reads what its user may.
+    const token = await t.post(
+      "/api/tokens/create",
+      { name: "search", scope: "read", expiresInDays: 1 },
+      currencyReader,
+    );
+    expect(token.statusCode, token.body).toBe(200);
+    const byToken = await search({ query: "andorra euro" }, `Bearer ${token.json().secret}`);
+    expect(byToken.groups.every((g) => g.entityType === "currency")).toBe(true);
+  });
+
+  it("answers bad input quickly, never with an error", async () => {
+    const inputs = [
+      "",
+      "a",
+      "x".repeat(10_000),
+      "%",
+      "_",
+      "\\",
+      "'\"",
+      "%_\\'",
+      ".*[a-z]+(?=x)",
+      "&|!:*()<->",
+      "a & b | !c:* <-> (d)",
+      "the of and",
+      "Zürich Москва 東京 ελλάδα",
+      "'; drop table app.users; --",
+    ];
+    for (const query of inputs) {
+      const started = performance.now();
+      const result = await search({ query });
+      expect(performance.now() - started, query.slice(0, 40)).toBeLessThan(2_000);
+      expect(result.total).toBeGreaterThanOrEqual(0);
+    }
+    expect(await search({ query: "%" })).toMatchObject({ hits: [], words: [] });
+    expect((await search({ query: "the of and" })).words).toEqual(["the", "of", "and"]);
+  });
+});
