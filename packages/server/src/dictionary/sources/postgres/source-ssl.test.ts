@@ -1,11 +1,10 @@
-import { execFileSync } from "node:child_process";
 import fs from "node:fs/promises";
 import net from "node:net";
-import os from "node:os";
 import path from "node:path";
 import tls from "node:tls";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "../../../errors.ts";
+import { testCertificates } from "../../../testing/test-certificates.ts";
 import { SourceConnectionError } from "../source-error.ts";
 import { type ConnectionSettings, loadConnection, parseServiceFile } from "./connection-file.ts";
 import { connectReadOnly, sslOptionsOf } from "./source-database.ts";
@@ -71,55 +70,10 @@ describe("a source server whose certificate is signed by one authority for anoth
   /** TLS handshakes the server completed. */
   let handshakes = 0;
 
-  const openssl = (...args: string[]) => execFileSync("openssl", args, { cwd: dir, stdio: "pipe" });
-  const newKey = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"];
-
   beforeAll(async () => {
-    dir = await fs.mkdtemp(path.join(os.tmpdir(), "ledgerline-tls-"));
-    for (const name of ["ca", "other-ca"])
-      openssl(
-        "req",
-        "-x509",
-        "-days",
-        "1",
-        "-subj",
-        `/CN=Ledgerline test ${name}`,
-        ...newKey,
-        "-keyout",
-        `${name}.key`,
-        "-out",
-        `${name}.crt`,
-      );
-    await fs.writeFile(path.join(dir, "san.ext"), "subjectAltName=DNS:db.example.test\n");
-    openssl(
-      "req",
-      ...newKey,
-      "-subj",
-      "/CN=db.example.test",
-      "-keyout",
-      "db.key",
-      "-out",
-      "db.csr",
-    );
-    openssl(
-      "x509",
-      "-req",
-      "-in",
-      "db.csr",
-      "-CA",
-      "ca.crt",
-      "-CAkey",
-      "ca.key",
-      "-CAcreateserial",
-      "-days",
-      "1",
-      "-extfile",
-      "san.ext",
-      "-out",
-      "db.crt",
-    );
-    const key = await fs.readFile(path.join(dir, "db.key"));
-    const cert = await fs.readFile(path.join(dir, "db.crt"));
+    const certificates = await testCertificates();
+    dir = certificates.dir;
+    const { key, cert } = certificates;
     // Speaks as much of PostgreSQL's protocol as TLS needs: 'S' to the SSLRequest, then the
     // handshake; once it succeeds the connection ends, which is as far as these tests look.
     server = net.createServer((socket) => {
