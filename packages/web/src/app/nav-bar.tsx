@@ -9,6 +9,7 @@ import { Link, NavLink, useLocation } from "react-router";
 import { useMayPublish } from "../components/entity-types/use-entity-types.ts";
 import { useWaiting } from "../components/waiting/use-waiting.ts";
 import { waitingForMeIn, waitingForMeText } from "../components/waiting/waiting-counts.ts";
+import { SearchBox } from "../features/search/search-box.tsx";
 import { useProfile, useSelectedContext } from "../state/session-store.ts";
 import { ContextSelect } from "./context-select.tsx";
 import { useAppConfig, useNavShown } from "./use-app-config.ts";
@@ -133,6 +134,7 @@ export function NavBar() {
             )}
           </Nav>
           <Nav className="ms-auto align-items-xl-center gap-xl-3">
+            <SearchBox />
             {profile && <ContextSelect />}
             {profile && (
               // The user's name leads to My account: no room taken that the bar lacks at 1280 px.

@@ -38,6 +38,12 @@ const sessionRoutes: RouteObject[] = [
     }),
   },
   {
+    path: "search",
+    lazy: async () => ({
+      Component: (await import("../features/search/search-page.tsx")).SearchPage,
+    }),
+  },
+  {
     path: "notifications",
     lazy: async () => ({
       Component: (await import("../features/notifications/notifications-page.tsx"))

@@ -79,10 +79,16 @@ function Explorer({ context }: { context: string }) {
         )}
         {type && !history.compare && (
           <ExplorerView
-            key={`${context}/${type.name}`}
+            key={`${context}/${type.name}/${params.get("record") ?? ""}`}
             context={context}
             type={type}
             asOf={history.asOf}
+            record={recordOf(params.get("record"))}
+            onShowAll={() => {
+              const next = new URLSearchParams(params);
+              next.delete("record");
+              setParams(next);
+            }}
             onAsOf={history.setAsOf}
             onAsOfRefused={history.dropAsOf}
             onCompare={() =>
@@ -100,4 +106,10 @@ function Explorer({ context }: { context: string }) {
       <ToastStack toasts={toasts} onClose={dismiss} />
     </div>
   );
+}
+
+/** The record id of the address (`record`, a search result opened), or null. */
+function recordOf(text: string | null): number | null {
+  const id = Number(text);
+  return text !== null && Number.isInteger(id) && id > 0 ? id : null;
 }

@@ -32,6 +32,10 @@ interface ExplorerViewProps {
   /** The server refused the moment: the live list instead, in place of the refused address. */
   onAsOfRefused: () => void;
   onCompare: () => void;
+  /** The record a link opened (a search result): listed alone and selected; null for the list. */
+  record?: number | null;
+  /** Leaves the one record for the whole list. */
+  onShowAll?: () => void;
   showToast: (title: string, body: string, variant?: ToastVariant) => void;
 }
 
@@ -43,12 +47,13 @@ type Dialog = "add" | "edit" | "delete" | "history" | null;
  */
 export function ExplorerView(props: ExplorerViewProps) {
   const { context, type, asOf, onAsOf, onAsOfRefused, showToast } = props;
-  const view = useExplorerView(context, type, asOf);
+  const record = props.record ?? null;
+  const view = useExplorerView(context, type, asOf, record);
   const records = useRecords(view.query);
   const remove = useDeleteRecords();
   const exportXlsx = useExportXlsx();
   const [filterOpen, setFilterOpen] = useState(false);
-  const [selectedId, setSelectedId] = useState<number | null>(null);
+  const [selectedId, setSelectedId] = useState<number | null>(record);
   const [dialog, setDialog] = useState<Dialog>(null);
 
   const list = records.data?.data ?? [];
@@ -143,6 +148,12 @@ export function ExplorerView(props: ExplorerViewProps) {
           />
         </div>
       </Collapse>
+      {record !== null && (
+        <OneRecordNotice
+          onShowAll={props.onShowAll}
+          found={list.length > 0 || records.isFetching}
+        />
+      )}
       <RecordsTable
         attributes={type.attributes}
         records={list}
@@ -197,6 +208,38 @@ export function ExplorerView(props: ExplorerViewProps) {
       >
         <p className="mb-0">{DELETE_CONFIRMATION}</p>
       </ConfirmModal>
+    </div>
+  );
+}
+
+/** Above the table when a link opened one record: the way back to the whole list. */
+function OneRecordNotice({ onShowAll, found }: { onShowAll?: () => void; found: boolean }) {
+  useEffect(() => {
+    if (found)
+      document.querySelector('[data-testid="record-row"][aria-selected="true"]')?.scrollIntoView({
+        block: "nearest",
+      });
+  });
+  return (
+    <div
+      className="alert alert-info py-2 d-flex align-items-center gap-2"
+      data-testid="explorer-one-record"
+    >
+      <span>
+        {found
+          ? "Showing the record the link opened."
+          : "The record the link names is not here (or you may not read it)."}
+      </span>
+      {onShowAll && (
+        <button
+          type="button"
+          className="btn btn-link btn-sm p-0"
+          onClick={onShowAll}
+          data-testid="explorer-show-all"
+        >
+          Show all records
+        </button>
+      )}
     </div>
   );
 }

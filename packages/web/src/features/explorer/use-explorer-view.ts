@@ -9,7 +9,13 @@ import { hasRules } from "../../components/records/rule-check.ts";
  * and options, and the EntityQuery that follows from them at the moment listed (`asOf`, null for
  * now). The view is keyed by type, so a new type starts afresh.
  */
-export function useExplorerView(context: string, type: EntityTypeInfo, asOf: string | null) {
+export function useExplorerView(
+  context: string,
+  type: EntityTypeInfo,
+  asOf: string | null,
+  /** One record only (a search result opened, `record` in the address); null for the whole list. */
+  record: number | null = null,
+) {
   const [columnVisibility, setColumnVisibility] = useState<VisibilityState>({});
   const [showDiscontinued, setShowDiscontinued] = useState(false);
   const [trimCells, setTrimCells] = useState(true);
@@ -28,9 +34,10 @@ export function useExplorerView(context: string, type: EntityTypeInfo, asOf: str
       ...(showDiscontinued ? { includeDeleted: true } : {}),
       ...(breaksRule ? { breaksRule: true } : {}),
       ...(asOf ? { asOf } : {}),
+      ...(record !== null ? { entityKeyID: record, includeDeleted: true } : {}),
       ...listParams,
     }),
-    [context, type.name, showDiscontinued, breaksRule, asOf, listParams],
+    [context, type.name, showDiscontinued, breaksRule, asOf, record, listParams],
   );
 
   // The exact count, once asked for, holds for this list until what is listed changes.
