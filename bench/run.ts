@@ -11,6 +11,7 @@ import { benchNotify } from "./notify.ts";
 import { benchOverhead } from "./overhead.ts";
 import { benchPublish } from "./publish.ts";
 import { benchRecords } from "./records.ts";
+import { benchSearch } from "./search.ts";
 import { installInterruptHandler } from "./support/cleanup.ts";
 
 const BENCHMARKS: Record<string, () => Promise<void>> = {
@@ -26,6 +27,7 @@ const BENCHMARKS: Record<string, () => Promise<void>> = {
   overhead: benchOverhead,
   history: benchHistory,
   feed: benchFeed,
+  search: benchSearch,
 };
 
 const name = process.argv[2];

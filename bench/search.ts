@@ -1,0 +1,80 @@
+// `npm run bench -- search`: the search box's typed-as-you-go queries (issue 47) on
+// BENCH_SEARCH_ROWS (1,000,000) records of the bench type, on PostgreSQL: each query's p99 at 1
+// connection and at 20, as the box asks them (a few hits of each type, perType). The queries are
+// what a person types on the way to a word: 2 to 8 characters, common and rare prefixes, a typo.
+import type { SearchRequest, SearchResult } from "@ledgerline/contract";
+import type { Kysely } from "kysely";
+import { login } from "./support/app.ts";
+import { envNumber, envSize } from "./support/env.ts";
+import { load } from "./support/load.ts";
+import { BENCH_MODEL_YAML } from "./support/model.ts";
+import { loadNote, table, writeResult } from "./support/results.ts";
+import { seedItems } from "./support/seed.ts";
+import { announceBench, postJson, withBenchApp } from "./support/workload.ts";
+
+/** Typed as one goes: the code's and name's prefixes (names are hex), categories, rare and typos. */
+const QUERIES = [
+  "it",
+  "it00",
+  "it000123",
+  "ab",
+  "ab1",
+  "ab12c",
+  "echo",
+  "novem",
+  "zz",
+  "qx9",
+  "foxtrott",
+  "region 7",
+];
+
+export async function benchSearch(): Promise<void> {
+  const rows = envSize("BENCH_SEARCH_ROWS", 1_000_000);
+  const seconds = envNumber("BENCH_SECONDS", 5);
+  await announceBench("search");
+  const lines = await withBenchApp("search", { "bench.yaml": BENCH_MODEL_YAML }, async (s) => {
+    const seeded = await seedItems(s.bench.database.db as unknown as Kysely<unknown>, rows);
+    console.log(`seeded ${rows.toLocaleString("en")} records in ${seeded.toFixed(0)} s`);
+    const cookie = await login(s.app.url);
+    const url = `${s.app.url}/api/search`;
+    const measured = [];
+    for (const query of QUERIES) {
+      const body: SearchRequest = { query, pageSize: 4, perType: true };
+      const answer = await postJson<SearchResult>(url, body, cookie);
+      await load({ url, body, cookie, connections: 1, seconds: 1, maxRequests: 100 });
+      const one = await load({ url, body, cookie, connections: 1, seconds, maxRequests: 1_000 });
+      const twenty = await load({
+        url,
+        body,
+        cookie,
+        connections: 20,
+        seconds,
+        maxRequests: 4_000,
+      });
+      const found = `${answer.total}${answer.more ? "+" : ""}`;
+      measured.push({ query, found, one, twenty });
+    }
+    return measured;
+  });
+  console.log(`\nFinished with ${loadNote()}.\n`);
+  console.log(
+    table([
+      ["query", "found", "p50 ms (1)", "p99 ms (1)", "p99 ms (20)", "req/s (20)"],
+      ...lines.map((l) => [
+        `'${l.query}'`,
+        l.found,
+        l.one.p50,
+        l.one.p99,
+        l.twenty.p99,
+        Math.round(l.twenty.rps),
+      ]),
+    ]),
+  );
+  const file = await writeResult("search", {
+    rows,
+    worst_p99_1_connection_ms: Math.max(...lines.map((l) => l.one.p99)),
+    worst_p99_20_connections_ms: Math.max(...lines.map((l) => l.twenty.p99)),
+    ...Object.fromEntries(lines.map((l) => [`p99_1_${l.query.replace(/\W/g, "_")}_ms`, l.one.p99])),
+  });
+  console.log(`Figures: ${file}`);
+}
