@@ -3,7 +3,13 @@ import { NotFoundError } from "../errors.ts";
 import type { ContextModel, EntityType, Model } from "../model/model.ts";
 import { findContext, findEntityType } from "../model/model.ts";
 
-const TYPES = ["systemenvironment", "metadatasource", "dataobject", "dataelement"] as const;
+const TYPES = [
+  "systemenvironment",
+  "metadatasource",
+  "dataobject",
+  "dataelement",
+  "lineage",
+] as const;
 type DictionaryTypeName = (typeof TYPES)[number];
 
 /** The 'Data Dictionary' context of the model, or 404 when the model has none. */

@@ -79,7 +79,7 @@ async function pendingEvents(entityType: string): Promise<number[]> {
 }
 
 async function approveAll(): Promise<void> {
-  for (const type of ["dataobject", "dataelement"]) {
+  for (const type of ["dataobject", "dataelement", "lineage"]) {
     const ids = await pendingEvents(type);
     if (ids.length > 0) {
       const res = await t.post(
@@ -259,7 +259,7 @@ describe.skipIf(!reachable)("Data Dictionary metadata sources", () => {
     });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().Msg).toBe(
-      "metadata imported: 6 data objects (6 added, 0 changed, 0 missing, 0 unchanged); 17 data elements (17 added, 0 changed, 0 missing, 0 unchanged); 23 changes pending approval",
+      "metadata imported: 6 data objects (6 added, 0 changed, 0 missing, 0 unchanged); 17 data elements (17 added, 0 changed, 0 missing, 0 unchanged); 2 view lineages (2 added, 0 changed, 0 missing, 0 unchanged); 25 changes pending approval",
     );
     const objectEvents = await pendingEvents("dataobject");
     const elementEvents = await pendingEvents("dataelement");
@@ -297,6 +297,28 @@ describe.skipIf(!reachable)("Data Dictionary metadata sources", () => {
     ]);
     const customer = objects.data.find((o) => o.requested.attrValues.name.value === "customer");
     expect(customer?.requested.attrValues.description.value).toBe("People who buy");
+    // What each view reads, from pg_depend: the columns in their table's order.
+    const lineage = await listRecords(t, admin, {
+      context: DD,
+      entityType: "lineage",
+      pageSize: 0,
+    });
+    expect(
+      lineage.data
+        .map((r) => {
+          const v = r.requested.attrValues;
+          return `${v.view.label} -> ${v.readsobject.label} (${v.columns.value})`;
+        })
+        .sort(),
+    ).toEqual([
+      "sales.big_orders -> sales.orders (id, customer_id, total, placed)",
+      "sales.order_totals -> sales.orders (customer_id, total)",
+    ]);
+    expect(
+      objects.data
+        .filter((o) => String(o.requested.attrValues.kind.value).endsWith("view"))
+        .map((o) => o.requested.attrValues.lineage.value),
+    ).toEqual(["read from the database's dependencies", "read from the database's dependencies"]);
     expect(customer?.label).toBeUndefined();
     const orderColumns = await listRecords(t, admin, {
       context: DD,
@@ -367,7 +389,7 @@ describe.skipIf(!reachable)("Data Dictionary metadata sources", () => {
       EntityKeyID: sourceKey,
     });
     expect(res.json().Msg).toBe(
-      "metadata imported: 6 data objects (1 added, 0 changed, 1 missing, 5 unchanged); 17 data elements (2 added, 1 changed, 2 missing, 14 unchanged); 7 changes pending approval",
+      "metadata imported: 6 data objects (1 added, 0 changed, 1 missing, 5 unchanged); 17 data elements (2 added, 1 changed, 2 missing, 14 unchanged); 2 view lineages (0 added, 0 changed, 0 missing, 2 unchanged); 7 changes pending approval",
     );
     const elementEvents = await listRecords(t, admin, {
       context: DD,

@@ -35,6 +35,7 @@ export interface ImportOutcome {
   message: string;
   objects: IngestResult;
   elements: IngestResult;
+  lineage: IngestResult;
 }
 
 const MAX_ROWS = 5_000_000;
@@ -100,7 +101,7 @@ export function openSource(
 /**
  * Reads the source database's catalog (read-only, with timeouts), answering as soon as its objects
  * are read: the import writes its data objects while the columns still arrive. A failure to read
- * the columns is the elements' to answer.
+ * the columns (or lineage) is the elements' to answer.
  */
 export async function readSourceCatalog(
   connectionsDir: string,
@@ -112,10 +113,10 @@ export async function readSourceCatalog(
     objectsRead = resolve;
   });
   const catalog = connection.readCatalog(objectsRead);
-  const elements = catalog.then((c) => c.elements);
+  const rest = catalog.then(({ elements, lineage }) => ({ elements, lineage }));
   // Handled here as well: an import that fails before it needs the columns never awaits them.
-  elements.catch(() => undefined);
-  return { objects: await Promise.race([objects, catalog.then((c) => c.objects)]), elements };
+  rest.catch(() => undefined);
+  return { objects: await Promise.race([objects, catalog.then((c) => c.objects)]), rest };
 }
 
 /** Who proposes what an import finds (the caller, or the user who scheduled the source), with their rights. */
@@ -215,12 +216,13 @@ export async function importMetadataSource(
         proposer,
         buildIndexesLater,
       });
-      const { dataobject, dataelement } = dictionaryTypes(context);
+      const { dataobject, dataelement, lineage } = dictionaryTypes(context);
       await notifyChangeSetWaiting(tx, options.notifier, {
         context,
         written: [
           { type: dataobject, result: written.objects },
           { type: dataelement, result: written.elements },
+          { type: lineage, result: written.lineage },
         ],
         source: `import:${options.sourceKey}`,
         what: `the metadata import of ${sourceName}`,
@@ -235,7 +237,7 @@ export async function importMetadataSource(
         counts: {
           objects: outcome.objects.rows,
           elements: outcome.elements.rows,
-          pending: outcome.objects.pending + outcome.elements.pending,
+          pending: outcome.objects.pending + outcome.elements.pending + outcome.lineage.pending,
         },
       };
       await db.transaction().execute(async (tx) => {
@@ -251,7 +253,7 @@ export async function importMetadataSource(
       // Started after the run's outcome: on PGlite's one session they would be served first.
       if (later.length > 0) options.afterCommit?.(buildIndexes(db, later));
     }
-    ended("finished", outcome.objects.rows + outcome.elements.rows);
+    ended("finished", outcome.objects.rows + outcome.elements.rows + outcome.lineage.rows);
     return outcome;
   } catch (error) {
     ended(outcomeOfError(error));
@@ -288,7 +290,7 @@ async function ingestCatalog(
     buildIndexesLater: ((definitions: string[]) => void) | undefined;
   },
 ): Promise<ImportOutcome> {
-  const { dataobject, dataelement } = dictionaryTypes(context);
+  const { dataobject, dataelement, lineage: lineageType } = dictionaryTypes(context);
   const { copyRows, sourceKey, proposer, buildIndexesLater } = options;
   const user = proposer.username;
   const rightsOn = (type: EntityType) => proposalRightsOf(proposer.rights.flagsOf(type.name));
@@ -306,7 +308,15 @@ async function ingestCatalog(
   const attributesOf = (type: EntityType, names: string[]) =>
     type.attributes.filter((a) => names.includes(a.name));
 
-  const objectColumns = ["metadatasource", "schema", "name", "kind", "description", "rowestimate"];
+  const objectColumns = [
+    "metadatasource",
+    "schema",
+    "name",
+    "kind",
+    "description",
+    "rowestimate",
+    "lineage",
+  ];
   const objectAttributes = attributesOf(dataobject, objectColumns);
   const objects = await ingest(tx, {
     ...common,
@@ -322,6 +332,7 @@ async function ingestCatalog(
         kind: o.kind,
         description: o.description,
         rowestimate: o.rowestimate,
+        lineage: o.lineage,
       })),
     ),
     columnName: (name) => name,
@@ -350,7 +361,7 @@ async function ingestCatalog(
     "description",
   ];
   const elementAttributes = attributesOf(dataelement, elementColumns);
-  const columns = await catalog.elements;
+  const { elements: columns, lineage: reads } = await catalog.rest;
   const elements = await ingest(tx, {
     ...common,
     type: dataelement,
@@ -375,17 +386,43 @@ async function ingestCatalog(
     apply: !dataelement.approval.upload,
     rights: rightsOn(dataelement),
   });
+  const lineageAttributes = attributesOf(lineageType, ["view", "reads", "readsobject", "columns"]);
+  const lineage = await ingest(tx, {
+    ...common,
+    type: lineageType,
+    attributes: lineageAttributes,
+    chunks: chunksOf(
+      lineageType,
+      lineageAttributes,
+      reads.map((r) => ({
+        view: keyOf.get(`${r.schema}.${r.view}`) as ScalarValue,
+        reads: `${r.readsSchema}.${r.readsName}`,
+        readsobject: keyOf.get(`${r.readsSchema}.${r.readsName}`) ?? null,
+        columns: r.columns.length > 0 ? r.columns.join(", ") : null,
+      })),
+    ),
+    columnName: (name) => name,
+    missingScope: { attribute: "view", values: known.map((k) => k.entityKeyId) },
+    apply: !lineageType.approval.upload,
+    rights: rightsOn(lineageType),
+  });
+  const written = [objects, elements, lineage];
+  const sum = (part: "applied" | "pending" | "superseded") =>
+    written.reduce((total, r) => total + r[part], 0);
   return {
     message: [
       `metadata imported: ${counts("data object", objects)}`,
       counts("data element", elements),
+      // Only where there are views: a source without any reads as before.
+      ...(lineage.rows + lineage.missing > 0 ? [counts("view lineage", lineage)] : []),
       ...outcomeParts({
-        applied: objects.applied + elements.applied,
-        pending: objects.pending + elements.pending,
-        superseded: objects.superseded + elements.superseded,
+        applied: sum("applied"),
+        pending: sum("pending"),
+        superseded: sum("superseded"),
       }),
     ].join("; "),
     objects,
     elements,
+    lineage,
   };
 }

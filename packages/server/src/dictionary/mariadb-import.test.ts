@@ -48,7 +48,12 @@ const SETUP = [
      shipped_line int, shipped_order int,
      foreign key (shipped_order, shipped_line) references order_lines (order_id, line))`,
   "create view big_orders as select id, total from orders where total > 1000",
+  "create view customer_orders as select c.name, o.total from customer c join orders o on o.customer_id = c.id",
+  "create view recent_orders as with r as (select id from orders) select id from r",
 ];
+// A view over a table of another database, added once that database exists.
+const archived = (name: string) =>
+  `create view archived as select id from \`${name}_other\`.archive`;
 
 let t: TestApp;
 let source: MariadbSource;
@@ -93,7 +98,7 @@ async function objects() {
     const v = o.requested.attrValues;
     return {
       key: o.entityKeyID,
-      row: [v.schema.value, v.name.value, v.kind.value, v.description.value],
+      row: [v.schema.value, v.name.value, v.kind.value, v.description.value, v.lineage.value],
     };
   });
 }
@@ -141,7 +146,18 @@ async function everything(): Promise<string> {
   return JSON.stringify(rows);
 }
 
-const approveAll = () => approvePending(t, approver, ["dataobject", "dataelement"]);
+const approveAll = () => approvePending(t, approver, ["dataobject", "dataelement", "lineage"]);
+
+/** Each view's reads as `view -> reads (columns) [data object read]`, sorted. */
+async function lineageRecords(): Promise<string[]> {
+  const list = await listRecords(t, admin, { context: DD, entityType: "lineage", pageSize: 0 });
+  return list.data
+    .map((r) => {
+      const v = r.requested.attrValues;
+      return `${v.view.label} -> ${v.reads.value} (${v.columns.value ?? ""}) [${v.readsobject.value === null ? "" : v.readsobject.label}]`;
+    })
+    .sort();
+}
 
 describe.skipIf(!reachable)("a MariaDB metadata source", () => {
   beforeAll(async () => {
@@ -150,6 +166,7 @@ describe.skipIf(!reachable)("a MariaDB metadata source", () => {
     source = await createMariadbSource(SETUP, {
       other: ["create table archive (id int primary key)"],
     });
+    await source.exec([archived(source.name)]);
     await runMariadb([
       `create user if not exists '${reader}'@'%' identified by 'Right-Pw-1'`,
       `grant select, show view on \`${source.name}\`.* to '${reader}'@'%'`,
@@ -199,16 +216,20 @@ describe.skipIf(!reachable)("a MariaDB metadata source", () => {
     const res = await importSource();
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().Msg).toBe(
-      "metadata imported: 5 data objects (5 added, 0 changed, 0 missing, 0 unchanged); 17 data elements (17 added, 0 changed, 0 missing, 0 unchanged); 22 changes pending approval",
+      "metadata imported: 8 data objects (8 added, 0 changed, 0 missing, 0 unchanged); 21 data elements (21 added, 0 changed, 0 missing, 0 unchanged); 4 view lineages (4 added, 0 changed, 0 missing, 0 unchanged); 33 changes pending approval",
     );
     await approveAll();
     const found = await objects();
+    const parsed = "parsed from the view's definition";
     expect(found.map((o) => o.row)).toEqual([
-      [source.name, "big_orders", "view", null],
-      [source.name, "customer", "table", "People who buy"],
-      [source.name, "order_lines", "table", null],
-      [source.name, "orders", "table", "Orders placed"],
-      [source.name, "shipments", "table", null],
+      [source.name, "archived", "view", null, parsed],
+      [source.name, "big_orders", "view", null, parsed],
+      [source.name, "customer", "table", "People who buy", null],
+      [source.name, "customer_orders", "view", null, parsed],
+      [source.name, "order_lines", "table", null, null],
+      [source.name, "orders", "table", "Orders placed", null],
+      [source.name, "recent_orders", "view", null, "not known: a common table expression (WITH)"],
+      [source.name, "shipments", "table", null, null],
     ]);
     const keyOfObject = (name: string) => found.find((o) => o.row[1] === name)?.key as number;
     expect(await columnsOf(keyOfObject("customer"))).toEqual({
@@ -261,6 +282,13 @@ describe.skipIf(!reachable)("a MariaDB metadata source", () => {
     ]);
     expect(lines.twice.defaultvalue).toBe("generated always as (`line` * 2) virtual");
     // A foreign key of two columns: each refers to its own column of the other table's key.
+    const db = source.name;
+    expect(await lineageRecords()).toEqual([
+      `${db}.archived -> ${db}_other.archive (id) []`,
+      `${db}.big_orders -> ${db}.orders (id, total) [${db}.orders]`,
+      `${db}.customer_orders -> ${db}.customer (name, id) [${db}.customer]`,
+      `${db}.customer_orders -> ${db}.orders (total, customer_id) [${db}.orders]`,
+    ]);
     const shipments = await columnsOf(keyOfObject("shipments"));
     expect([shipments.shipped_order.foreignkey, shipments.shipped_line.foreignkey]).toEqual([
       `${source.name}.order_lines.order_id`,
@@ -274,18 +302,19 @@ describe.skipIf(!reachable)("a MariaDB metadata source", () => {
       "create table refunds (id int)",
       "alter table customer add column phone varchar(20)",
       "alter table customer modify email varchar(200) comment 'Contact address'",
+      "create or replace view big_orders as select id, total, placed from orders where total > 1000",
     ]);
     const res = await importSource();
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().Msg).toBe(
-      "metadata imported: 5 data objects (1 added, 0 changed, 1 missing, 4 unchanged); 17 data elements (2 added, 1 changed, 2 missing, 14 unchanged); 7 changes pending approval",
+      "metadata imported: 8 data objects (1 added, 0 changed, 1 missing, 7 unchanged); 22 data elements (3 added, 1 changed, 2 missing, 18 unchanged); 4 view lineages (0 added, 1 changed, 0 missing, 3 unchanged); 9 changes pending approval",
     );
     await approveAll();
     // The dropped table goes once its columns have gone.
     await approvePending(t, approver, ["dataobject"]);
     const again = await importSource();
     expect(again.json().Msg).toBe(
-      "metadata imported: 5 data objects (0 added, 0 changed, 0 missing, 5 unchanged); 17 data elements (0 added, 0 changed, 0 missing, 17 unchanged); nothing to change",
+      "metadata imported: 8 data objects (0 added, 0 changed, 0 missing, 8 unchanged); 22 data elements (0 added, 0 changed, 0 missing, 22 unchanged); 4 view lineages (0 added, 0 changed, 0 missing, 4 unchanged); nothing to change",
     );
   });
 
@@ -301,6 +330,27 @@ describe.skipIf(!reachable)("a MariaDB metadata source", () => {
     expect(text).toContain("Contact address");
     // The comment's markup is shown as text, not read as links or templates.
     expect(text).not.toContain("[[Customer]]");
+    const page = async (name: string) => {
+      const file = pages.find((p) => p.startsWith("Object-") && p.endsWith(`.${name}.md`));
+      return fs.readFile(path.join(wikiDir, file as string), "utf8");
+    };
+    // Markdown escapes each '_' of a name.
+    const md = (name: string) => name.replaceAll("_", "\\_");
+    const db = source.name;
+    const link = (name: string) => `[${md(`${db}.${name}`)}](Object-${sourceKey}-${db}.${name})`;
+    // Upstream on the view's page, downstream on the table's, each linking the other's page.
+    const bigOrders = await page("big_orders");
+    expect(bigOrders).toContain("What it reads: parsed from the view's definition.");
+    expect(bigOrders).toContain(`| upstream: reads | ${link("orders")} | id, total, placed |`);
+    expect(await page("orders")).toContain(
+      `| downstream: read by | ${link("big_orders")} | id, total, placed |`,
+    );
+    expect(await page("archived")).toContain(
+      `| upstream: reads | ${md(`${db}_other.archive`)} | id |`,
+    );
+    expect(await page("recent_orders")).toContain(
+      "What it reads: not known: a common table expression (WITH).",
+    );
   });
 
   describe("faults end in plain words, and leave the dictionary as it was", () => {
@@ -411,7 +461,7 @@ describe.skipIf(!reachable)("a MariaDB metadata source", () => {
       const res = await importSource();
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json().Msg).toMatch(
-        /^metadata imported: 6 data objects \(1 added, .*; 5017 data elements \(5000 added, /,
+        /^metadata imported: 9 data objects \(1 added, .*; 5022 data elements \(5000 added, /,
       );
     } finally {
       await source.exec(["drop view wide"]);

@@ -1,5 +1,5 @@
 import type { DictionarySnapshot, Row } from "./dictionary-snapshot.ts";
-import { type Block, doc, type Inline, type PageDoc } from "./document.ts";
+import { type Block, type Cell, doc, type Inline, type PageDoc } from "./document.ts";
 import { mermaidEntity, mermaidLabel } from "./mermaid.ts";
 
 // Code-point order, so page order never depends on the machine's locale data.
@@ -170,6 +170,7 @@ function objectPage(
   sourceObjects: Map<string, Row>,
   referrers: Row[],
   source: Row | undefined,
+  lineage: ObjectLineage,
 ): PageDoc {
   const fkTarget = (fk: unknown) => referredObject(sourceObjects, fk);
   const keys = (e: Row): Inline[] => {
@@ -236,7 +237,50 @@ function objectPage(
       items: linked.map((o) => [doc.link(ids.object(o), `${str(o.schema)}.${str(o.name)}`)]),
     });
   }
+  blocks.push(...lineageBlocks(ids, object, lineage));
   return { id: ids.object(object), title, blocks };
+}
+
+/** What a view reads (upstream) and which views read an object (downstream), with their columns. */
+interface ObjectLineage {
+  upstream: Row[];
+  downstream: Row[];
+  objects: Map<number, Row>;
+}
+
+function lineageBlocks(ids: PageIds, object: Row, lineage: ObjectLineage): Block[] {
+  const { upstream, downstream, objects } = lineage;
+  const how = str(object.lineage);
+  if (how === "" && upstream.length === 0 && downstream.length === 0) return [];
+  const linkTo = (key: unknown, fallback: string): Cell => {
+    const target = key === null ? undefined : objects.get(Number(key));
+    return target
+      ? [doc.link(ids.object(target), `${str(target.schema)}.${str(target.name)}`)]
+      : fallback;
+  };
+  const blocks: Block[] = [doc.heading(2, "Lineage")];
+  if (how !== "") blocks.push(doc.paragraph(`What it reads: ${how}.`));
+  if (upstream.length > 0 || downstream.length > 0)
+    blocks.push({
+      kind: "table",
+      header: ["Direction", "Object", "Columns"],
+      rows: [
+        ...upstream.map((l) => [
+          "upstream: reads",
+          linkTo(l.readsobject, str(l.reads)),
+          str(l.columns),
+        ]),
+        ...downstream.map((l) => {
+          const view = objects.get(Number(l.view));
+          return [
+            "downstream: read by",
+            linkTo(l.view, `${str(view?.schema)}.${str(view?.name)}`),
+            str(l.columns),
+          ];
+        }),
+      ],
+    });
+  return blocks;
 }
 
 /** Every page of the published dictionary, in a stable order: same snapshot, same pages. */
@@ -255,6 +299,15 @@ export function buildPages(s: DictionarySnapshot): PageDoc[] {
   const elementsByObject = group(s.elements, "dataobject");
   const sourceByKey = new Map(s.sources.map((src) => [src.key, src]));
   const ids = buildPageIds(s);
+  const objectByKey = new Map(s.objects.map((o) => [o.key, o]));
+  // Lineage whose view is published, by view (upstream) and by the object read (downstream).
+  const shownLineage = s.lineage.filter((l) => objectByKey.has(Number(l.view)));
+  const upstreamOf = group(shownLineage, "view");
+  const downstreamOf = group(
+    shownLineage.filter((l) => l.readsobject !== null),
+    "readsobject",
+  );
+  const byReads = (a: Row, b: Row) => compare(str(a.reads), str(b.reads)) || a.key - b.key;
 
   const pages: PageDoc[] = [
     homePage(s, ids),
@@ -280,8 +333,26 @@ export function buildPages(s: DictionarySnapshot): PageDoc[] {
       const referring = [...(referrers.get(object.key)?.values() ?? [])].sort((a, b) =>
         compare(ids.object(a), ids.object(b)),
       );
+      const lineage: ObjectLineage = {
+        upstream: [...(upstreamOf.get(object.key) ?? [])].sort(byReads),
+        downstream: [...(downstreamOf.get(object.key) ?? [])].sort((a, b) =>
+          compare(
+            ids.object(objectByKey.get(Number(a.view)) as Row),
+            ids.object(objectByKey.get(Number(b.view)) as Row),
+          ),
+        ),
+        objects: objectByKey,
+      };
       pages.push(
-        objectPage(ids, object, elements, byQualified, referring, sourceByKey.get(sourceKey)),
+        objectPage(
+          ids,
+          object,
+          elements,
+          byQualified,
+          referring,
+          sourceByKey.get(sourceKey),
+          lineage,
+        ),
       );
     }
   }

@@ -15,6 +15,8 @@ export interface DictionarySnapshot {
   sources: Row[];
   objects: Row[];
   elements: Row[];
+  /** What each view reads (type `lineage`): `view`, `reads`, `readsobject`, `columns`. */
+  lineage: Row[];
 }
 
 function typeOf(context: ContextModel, name: string): EntityType {
@@ -79,7 +81,7 @@ async function rowsOf(
 
 const DOCS = ["intro", "editiondetail"];
 
-/** Reads the approved (visible) records of the five dictionary types, one query each. */
+/** Reads the approved (visible) records of the six dictionary types, one query each. */
 export async function loadSnapshot(db: Db, context: ContextModel): Promise<DictionarySnapshot> {
   return {
     applications: await rowsOf(db, context, "application", [
@@ -107,6 +109,7 @@ export async function loadSnapshot(db: Db, context: ContextModel): Promise<Dicti
       "kind",
       "description",
       "rowestimate",
+      "lineage",
       ...DOCS,
     ]),
     // A data element's page is its object's: its own curated documentation is not published.
@@ -121,5 +124,6 @@ export async function loadSnapshot(db: Db, context: ContextModel): Promise<Dicti
       "foreignkey",
       "description",
     ]),
+    lineage: await rowsOf(db, context, "lineage", ["view", "reads", "readsobject", "columns"]),
   };
 }

@@ -101,6 +101,7 @@ function snapshot(): DictionarySnapshot {
         editiondetail: null,
       },
     ],
+    lineage: [],
   };
 }
 

@@ -8,6 +8,8 @@ export interface CatalogObject {
   kind: string;
   description: string | null;
   rowestimate: number | null;
+  /** A view's: how what it reads was found, or why it could not be (see LINEAGE); null otherwise. */
+  lineage: string | null;
 }
 
 export interface CatalogElement {
@@ -23,13 +25,33 @@ export interface CatalogElement {
   description: string | null;
 }
 
+/** One table or view that a view reads, with the columns of it that the view reads. */
+export interface CatalogLineage {
+  schema: string;
+  view: string;
+  readsSchema: string;
+  readsName: string;
+  columns: string[];
+}
+
+/** A view's `lineage` as the dictionary states it. */
+export const LINEAGE = {
+  catalog: "read from the database's dependencies",
+  parsed: "parsed from the view's definition",
+  notParsed: (why: string) => `not known: ${why}`,
+} as const;
+
 export interface Catalog {
   objects: CatalogObject[];
   elements: CatalogElement[];
+  lineage: CatalogLineage[];
 }
 
-/** A catalog being read: its objects, and its columns, which take most of the read, still to come. */
+/**
+ * A catalog being read: its objects, and its columns and lineage, which take most of the read,
+ * still to come.
+ */
 export interface CatalogReading {
   objects: CatalogObject[];
-  elements: Promise<CatalogElement[]>;
+  rest: Promise<Pick<Catalog, "elements" | "lineage">>;
 }

@@ -1,5 +1,12 @@
 import type { Connection, RowDataPacket } from "mysql2/promise";
-import type { Catalog, CatalogElement, CatalogObject } from "../catalog.ts";
+import {
+  type Catalog,
+  type CatalogElement,
+  type CatalogLineage,
+  type CatalogObject,
+  LINEAGE,
+} from "../catalog.ts";
+import { viewReads } from "./view-definition.ts";
 
 /** Which server answers: MariaDB and MySQL 8 differ in how information_schema shows defaults. */
 export type Flavour = "mariadb" | "mysql";
@@ -19,8 +26,10 @@ const OBJECTS = (where: string) => `
   select t.table_schema as \`schema\`, t.table_name as name,
     case when t.table_type in ('VIEW', 'SYSTEM VIEW') then 'view' else 'table' end as kind,
     case when t.table_type in ('VIEW', 'SYSTEM VIEW') then null else nullif(t.table_comment, '') end as description,
-    case when t.table_type in ('VIEW', 'SYSTEM VIEW') then null else t.table_rows end as rowestimate
+    case when t.table_type in ('VIEW', 'SYSTEM VIEW') then null else t.table_rows end as rowestimate,
+    v.view_definition as definition
   from information_schema.tables t
+  left join information_schema.views v on v.table_schema = t.table_schema and v.table_name = t.table_name
   where ${where} and t.table_type <> 'SEQUENCE'
   order by t.table_schema, t.table_name`;
 
@@ -90,7 +99,8 @@ export function defaultOf(
 
 /**
  * Reads the documented objects and their columns from information_schema: two set-based queries,
- * the objects first, handed to `objectsRead` as soon as they are read. information_schema is not
+ * the objects first (with what each view reads, from its definition), handed to `objectsRead` as
+ * soon as they are read. information_schema is not
  * a snapshot, so columns of an object created between the two are left for the next import.
  */
 export async function readMariadbCatalog(
@@ -100,13 +110,29 @@ export async function readMariadbCatalog(
 ): Promise<Catalog> {
   const [tableWhere, params] = schemaFilter("t", options.databases);
   const [objectRows] = await connection.query<RowDataPacket[]>(OBJECTS(tableWhere), params);
-  const objects: CatalogObject[] = objectRows.map((o) => ({
-    schema: o.schema,
-    name: o.name,
-    kind: o.kind,
-    description: o.description,
-    rowestimate: o.rowestimate === null ? null : Number(o.rowestimate),
-  }));
+  const lineage: CatalogLineage[] = [];
+  const objects: CatalogObject[] = objectRows.map((o) => {
+    const object = {
+      schema: o.schema,
+      name: o.name,
+      kind: o.kind,
+      description: o.description,
+      rowestimate: o.rowestimate === null ? null : Number(o.rowestimate),
+      lineage: null,
+    };
+    if (o.kind !== "view") return object;
+    const found = viewReads(o.definition);
+    if (!found.parsed) return { ...object, lineage: LINEAGE.notParsed(found.why) };
+    for (const r of found.reads)
+      lineage.push({
+        schema: o.schema,
+        view: o.name,
+        readsSchema: r.schema,
+        readsName: r.name,
+        columns: r.columns,
+      });
+    return { ...object, lineage: LINEAGE.parsed };
+  });
   objectsRead(objects);
   const known = new Set(objects.map((o) => `${o.schema}.${o.name}`));
   const [columnWhere] = schemaFilter("c", options.databases);
@@ -130,5 +156,5 @@ export async function readMariadbCatalog(
       description: c.description,
     });
   }
-  return { objects, elements };
+  return { objects, elements, lineage };
 }

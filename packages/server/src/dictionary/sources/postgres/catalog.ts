@@ -1,5 +1,11 @@
 import type pg from "pg";
-import type { Catalog, CatalogElement, CatalogObject } from "../catalog.ts";
+import {
+  type Catalog,
+  type CatalogElement,
+  type CatalogLineage,
+  type CatalogObject,
+  LINEAGE,
+} from "../catalog.ts";
 
 // The relations worth documenting: tables, partitioned tables (partitions folded into them),
 // views, materialized views and foreign tables, outside system schemas and extensions.
@@ -26,7 +32,8 @@ const OBJECTS = `
     case when r.relkind = 'p' then (
            select nullif(sum(greatest(pc.reltuples, 0)), 0)::bigint from pg_inherits i join pg_class pc on pc.oid = i.inhrelid
            where i.inhparent = r.oid)
-         when r.relkind in ('r', 'm') and c.reltuples >= 0 then c.reltuples::bigint end as rowestimate
+         when r.relkind in ('r', 'm') and c.reltuples >= 0 then c.reltuples::bigint end as rowestimate,
+    case when r.relkind in ('v', 'm') then $1::text end as lineage
   from rels r join pg_class c on c.oid = r.oid
   ${COMMENT("ds", "r.oid", "0")}
   order by 1, 2`;
@@ -63,6 +70,24 @@ const ELEMENTS = `
   ${COMMENT("ds", "a.attrelid", "a.attnum")}
   order by r.rank, a.attnum`;
 
+// What each view and materialized view reads, from the dependencies of its rewrite rule: one row
+// per relation read, its columns in their order (none when only the whole relation is named, as
+// by count(*)). Functions, types and the view itself are left out.
+const LINEAGE_READS = `
+  with rels as (${RELATIONS})
+  select rels.schema, rels.name as view, sn.nspname as "readsSchema", s.relname as "readsName",
+    coalesce(array_agg(a.attname::text order by a.attnum) filter (where a.attnum is not null), '{}') as columns
+  from rels
+  join pg_rewrite rw on rw.ev_class = rels.oid
+  join pg_depend d on d.classid = 'pg_rewrite'::regclass and d.objid = rw.oid
+    and d.refclassid = 'pg_class'::regclass and d.refobjid <> rels.oid
+  join pg_class s on s.oid = d.refobjid and s.relkind in ('r', 'p', 'v', 'm', 'f')
+  join pg_namespace sn on sn.oid = s.relnamespace
+  left join pg_attribute a on a.attrelid = d.refobjid and a.attnum = d.refobjsubid and d.refobjsubid > 0
+  where rels.relkind in ('v', 'm')
+  group by 1, 2, 3, 4
+  order by 1, 2, 3, 4`;
+
 /**
  * Reads the documented objects and their columns in one consistent, read-only snapshot: two
  * set-based queries, the objects first, handed to `objectsRead` as soon as they are read.
@@ -73,14 +98,17 @@ export async function readCatalog(
 ): Promise<Catalog> {
   await client.query("begin isolation level repeatable read read only");
   try {
-    const objects = (await client.query<CatalogObject>(OBJECTS)).rows.map((o) => ({
-      ...o,
-      rowestimate: o.rowestimate === null ? null : Number(o.rowestimate),
-    }));
+    const objects = (await client.query<CatalogObject>(OBJECTS, [LINEAGE.catalog])).rows.map(
+      (o) => ({
+        ...o,
+        rowestimate: o.rowestimate === null ? null : Number(o.rowestimate),
+      }),
+    );
     objectsRead(objects);
     const elements = await client.query<CatalogElement>(ELEMENTS);
+    const lineage = await client.query<CatalogLineage>(LINEAGE_READS);
     // attnum is a smallint, which the driver answers as a number already.
-    return { objects, elements: elements.rows };
+    return { objects, elements: elements.rows, lineage: lineage.rows };
   } finally {
     await client.query("rollback");
   }
