@@ -24,6 +24,7 @@ export const SECURITY_EVENT_KINDS = [
   "webhook-paused",
   "webhook-resumed",
   "webhook-removed",
+  "backup-taken",
 ] as const;
 export const SecurityEventKind = z.enum(SECURITY_EVENT_KINDS);
 export type SecurityEventKind = z.infer<typeof SecurityEventKind>;

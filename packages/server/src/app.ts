@@ -8,6 +8,7 @@ import { accountRoutes } from "./account/account.routes.ts";
 import { rolesRoutes } from "./admin/roles.routes.ts";
 import { usersRoutes } from "./admin/users.routes.ts";
 import { auditRoutes } from "./audit/audit.routes.ts";
+import { backupRoutes } from "./backup/backup.routes.ts";
 import { authRoutes } from "./auth/auth.routes.ts";
 import { oidcRoutes } from "./auth/oidc/oidc.routes.ts";
 import { changesRoutes } from "./changes/changes.routes.ts";
@@ -110,6 +111,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await tokensRoutes(app, deps);
   await webhooksRoutes(app, deps);
   await auditRoutes(app, deps);
+  await backupRoutes(app, deps);
   await accountRoutes(app, deps);
   await openApiRoutes(app);
   await systemRoutes(app, deps);

@@ -13,6 +13,7 @@ import {
 import { hashPassword } from "./auth/password.ts";
 import { newPasswordProblem } from "./auth/password-policy.ts";
 import { deleteSessionsOfUser } from "./auth/sessions.repository.ts";
+import { backupCommand, CommandError, restoreCommand } from "./backup/backup-commands.ts";
 import { generatePassword, loadConfig } from "./config.ts";
 import { type Db, openDatabase } from "./db/connection.ts";
 import { migrateToLatest } from "./db/migrate.ts";
@@ -40,10 +41,15 @@ Commands:
   changes       --context C [--types a,b] [--after CURSOR] [--follow] [--url URL]
                 (the change feed of a running server as JSON lines, read with the API token in
                 LEDGERLINE_TOKEN; URL defaults to LEDGERLINE_URL, else http://127.0.0.1:PORT)
+  backup        <file> [--url URL]
+                (a consistent backup of the embedded database; while a server runs on it, taken
+                by that server with the API token in LEDGERLINE_TOKEN: a super administrator's,
+                write scope)
+  restore       <file>   (a backup into the embedded database's folder, which must be empty)
 
 A password left out is generated and printed once. The database is the one the server uses
 (DATABASE_URL, or the embedded one under DATA_DIR); stop a server on the embedded database first.
-'changes' reads from the server instead, and runs beside it.`;
+'changes' reads from the server instead, and runs beside it; so does 'backup'.`;
 
 class CliError extends Error {}
 
@@ -72,6 +78,12 @@ async function choosePassword(
   return { hash: await hashPassword(password), shown: given ? undefined : password };
 }
 
+/** The address of the running server the command talks to. */
+function serverUrl(given: string | undefined): string {
+  const port = loadConfig(process.env, []).port;
+  return given ?? process.env.LEDGERLINE_URL ?? `http://127.0.0.1:${port}`;
+}
+
 /** Prints the change feed as JSON lines, read from a running server (readFeed); --follow until Ctrl+C. */
 async function printChanges(values: {
   context?: string;
@@ -82,11 +94,10 @@ async function printChanges(values: {
 }): Promise<undefined> {
   const token = process.env.LEDGERLINE_TOKEN;
   if (!token) throw new CliError("Set LEDGERLINE_TOKEN to an API token (a read token is enough)");
-  const port = loadConfig(process.env, []).port;
   const stop = new AbortController();
   process.once("SIGINT", () => stop.abort());
   for await (const change of readFeed({
-    url: values.url ?? process.env.LEDGERLINE_URL ?? `http://127.0.0.1:${port}`,
+    url: serverUrl(values.url),
     token,
     context: required(values.context, "context"),
     entityTypes: values.types?.split(",").filter(Boolean),
@@ -129,6 +140,12 @@ async function run(argv: string[]): Promise<string | undefined> {
 
   // The command's own flags are not the server's.
   const config = loadConfig(process.env, []);
+  const file = () => {
+    if (!positionals[1]) throw new CliError(`Usage: npm run cli -- ${command} <file>`);
+    return positionals[1];
+  };
+  if (command === "backup") return backupCommand(config, file(), serverUrl(values.url));
+  if (command === "restore") return restoreCommand(config, file());
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     statementCache: config.statementCache,
@@ -276,7 +293,10 @@ run(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     const worded =
-      error instanceof CliError || error instanceof AppError || error instanceof FolderInUseError;
+      error instanceof CliError ||
+      error instanceof CommandError ||
+      error instanceof AppError ||
+      error instanceof FolderInUseError;
     console.error(worded ? `Error: ${error.message}` : error);
     process.exit(1);
   },

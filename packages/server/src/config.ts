@@ -3,6 +3,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { NavItem } from "@ledgerline/contract";
 import { z } from "zod";
+import { checkCron } from "./dictionary/cron.ts";
 import { parseTrustedProxies, type TrustedProxies } from "./http/trusted-proxies.ts";
 
 /** The address of a sender written as an address or as "Name <address>". */
@@ -128,6 +129,9 @@ const EnvSchema = z.object({
   TOKEN_MAX_DAYS: z.coerce.number().int().positive().default(365),
   TOKEN_RATE_LIMIT: z.coerce.number().int().positive().default(600),
   AUDIT_RETENTION_DAYS: z.coerce.number().int().positive().default(400),
+  BACKUP_CRON: z.string().optional(),
+  BACKUP_DIR: z.string().optional(),
+  BACKUP_KEEP: z.coerce.number().int().positive().default(7),
   COUNT_ESTIMATE_ABOVE: z.coerce.number().int().positive().default(COUNT_ESTIMATE_DEFAULT),
   LIST_ALL_MAX_ROWS: z.coerce.number().int().positive().max(1_000_000).default(LIST_ALL_DEFAULT),
   STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(86_400_000).default(30_000),
@@ -188,6 +192,14 @@ export interface Config {
   audit: {
     /** Days a security event is kept before the sweep removes it. */
     retentionDays: number;
+  };
+  /** Scheduled backups of the embedded database. */
+  backup: {
+    /** When to take one (a cron expression); undefined for none. */
+    cron?: string;
+    dir: string;
+    /** How many of the newest backups in `dir` are kept. */
+    keep: number;
   };
   tokens: {
     /** Longest lifetime of a new API token, in days. */
@@ -346,6 +358,10 @@ export const CONFIG_HELP: Record<keyof z.infer<typeof EnvSchema>, string> = {
   TOKEN_RATE_LIMIT: "calls one API token may make per minute, per instance (default 600)",
   AUDIT_RETENTION_DAYS:
     "days the security audit trail keeps an event before removing it (default 400)",
+  BACKUP_CRON:
+    "when the server backs the embedded database up, a cron expression such as '0 3 * * *' (default: never; not with DATABASE_URL)",
+  BACKUP_DIR: "where scheduled backups are written (default $DATA_DIR/backups)",
+  BACKUP_KEEP: "how many of the newest scheduled backups are kept (default 7)",
   COUNT_ESTIMATE_ABOVE: `a filtered list expected to hold more rows than this shows the planner's estimate ('about ...') instead of a count (default ${COUNT_ESTIMATE_DEFAULT})`,
   LIST_ALL_MAX_ROWS: `most rows a list of every row ('All', pageSize 0) answers; a longer one is refused, to be paged or exported (default ${LIST_ALL_DEFAULT})`,
   STATEMENT_TIMEOUT_MS:
@@ -452,6 +468,7 @@ export function loadConfig(
     },
     tokens: { maxDays: e.TOKEN_MAX_DAYS, perMinute: e.TOKEN_RATE_LIMIT },
     audit: { retentionDays: e.AUDIT_RETENTION_DAYS },
+    backup: backupConfig(e, dataDir),
     countEstimateAbove: e.COUNT_ESTIMATE_ABOVE,
     listAllMaxRows: e.LIST_ALL_MAX_ROWS,
     statementTimeoutMs: e.STATEMENT_TIMEOUT_MS,
@@ -497,6 +514,22 @@ export interface EventsConfig {
   url: string;
   subject: string;
   stream: string;
+}
+
+function backupConfig(e: z.infer<typeof EnvSchema>, dataDir: string): Config["backup"] {
+  const cron = e.BACKUP_CRON?.trim() || undefined;
+  if (cron && e.DATABASE_URL)
+    throw new ConfigError(
+      "Invalid configuration:\n  BACKUP_CRON: backs up the embedded database; with DATABASE_URL, back PostgreSQL up with pg_dump or point-in-time recovery",
+    );
+  const check = cron ? checkCron(cron) : undefined;
+  if (check && !check.valid)
+    throw new ConfigError(`Invalid configuration:\n  BACKUP_CRON: ${check.message}`);
+  return {
+    cron,
+    dir: path.resolve(e.BACKUP_DIR ?? path.join(dataDir, "backups")),
+    keep: e.BACKUP_KEEP,
+  };
 }
 
 function smtpConfig(e: z.infer<typeof EnvSchema>): SmtpConfig | undefined {

@@ -2,6 +2,7 @@ import path from "node:path";
 import { DATA_DICTIONARY_CONTEXT } from "@ledgerline/contract";
 import { buildApp } from "./app.ts";
 import { startAuditSweeper } from "./audit/retention.ts";
+import { startBackupSchedule } from "./backup/backup-schedule.ts";
 import { startBusRelay } from "./bus/bus-relay.ts";
 import { openNatsPublisher } from "./bus/nats-publisher.ts";
 import { ConfigError, loadConfig, serverHelp, wantsHelp } from "./config.ts";
@@ -84,6 +85,7 @@ async function main(): Promise<void> {
     publicUrl: config.publicUrl,
     log: app.log,
   });
+  const backups = startBackupSchedule(database, config.backup, app.log);
   const auditSweeper = startAuditSweeper({
     db: database.db,
     retentionDays: config.audit.retentionDays,
@@ -106,6 +108,7 @@ async function main(): Promise<void> {
     await busRelay?.stop();
     await webhookSender.stop();
     await auditSweeper.stop();
+    await backups?.stop();
     await app.close();
     await database.close();
     await stopTracing?.();

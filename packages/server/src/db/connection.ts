@@ -94,6 +94,8 @@ export interface Database {
   connections(): ConnectionStats;
   /** Who hears of each statement's end (metrics, traces). */
   statements: StatementListeners;
+  /** The embedded database's data folder; undefined on PostgreSQL and for one held in memory. */
+  folder?: string;
   close(): Promise<void>;
 }
 
@@ -275,6 +277,7 @@ async function openPglite(dir: string, log?: (message: string) => void): Promise
   const database = pgliteDatabase(thread);
   return {
     ...database,
+    folder: path.resolve(dir),
     close: async () => {
       await database.close();
       await unlock();

@@ -406,6 +406,8 @@ const CALLS: Record<string, () => Promise<Call>> = {
     send: json("/api/webhooks/resend", { deliveryId: 999_999 }),
   }),
   "POST /api/audit/list": async () => ({ send: json("/api/audit/list", {}) }),
+  // The tests' databases are in memory or on PostgreSQL, neither of which this call backs up.
+  "POST /api/backup": async () => ({ alsoAllowed: [400], send: json("/api/backup", {}) }),
   "POST /api/audit/export": async () => ({ send: json("/api/audit/export", {}) }),
   "POST /api/account/profile": async () => ({ send: json("/api/account/profile", {}) }),
   // Every signed-in caller's password is TEST_USER_PASSWORD: setting it again keeps it.

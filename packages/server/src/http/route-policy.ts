@@ -177,6 +177,10 @@ export const ROUTE_POLICY: Readonly<Record<string, RoutePolicy>> = {
   "POST /api/account/password": limited(signedIn(), 10),
   "POST /api/account/email": limited(signedIn(), 10),
 
+  // The whole database, password and token hashes included: super administrators, and tokens only
+  // of the write scope (a read token is what scripts that only read are handed).
+  "POST /api/backup": writes({ access: "superadmin", body: "none" }),
+
   // Registered only with METRICS_TOKEN set, so declared as a prefix (which needs no route to
   // exist); the route checks that token itself.
   "GET /metrics*": pub(),

@@ -7,25 +7,25 @@ import { Counter, Histogram, Registry } from "prom-client";
  */
 export const processRegistry = new Registry();
 
-export type Operation = "upload" | "approval" | "rejection" | "import" | "publish";
+export type Operation = "upload" | "approval" | "rejection" | "import" | "publish" | "backup";
 /** finished: done; refused: the request was wrong or not allowed (4xx); failed: a fault. */
 export type OperationOutcome = "finished" | "refused" | "failed";
 
 const started = new Counter({
   name: "ledgerline_operations_started_total",
-  help: "Uploads, approvals, rejections, metadata imports and publishes started",
+  help: "Uploads, approvals, rejections, metadata imports, publishes and backups started",
   labelNames: ["operation"] as const,
   registers: [processRegistry],
 });
 const ended = new Counter({
   name: "ledgerline_operations_total",
-  help: "Uploads, approvals, rejections, metadata imports and publishes ended, by outcome",
+  help: "Uploads, approvals, rejections, metadata imports, publishes and backups ended, by outcome",
   labelNames: ["operation", "outcome"] as const,
   registers: [processRegistry],
 });
 const duration = new Histogram({
   name: "ledgerline_operation_duration_seconds",
-  help: "How long uploads, approvals, rejections, metadata imports and publishes took, by outcome",
+  help: "How long uploads, approvals, rejections, metadata imports, publishes and backups took, by outcome",
   labelNames: ["operation", "outcome"] as const,
   buckets: [0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 900],
   registers: [processRegistry],

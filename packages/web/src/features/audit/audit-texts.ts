@@ -25,6 +25,7 @@ export const EVENT_LABELS: Readonly<Record<SecurityEventKind, string>> = {
   "webhook-paused": "Webhook paused",
   "webhook-resumed": "Webhook resumed",
   "webhook-removed": "Webhook removed",
+  "backup-taken": "Backup taken",
 };
 
 /** The filters as the page holds them: texts of its inputs, dates as YYYY-MM-DD (both ends included). */
