@@ -1,9 +1,16 @@
 // `npm run bench -- dictionary`: Data Dictionary import of a source database of 2,000 tables and
-// 40,000 columns, then the re-import after 5% of the tables changed.
+// 40,000 columns, then the re-import after 5% of the tables changed; then the same from MariaDB
+// (dictionary-mariadb.ts), 2% of its tables also dropped.
 import fsp from "node:fs/promises";
 import path from "node:path";
 import pg from "pg";
 import { runStatements } from "../packages/server/src/testing/postgres-server.ts";
+import {
+  connectMariadbSource,
+  createMariadbBenchSource,
+  mariadbBenchReachable,
+  mariadbChanges,
+} from "./dictionary-mariadb.ts";
 import { login } from "./support/app.ts";
 import {
   benchServerUrl,
@@ -124,11 +131,17 @@ async function connectSource(source: ThrowawayDatabase, connectionsDir: string):
   );
 }
 
-/** Imports the source, approves what it proposed, changes 5% of its tables and imports again. */
+/** A source as the import measures it: its technology, and how it changes between the imports. */
+interface BenchSource {
+  technology: "postgres" | "mariadb";
+  tables: number;
+  change(): Promise<void>;
+}
+
+/** Imports the source, approves what it proposed, changes it and imports again. */
 async function measureImports(
   { app, bench }: AppSetup,
-  source: ThrowawayDatabase,
-  tables: number,
+  { technology, tables, change }: BenchSource,
 ): Promise<DictionaryRun> {
   const run: DictionaryRun = {
     tables,
@@ -161,7 +174,7 @@ async function measureImports(
   const env = await save("systemenvironment", {
     name: "Bench DB",
     description: "The bench source database",
-    technology: "postgres",
+    technology,
     connectionfile: "bench.conf",
     edition: await keyOf("edition", "import"),
     uisequence: 1,
@@ -179,7 +192,7 @@ async function measureImports(
   const approver = await login(app.url, SECOND_USER, SECOND_PASSWORD);
   const approveAll = async () => {
     const approved = await timed(async () => {
-      for (const type of ["dataobject", "dataelement"]) {
+      for (const type of ["dataobject", "dataelement", "lineage"]) {
         const ids = (
           (await bench.raw(
             `select event_id::int as id from app.events
@@ -215,15 +228,19 @@ async function measureImports(
   await approveAll();
   run.relations = await count(bench.raw, "dataobject");
   run.columns = await count(bench.raw, "dataelement");
-  // 5% of the tables change: every 20th table gets a new column and a new comment.
+  await change();
+  run.importAgain = await importOnce();
+  return run;
+}
+
+/** 5% of the tables change: every 20th table gets a new column and a new comment. */
+function postgresChanges(tables: number): string[] {
   const changes: string[] = [];
   for (let t = 20; t <= tables; t += 20) {
     changes.push(`alter table app${t % 10}.t${t} add column extra_${t} text`);
     changes.push(`comment on table app${t % 10}.t${t} is 'Changed table ${t}'`);
   }
-  await runStatements(source.url, changes);
-  run.importAgain = await importOnce();
-  return run;
+  return changes;
 }
 
 async function runDictionary(): Promise<DictionaryRun> {
@@ -242,7 +259,12 @@ async function runDictionary(): Promise<DictionaryRun> {
         return withBenchApp(
           "dictionary",
           MODEL_DIR,
-          (setup) => measureImports(setup, source, tables),
+          (setup) =>
+            measureImports(setup, {
+              technology: "postgres",
+              tables,
+              change: () => runStatements(source.url, postgresChanges(tables)),
+            }),
           {
             CONNECTIONS_DIR: connectionsDir,
           },
@@ -253,13 +275,74 @@ async function runDictionary(): Promise<DictionaryRun> {
   });
 }
 
-async function reportDictionary(run: DictionaryRun): Promise<void> {
+/**
+ * The same import from MariaDB (BENCH_DD_MARIADB=0 leaves it out; left out as well when no MariaDB
+ * answers): 5% of the tables changed and 2% dropped before the re-import.
+ */
+async function runMariadbDictionary(): Promise<DictionaryRun | undefined> {
+  if (process.env.BENCH_DD_MARIADB === "0") return undefined;
+  if (!(await mariadbBenchReachable())) {
+    console.log("No MariaDB server answers: the MariaDB source is left out");
+    return undefined;
+  }
+  const tables = envSize("BENCH_DD_TABLES", 2_000);
+  const perTable = envNumber("BENCH_DD_COLUMNS_PER_TABLE", 20);
+  return withTempDir("dd-mariadb", async (tmp) => {
+    const connectionsDir = path.join(tmp, "connections");
+    await fsp.mkdir(connectionsDir);
+    const source = await createMariadbBenchSource(tables, perTable);
+    try {
+      await connectMariadbSource(source, connectionsDir, "bench.conf");
+      return await withBenchApp(
+        "dictionary_mariadb",
+        MODEL_DIR,
+        (setup) =>
+          measureImports(setup, {
+            technology: "mariadb",
+            tables,
+            change: () => source.exec(mariadbChanges(tables)),
+          }),
+        { CONNECTIONS_DIR: connectionsDir },
+      );
+    } finally {
+      await source.drop();
+    }
+  });
+}
+
+async function reportDictionary(
+  run: DictionaryRun,
+  mariadb: DictionaryRun | undefined,
+): Promise<void> {
   const file = await writeResult("dictionary", {
     import_first_s: round(run.importFirst),
     import_again_s: round(run.importAgain),
     relations: run.relations,
     columns: run.columns,
+    ...(mariadb && {
+      mariadb_import_first_s: round(mariadb.importFirst),
+      mariadb_import_again_s: round(mariadb.importAgain),
+      mariadb_relations: mariadb.relations,
+      mariadb_columns: mariadb.columns,
+    }),
   });
+  const mariadbRows = mariadb
+    ? [
+        [
+          `MariaDB: first import, ${mariadb.relations} relations (s)`,
+          mariadb.importFirst,
+          "<= 15",
+          check(mariadb.importFirst <= 15),
+        ],
+        [
+          "MariaDB: re-import, 5% changed, 2% dropped (s)",
+          mariadb.importAgain,
+          "<= 10",
+          check(mariadb.importAgain <= 10),
+        ],
+        ["MariaDB: columns", mariadb.columns, "", ""],
+      ]
+    : [];
   console.log(
     table([
       ["figure", "value", "target", "status"],
@@ -277,11 +360,13 @@ async function reportDictionary(run: DictionaryRun): Promise<void> {
       ],
       ["relations", run.relations, "", ""],
       ["columns", run.columns, "", ""],
+      ...mariadbRows,
     ]),
   );
   console.log(`Finished with ${loadNote()}. Figures: ${file}`);
 }
 
 export async function benchDictionary(): Promise<void> {
-  await reportDictionary(await runDictionary());
+  const run = await runDictionary();
+  await reportDictionary(run, await runMariadbDictionary());
 }

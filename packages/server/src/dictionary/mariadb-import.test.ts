@@ -342,6 +342,7 @@ describe.skipIf(!reachable)("a MariaDB metadata source", () => {
     const bigOrders = await page("big_orders");
     expect(bigOrders).toContain("What it reads: parsed from the view's definition.");
     expect(bigOrders).toContain(`| upstream: reads | ${link("orders")} | id, total, placed |`);
+    expect(bigOrders).toContain(`  ${db}__big_orders }o--|| ${db}__orders : "reads"`);
     expect(await page("orders")).toContain(
       `| downstream: read by | ${link("big_orders")} | id, total, placed |`,
     );

@@ -252,15 +252,29 @@ function lineageBlocks(ids: PageIds, object: Row, lineage: ObjectLineage): Block
   const { upstream, downstream, objects } = lineage;
   const how = str(object.lineage);
   if (how === "" && upstream.length === 0 && downstream.length === 0) return [];
+  const objectOf = (key: unknown) => (key === null ? undefined : objects.get(Number(key)));
   const linkTo = (key: unknown, fallback: string): Cell => {
-    const target = key === null ? undefined : objects.get(Number(key));
+    const target = objectOf(key);
     return target
       ? [doc.link(ids.object(target), `${str(target.schema)}.${str(target.name)}`)]
       : fallback;
   };
   const blocks: Block[] = [doc.heading(2, "Lineage")];
   if (how !== "") blocks.push(doc.paragraph(`What it reads: ${how}.`));
-  if (upstream.length > 0 || downstream.length > 0)
+  if (upstream.length > 0 || downstream.length > 0) {
+    // Drawn as the relationships are: each view to what it reads.
+    const entity = (key: unknown, fallback: string) => {
+      const target = objectOf(key);
+      return target ? entityName(target) : mermaidEntity(slug(fallback));
+    };
+    const lines = [
+      "erDiagram",
+      ...upstream.map(
+        (l) => `  ${entityName(object)} }o--|| ${entity(l.readsobject, str(l.reads))} : "reads"`,
+      ),
+      ...downstream.map((l) => `  ${entity(l.view, "")} }o--|| ${entityName(object)} : "reads"`),
+    ];
+    blocks.push({ kind: "diagram", mermaid: [...new Set(lines)].join("\n") });
     blocks.push({
       kind: "table",
       header: ["Direction", "Object", "Columns"],
@@ -271,7 +285,7 @@ function lineageBlocks(ids: PageIds, object: Row, lineage: ObjectLineage): Block
           str(l.columns),
         ]),
         ...downstream.map((l) => {
-          const view = objects.get(Number(l.view));
+          const view = objectOf(l.view);
           return [
             "downstream: read by",
             linkTo(l.view, `${str(view?.schema)}.${str(view?.name)}`),
@@ -280,6 +294,7 @@ function lineageBlocks(ids: PageIds, object: Row, lineage: ObjectLineage): Block
         }),
       ],
     });
+  }
   return blocks;
 }
 
