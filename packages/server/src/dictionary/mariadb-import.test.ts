@@ -19,6 +19,8 @@ import {
   TEST_USER_PASSWORD,
   type TestApp,
 } from "../testing/test-app.ts";
+import { dictionaryContext } from "./dictionary-model.ts";
+import { startScheduler } from "./scheduler.ts";
 
 const DD = "Data Dictionary";
 const reachable = await mariadbReachable();
@@ -316,6 +318,39 @@ describe.skipIf(!reachable)("a MariaDB metadata source", () => {
     expect(again.json().Msg).toBe(
       "metadata imported: 8 data objects (0 added, 0 changed, 0 missing, 8 unchanged); 22 data elements (0 added, 0 changed, 0 missing, 22 unchanged); 4 view lineages (0 added, 0 changed, 0 missing, 4 unchanged); nothing to change",
     );
+  });
+
+  it("runs on its schedule", async () => {
+    const saved = await t.post(
+      "/api/save",
+      {
+        context: DD,
+        entityType: "metadatasource",
+        record: { entityKeyID: sourceKey, enableschedule: true, importfrequency: "* * * * *" },
+      },
+      admin,
+    );
+    expect(saved.statusCode, saved.body).toBe(200);
+    const context = dictionaryContext(t.prepared.model);
+    const scheduler = startScheduler(t.database, context, {
+      connectionsDir,
+      log: t.app.log,
+      autoStart: false,
+    });
+    await scheduler.tick(new Date(Date.now() + 65_000));
+    await scheduler.stop();
+    const runs = await t.database.db
+      .selectFrom("app.import_runs")
+      .select(["outcome", "message"])
+      .where("metadata_source_id", "=", sourceKey)
+      .where("trigger", "=", "schedule")
+      .execute();
+    expect(runs).toEqual([
+      {
+        outcome: "succeeded",
+        message: expect.stringMatching(/^metadata imported: 8 data objects .*; nothing to change$/),
+      },
+    ]);
   });
 
   it("publishes the MariaDB source to the git wiki", async () => {
