@@ -114,7 +114,11 @@ test.describe("system environments", () => {
     await page.getByLabel("Description").fill("Warehouse of the e2e test");
     await expect(save).toBeDisabled();
     const technology = page.getByLabel("Technology");
-    await expect(technology.locator("option:not([disabled])")).toHaveText(["postgres"]);
+    await expect(technology.locator("option:not([disabled])")).toHaveText([
+      "postgres",
+      "mariadb",
+      "mysql",
+    ]);
     await technology.selectOption("postgres");
     await expect(save).toBeDisabled();
     await page.getByLabel("Connection File").selectOption(file);
