@@ -13,7 +13,12 @@ import {
 import { hashPassword } from "./auth/password.ts";
 import { newPasswordProblem } from "./auth/password-policy.ts";
 import { deleteSessionsOfUser } from "./auth/sessions.repository.ts";
-import { backupCommand, CommandError, restoreCommand } from "./backup/backup-commands.ts";
+import {
+  backupCommand,
+  CommandError,
+  exportCommand,
+  restoreCommand,
+} from "./backup/backup-commands.ts";
 import { generatePassword, loadConfig } from "./config.ts";
 import { type Db, openDatabase } from "./db/connection.ts";
 import { migrateToLatest } from "./db/migrate.ts";
@@ -46,6 +51,8 @@ Commands:
                 by that server with the API token in LEDGERLINE_TOKEN: a super administrator's,
                 write scope)
   restore       <file>   (a backup into the embedded database's folder, which must be empty)
+  export-to-postgres <DATABASE_URL>
+                (the embedded database copied into an empty PostgreSQL database; stop the server)
 
 A password left out is generated and printed once. The database is the one the server uses
 (DATABASE_URL, or the embedded one under DATA_DIR); stop a server on the embedded database first.
@@ -140,12 +147,13 @@ async function run(argv: string[]): Promise<string | undefined> {
 
   // The command's own flags are not the server's.
   const config = loadConfig(process.env, []);
-  const file = () => {
-    if (!positionals[1]) throw new CliError(`Usage: npm run cli -- ${command} <file>`);
+  const argument = (what: string) => {
+    if (!positionals[1]) throw new CliError(`Usage: npm run cli -- ${command} <${what}>`);
     return positionals[1];
   };
-  if (command === "backup") return backupCommand(config, file(), serverUrl(values.url));
-  if (command === "restore") return restoreCommand(config, file());
+  if (command === "backup") return backupCommand(config, argument("file"), serverUrl(values.url));
+  if (command === "restore") return restoreCommand(config, argument("file"));
+  if (command === "export-to-postgres") return exportCommand(config, argument("DATABASE_URL"));
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     statementCache: config.statementCache,

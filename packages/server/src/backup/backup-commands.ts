@@ -8,6 +8,7 @@ import type { Config } from "../config.ts";
 import { openDatabase } from "../db/connection.ts";
 import { FolderInUseError, lockDataFolder } from "../db/pglite-folder-lock.ts";
 import { claimBackup, ON_POSTGRES } from "./backup.service.ts";
+import { ExportError, exportToPostgres } from "./export-to-postgres.ts";
 import { RestoreError, restoreBackup } from "./restore-archive.ts";
 
 /** A command that cannot be carried out; the message says why. */
@@ -93,6 +94,31 @@ export async function restoreCommand(config: Config, file: string): Promise<stri
     return `Restored the backup taken ${manifest.takenAt} (PGlite ${manifest.pglite}) into ${folder}: start the server`;
   } catch (error) {
     if (error instanceof RestoreError) throw new CommandError(error.message);
+    throw error;
+  } finally {
+    await unlock();
+  }
+}
+
+/**
+ * `export-to-postgres <url>`: the embedded database copied into an empty PostgreSQL database, the
+ * way to move to PostgreSQL (then start the server with DATABASE_URL set to it).
+ */
+export async function exportCommand(config: Config, url: string): Promise<string> {
+  if (!/^postgres(ql)?:\/\//.test(url))
+    throw new CommandError(
+      "export-to-postgres needs a PostgreSQL URL: postgres://user@host/database",
+    );
+  const folder = folderOf(config);
+  await fs.access(path.join(folder, "PG_VERSION")).catch(() => {
+    throw new CommandError(`There is no embedded database in ${folder}`);
+  });
+  const unlock = await lockDataFolder(folder);
+  try {
+    const { tables, rows } = await exportToPostgres(folder, url);
+    return `Copied ${rows} rows of ${tables} tables into PostgreSQL: start the server with DATABASE_URL set to it`;
+  } catch (error) {
+    if (error instanceof ExportError) throw new CommandError(error.message);
     throw error;
   } finally {
     await unlock();

@@ -10,6 +10,7 @@ import { openDatabase } from "../db/connection.ts";
 import { migrateToLatest } from "../db/migrate.ts";
 import { processRegistry } from "../metrics/operations.ts";
 import { type ServerProcess, signIn, startServerProcess } from "../testing/server-process.ts";
+import { createSourceDatabase } from "../testing/source-database.ts";
 import { ADMIN_PASSWORD, REPO_ROOT } from "../testing/test-app.ts";
 import { testDatabaseKind } from "../testing/test-database.ts";
 import { workbookOf } from "../testing/xlsx-files.ts";
@@ -43,11 +44,17 @@ const COMPARED_APP_TABLES = [
   "rule_checks",
 ];
 
-/** Every compared table of the embedded database in `dataDir`, as a digest of its sorted rows. */
-async function contents(dataDir: string): Promise<Record<string, string>> {
-  const database = await openDatabase({ pgliteDir: path.join(dataDir, "pglite") });
+/**
+ * Every compared table of the embedded database in `dataDir` (or of PostgreSQL at `url`), as a
+ * digest of its sorted rows.
+ */
+async function contents(dataDir: string, url?: string): Promise<Record<string, string>> {
+  const database = await openDatabase(
+    url ? { databaseUrl: url, poolSize: 1 } : { pgliteDir: path.join(dataDir, "pglite") },
+  );
   const db = database.db as unknown as Kysely<unknown>;
   try {
+    await sql`set timezone = 'UTC'`.execute(db);
     const { rows: tables } = await sql<{ name: string }>`
       select format('%I.%I', table_schema, table_name) as name from information_schema.tables
       where table_type = 'BASE TABLE'
@@ -212,6 +219,38 @@ describe.skipIf(testDatabaseKind() !== "pglite")("backups", { timeout: 240_000 }
     expect(refused.status).toBe(403);
     await server?.stop();
     server = undefined;
+  });
+
+  it("moves the embedded database into an empty PostgreSQL database, all of it", async () => {
+    const restoredDir = path.join(work, "restored");
+    const exported = await contents(restoredDir);
+    const target = await createSourceDatabase([]);
+    const url = `postgres://${target.user}@${target.host}:${target.port}/${target.name}`;
+    try {
+      const copy = await cli(["export-to-postgres", url], { ...env, DATA_DIR: restoredDir });
+      expect(copy.output).toMatch(/Copied \d+ rows of \d+ tables into PostgreSQL/);
+      expect(copy.code).toBe(0);
+      expect(await contents(restoredDir, url)).toEqual(exported);
+
+      server = await startServerProcess({ ...env, DATABASE_URL: url, DATA_DIR: restoredDir });
+      const cookie = await signIn(server.url, "admin", ADMIN_PASSWORD);
+      const list = await post(cookie, "/api/entity", {
+        context: "reference",
+        entityType: "currency",
+      });
+      const currencies = Number(exported["ctx_reference.currency"].split(":")[0]);
+      expect(((await list.json()) as { querySize: number }).querySize).toBe(currencies);
+      await server.stop();
+      server = undefined;
+
+      const again = await cli(["export-to-postgres", url], { ...env, DATA_DIR: restoredDir });
+      expect(again.output).toContain(
+        "Error: The target database already holds a Ledgerline database",
+      );
+      expect(again.code).toBe(1);
+    } finally {
+      await target.drop();
+    }
   });
 
   it("restores only into an empty folder, only a backup, only of this PGlite series", async () => {
