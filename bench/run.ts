@@ -1,5 +1,6 @@
 // `npm run bench -- <name>`: runs one benchmark of DESIGN.md §14 and writes bench/results/<name>.json.
 import { benchApprove } from "./approve.ts";
+import { benchBackup } from "./backup.ts";
 import { benchDictionary } from "./dictionary.ts";
 import { benchExplorer } from "./explorer.ts";
 import { benchExport } from "./export.ts";
@@ -28,6 +29,7 @@ const BENCHMARKS: Record<string, () => Promise<void>> = {
   history: benchHistory,
   feed: benchFeed,
   search: benchSearch,
+  backup: benchBackup,
 };
 
 const name = process.argv[2];
