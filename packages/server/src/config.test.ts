@@ -33,6 +33,24 @@ describe("loadConfig", () => {
       expect(example).toMatch(new RegExp(`^(# )?${name}=`, "m"));
   });
 
+  it("schedules backups of the embedded database only, with a valid cron expression", () => {
+    expect(loadConfig({}, []).backup).toEqual({
+      cron: undefined,
+      dir: path.resolve("./data/backups"),
+      keep: 7,
+    });
+    expect(loadConfig({ BACKUP_CRON: "0 3 * * *", BACKUP_KEEP: "3" }, []).backup).toMatchObject({
+      cron: "0 3 * * *",
+      keep: 3,
+    });
+    expect(() => loadConfig({ BACKUP_CRON: "every night" }, [])).toThrow(
+      /BACKUP_CRON: a cron expression has 5 or 6 fields, not 2/,
+    );
+    expect(() =>
+      loadConfig({ BACKUP_CRON: "0 3 * * *", DATABASE_URL: "postgres://127.0.0.1/x" }, []),
+    ).toThrow(/BACKUP_CRON: backs up the embedded database; with DATABASE_URL, back PostgreSQL up/);
+  });
+
   it("turns the demo off by default on PostgreSQL and reads the flag", () => {
     expect(loadConfig({ DATABASE_URL: "postgres://db/app" }, []).demo).toBe(false);
     expect(loadConfig({ DATABASE_URL: "postgres://db/app", DEMO: "1" }, []).demo).toBe(true);
