@@ -17,6 +17,7 @@ import * as changeFeed from "./migrations/015-change-feed.ts";
 import * as eventBus from "./migrations/016-event-bus.ts";
 import * as webhooks from "./migrations/017-webhooks.ts";
 import * as searchFold from "./migrations/018-search-fold.ts";
+import * as columnProfiles from "./migrations/019-column-profiles.ts";
 
 // Ordered by name; a new migration is a new numbered file added here. Applied migrations never change.
 const MIGRATIONS: Record<string, Migration> = {
@@ -38,6 +39,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "016-event-bus": eventBus,
   "017-webhooks": webhooks,
   "018-search-fold": searchFold,
+  "019-column-profiles": columnProfiles,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -83,6 +83,22 @@ export interface UploadsTable {
   counts: ColumnType<Record<string, number> | null, string | null, string | null>;
 }
 
+/** A column's profile, taken by one import run (migration 019). */
+export interface ColumnProfilesTable {
+  run_id: number;
+  schema_name: string;
+  object_name: string;
+  column_name: string;
+  method: "statistics" | "sample" | "sensitive" | "none";
+  row_count: number | null;
+  null_share: number | null;
+  distinct_count: number | null;
+  min_value: string | null;
+  max_value: string | null;
+  avg_length: number | null;
+  top_values: ColumnType<{ value: string; share: number }[] | null, string | null, string | null>;
+}
+
 export interface ImportRunsTable {
   run_id: Generated<number>;
   metadata_source_id: number;
@@ -132,6 +148,7 @@ export interface AppTables {
   "app.type_counts": TypeCountsTable;
   "app.uploads": UploadsTable;
   "app.import_runs": ImportRunsTable;
+  "app.column_profiles": ColumnProfilesTable;
   "app.schedule_claims": ScheduleClaimsTable;
   "app.publish_runs": PublishRunsTable;
 }

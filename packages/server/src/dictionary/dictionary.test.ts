@@ -411,6 +411,64 @@ describe.skipIf(!reachable)("Data Dictionary metadata sources", () => {
     expect(after.data[0].requested.attrValues.intro.value).toBe("Curated by the sales team");
   });
 
+  it("profiles its columns from PostgreSQL's statistics when asked, sensitive ones without values", async () => {
+    await source.exec(
+      "insert into sales.customer (name, email) values ('Ann', 'a@example.test'), ('Ann', 'b@example.test'), ('Bob', null)",
+      "analyze sales.customer",
+    );
+    const setProfiling = (profilecolumns: boolean) =>
+      t.post(
+        "/api/save",
+        {
+          context: DD,
+          entityType: "metadatasource",
+          record: { entityKeyID: sourceKey, profilecolumns, sensitivecolumns: "*email*" },
+        },
+        admin,
+      );
+    expect((await setProfiling(true)).statusCode).toBe(200);
+    try {
+      const res = await dd("/data-dictionary/import-metadata-from-source", {
+        EntityKeyID: sourceKey,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().Msg).toMatch(/; \d+ columns profiled$/);
+      const profiles = await t.database.db
+        .selectFrom("app.column_profiles")
+        .selectAll()
+        .where("object_name", "=", "customer")
+        .execute();
+      const of = (column: string) => profiles.find((p) => p.column_name === column);
+      expect(of("name")).toMatchObject({
+        method: "statistics",
+        row_count: 3,
+        null_share: 0,
+        distinct_count: 2,
+        // PostgreSQL keeps as most common only values seen more than once.
+        top_values: [{ value: "Ann", share: expect.closeTo(2 / 3, 3) }],
+      });
+      expect(of("email")).toMatchObject({
+        method: "sensitive",
+        null_share: expect.closeTo(1 / 3, 3),
+        distinct_count: null,
+        top_values: null,
+        min_value: null,
+      });
+      // A table never analysed has no statistics: its columns are named, not guessed.
+      expect(
+        (
+          await t.database.db
+            .selectFrom("app.column_profiles")
+            .select("method")
+            .where("object_name", "=", "refunds")
+            .execute()
+        ).map((p) => p.method),
+      ).toEqual(["none"]);
+    } finally {
+      expect((await setProfiling(false)).statusCode).toBe(200);
+    }
+  });
+
   it("refuses to delete a system environment that metadata sources depend on", async () => {
     const res = await t.post(
       "/api/delete",

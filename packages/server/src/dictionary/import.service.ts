@@ -23,11 +23,13 @@ import { buildIndexes } from "../records/index-rebuild.ts";
 import { recordsWhere } from "../records/records.repository.ts";
 import { runListQuery } from "../records/records.service.ts";
 import { announceImportFinished } from "../webhooks/announcements.ts";
+import { saveProfiles } from "./column-profiles.repository.ts";
 import { dictionaryTypes } from "./dictionary-model.ts";
 import { finishRun, startRun } from "./import-runs.repository.ts";
 import { scheduledBy } from "./scheduled-by.repository.ts";
 import { adapterFor } from "./sources/adapters.ts";
-import type { CatalogObject, CatalogReading } from "./sources/catalog.ts";
+import type { CatalogObject, CatalogReading, ColumnProfile } from "./sources/catalog.ts";
+import { sensitivePatterns } from "./sources/sensitive-columns.ts";
 import type { SourceConnection } from "./sources/source-adapter.ts";
 import { SourceConnectionError } from "./sources/source-error.ts";
 
@@ -61,6 +63,8 @@ export interface SourceToImport {
   name: string;
   technology: string;
   connectionFile: string;
+  /** When the source's columns are profiled: the sensitive name patterns (regular expressions). */
+  profile?: { sensitive: string[] };
 }
 
 /** The source's name, technology and connection file, or 404 when the source is unknown or discontinued. */
@@ -78,6 +82,8 @@ export async function sourceOf(
       "name",
       "systemenvironment.technology",
       "systemenvironment.connectionfile",
+      "profilecolumns",
+      "sensitivecolumns",
     ],
   });
   const values = data[0]?.requested.attrValues;
@@ -87,6 +93,10 @@ export async function sourceOf(
     name: String(values?.name?.value ?? ""),
     technology: String(values?.["systemenvironment.technology"]?.value ?? ""),
     connectionFile: file,
+    profile:
+      values?.profilecolumns?.value === true
+        ? { sensitive: sensitivePatterns(values.sensitivecolumns?.value as string | null) }
+        : undefined,
   };
 }
 
@@ -106,7 +116,7 @@ export function openSource(
 export async function readSourceCatalog(
   connectionsDir: string,
   source: SourceToImport,
-): Promise<CatalogReading> {
+): Promise<CatalogReading & { profiles: Promise<ColumnProfile[]> }> {
   const connection = await openSource(connectionsDir, source);
   let objectsRead: (objects: CatalogObject[]) => void = () => undefined;
   const objects = new Promise<CatalogObject[]>((resolve) => {
@@ -114,9 +124,19 @@ export async function readSourceCatalog(
   });
   const catalog = connection.readCatalog(objectsRead);
   const rest = catalog.then(({ elements, lineage }) => ({ elements, lineage }));
+  // Read while the catalog is written, on a session of their own.
+  const { profile } = source;
+  const profiles = profile
+    ? catalog.then((c) => connection.profileColumns(c, profile.sensitive))
+    : Promise.resolve([]);
   // Handled here as well: an import that fails before it needs the columns never awaits them.
   rest.catch(() => undefined);
-  return { objects: await Promise.race([objects, catalog.then((c) => c.objects)]), rest };
+  profiles.catch(() => undefined);
+  return {
+    objects: await Promise.race([objects, catalog.then((c) => c.objects)]),
+    rest,
+    profiles,
+  };
 }
 
 /** Who proposes what an import finds (the caller, or the user who scheduled the source), with their rights. */
@@ -216,6 +236,11 @@ export async function importMetadataSource(
         proposer,
         buildIndexesLater,
       });
+      const profiles = await catalog.profiles;
+      if (profiles.length > 0) {
+        await saveProfiles(tx, runId, profiles);
+        written.message += `; ${counted(profiles.length, "column")} profiled`;
+      }
       const { dataobject, dataelement, lineage } = dictionaryTypes(context);
       await notifyChangeSetWaiting(tx, options.notifier, {
         context,

@@ -353,6 +353,73 @@ describe.skipIf(!reachable)("a MariaDB metadata source", () => {
     ]);
   });
 
+  it("profiles its columns when asked, never reading a sensitive column's values", async () => {
+    await source.exec([
+      "insert into customer (name, email) values ('Ann', 'ann@example.test'), ('Bob', null), ('Ann', 'ann2@example.test'), ('Cy', null)",
+      "insert into orders (id, customer_id, total, status) values (1, 1, 10.50, 'new'), (2, 1, 99.00, 'paid'), (3, 2, 5.25, 'new')",
+    ]);
+    const saved = await t.post(
+      "/api/save",
+      {
+        context: DD,
+        entityType: "metadatasource",
+        record: {
+          entityKeyID: sourceKey,
+          enableschedule: false,
+          profilecolumns: true,
+          sensitivecolumns: "*EMAIL*, *password*",
+        },
+      },
+      admin,
+    );
+    expect(saved.statusCode, saved.body).toBe(200);
+    const res = await importSource();
+    expect(res.statusCode, res.body).toBe(200);
+    // The row estimates of the tables written to change as well (InnoDB's, so not asserted).
+    expect(res.json().Msg).toMatch(/^metadata imported: 8 data objects .*; 15 columns profiled$/);
+    const profiles = await t.database.db
+      .selectFrom("app.column_profiles")
+      .selectAll()
+      .where("run_id", "=", (eb) =>
+        eb
+          .selectFrom("app.import_runs")
+          .select((x) => x.fn.max("run_id").as("run"))
+          .where("metadata_source_id", "=", sourceKey),
+      )
+      .execute();
+    const of = (object: string, column: string) =>
+      profiles.find((p) => p.object_name === object && p.column_name === column);
+    expect(of("customer", "email")).toMatchObject({
+      method: "sensitive",
+      null_share: null,
+      distinct_count: null,
+      min_value: null,
+      max_value: null,
+      top_values: null,
+    });
+    expect(of("customer", "name")).toMatchObject({
+      method: "sample",
+      null_share: 0,
+      distinct_count: 3,
+      min_value: "Ann",
+      max_value: "Cy",
+      avg_length: 3 * (3 / 4) + 2 / 4,
+      top_values: [
+        { value: "Ann", share: 0.5 },
+        { value: "Bob", share: 0.25 },
+        { value: "Cy", share: 0.25 },
+      ],
+    });
+    expect(of("orders", "total")).toMatchObject({
+      min_value: "5.25",
+      max_value: "99.00",
+      avg_length: null,
+    });
+    expect(of("orders", "placed")).toMatchObject({ null_share: 1, min_value: null });
+    // Views are not profiled: they hold no rows of their own.
+    expect(of("big_orders", "id")).toBeUndefined();
+  });
+
   it("publishes the MariaDB source to the git wiki", async () => {
     const res = await t.post("/api/publishdatadictionary", undefined, admin);
     expect(res.statusCode, res.body).toBe(200);
@@ -384,6 +451,16 @@ describe.skipIf(!reachable)("a MariaDB metadata source", () => {
     expect(await page("archived")).toContain(
       `| upstream: reads | ${md(`${db}_other.archive`)} | id |`,
     );
+    const customer = await page("customer");
+    expect(customer).toMatch(
+      /## Profile\n\nTaken by the import of \d{4}-\d\d-\d\d \d\d:\d\d UTC\./,
+    );
+    // The rows are InnoDB's estimate: any number.
+    expect(customer).toMatch(
+      /\| name \| sample \| \d+ \| \u2591{10} 0 % \| 3 \| Ann \| Cy \| 2\.8 \| Ann \(50 %\), Bob \(25 %\), Cy \(25 %\) \|/,
+    );
+    expect(customer).toContain("| email | sensitive: values not read |");
+    expect(customer).not.toContain("ann@example.test");
     expect(await page("recent_orders")).toContain(
       "What it reads: not known: a common table expression (WITH).",
     );

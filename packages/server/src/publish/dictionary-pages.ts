@@ -1,3 +1,4 @@
+import type { StoredProfile } from "../dictionary/column-profiles.repository.ts";
 import type { DictionarySnapshot, Row } from "./dictionary-snapshot.ts";
 import { type Block, type Cell, doc, type Inline, type PageDoc } from "./document.ts";
 import { mermaidEntity, mermaidLabel } from "./mermaid.ts";
@@ -171,6 +172,7 @@ function objectPage(
   referrers: Row[],
   source: Row | undefined,
   lineage: ObjectLineage,
+  profiles: Map<string, StoredProfile>,
 ): PageDoc {
   const fkTarget = (fk: unknown) => referredObject(sourceObjects, fk);
   const keys = (e: Row): Inline[] => {
@@ -238,7 +240,63 @@ function objectPage(
     });
   }
   blocks.push(...lineageBlocks(ids, object, lineage));
+  blocks.push(...profileBlocks(elements, profiles));
   return { id: ids.object(object), title, blocks };
+}
+
+const percent = (share: number) => `${Math.round(share * 100)} %`;
+
+/** The share of nulls as a bar of ten blocks and its percentage. */
+function nullBar(share: number | null): string {
+  if (share === null) return "";
+  const full = Math.round(share * 10);
+  return `${"\u2588".repeat(full)}${"\u2591".repeat(10 - full)} ${percent(share)}`;
+}
+
+const METHODS: Record<StoredProfile["method"], string> = {
+  statistics: "statistics",
+  sample: "sample",
+  sensitive: "sensitive: values not read",
+  none: "not analysed",
+};
+
+/** The object's column profiles, in the order of its columns, with when they were taken. */
+function profileBlocks(elements: Row[], profiles: Map<string, StoredProfile>): Block[] {
+  const rows = elements.flatMap((e) => {
+    const p = profiles.get(str(e.name));
+    return p ? [p] : [];
+  });
+  if (rows.length === 0) return [];
+  const taken = rows[0].takenAt.toISOString().slice(0, 16).replace("T", " ");
+  return [
+    doc.heading(2, "Profile"),
+    doc.paragraph(`Taken by the import of ${taken} UTC.`),
+    {
+      kind: "table",
+      header: [
+        "Column",
+        "From",
+        "Rows",
+        "Nulls",
+        "Distinct",
+        "Min",
+        "Max",
+        "Avg length",
+        "Most common",
+      ],
+      rows: rows.map((p) => [
+        p.column,
+        METHODS[p.method],
+        p.rowCount === null ? "" : String(p.rowCount),
+        nullBar(p.nullShare),
+        p.distinctCount === null ? "" : String(p.distinctCount),
+        str(p.minValue),
+        str(p.maxValue),
+        p.avgLength === null ? "" : p.avgLength.toFixed(1),
+        (p.topValues ?? []).map((t) => `${t.value} (${percent(t.share)})`).join(", "),
+      ]),
+    },
+  ];
 }
 
 /** What a view reads (upstream) and which views read an object (downstream), with their columns. */
@@ -323,6 +381,15 @@ export function buildPages(s: DictionarySnapshot): PageDoc[] {
     "readsobject",
   );
   const byReads = (a: Row, b: Row) => compare(str(a.reads), str(b.reads)) || a.key - b.key;
+  // Profiles by source and object, then by column.
+  const profilesOf = new Map<string, Map<string, StoredProfile>>();
+  for (const p of s.profiles) {
+    const key = `${p.sourceId}|${p.schema}.${p.object}`;
+    const columns = profilesOf.get(key) ?? new Map<string, StoredProfile>();
+    columns.set(p.column, p);
+    profilesOf.set(key, columns);
+  }
+  const noProfiles = new Map<string, StoredProfile>();
 
   const pages: PageDoc[] = [
     homePage(s, ids),
@@ -367,6 +434,7 @@ export function buildPages(s: DictionarySnapshot): PageDoc[] {
           referring,
           sourceByKey.get(sourceKey),
           lineage,
+          profilesOf.get(`${sourceKey}|${str(object.schema)}.${str(object.name)}`) ?? noProfiles,
         ),
       );
     }

@@ -1,6 +1,7 @@
 import type { ScalarValue } from "@ledgerline/contract";
 import { type RawBuilder, sql } from "kysely";
 import type { Db } from "../db/connection.ts";
+import { latestProfiles, type StoredProfile } from "../dictionary/column-profiles.repository.ts";
 import type { ContextModel, EntityType } from "../model/model.ts";
 import { findEntityType } from "../model/model.ts";
 import { viewNameOf } from "../model/sync/desired.ts";
@@ -17,6 +18,8 @@ export interface DictionarySnapshot {
   elements: Row[];
   /** What each view reads (type `lineage`): `view`, `reads`, `readsobject`, `columns`. */
   lineage: Row[];
+  /** The column profiles of each source's latest import that took them. */
+  profiles: StoredProfile[];
 }
 
 function typeOf(context: ContextModel, name: string): EntityType {
@@ -81,8 +84,23 @@ async function rowsOf(
 
 const DOCS = ["intro", "editiondetail"];
 
-/** Reads the approved (visible) records of the six dictionary types, one query each. */
+/**
+ * Reads the approved (visible) records of the six dictionary types, one query each, and the column
+ * profiles of their sources.
+ */
 export async function loadSnapshot(db: Db, context: ContextModel): Promise<DictionarySnapshot> {
+  const snapshot = await loadRecords(db, context);
+  const profiles = await latestProfiles(
+    db,
+    snapshot.sources.map((s) => s.key),
+  );
+  return { ...snapshot, profiles };
+}
+
+async function loadRecords(
+  db: Db,
+  context: ContextModel,
+): Promise<Omit<DictionarySnapshot, "profiles">> {
   return {
     applications: await rowsOf(db, context, "application", [
       "name",

@@ -102,6 +102,7 @@ function snapshot(): DictionarySnapshot {
       },
     ],
     lineage: [],
+    profiles: [],
   };
 }
 

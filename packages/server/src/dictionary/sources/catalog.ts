@@ -55,3 +55,36 @@ export interface CatalogReading {
   objects: CatalogObject[];
   rest: Promise<Pick<Catalog, "elements" | "lineage">>;
 }
+
+/**
+ * What an import found in one column's data: from the source's own statistics, a bounded sample,
+ * or nothing but that the column is sensitive (its values never read) or was never analysed.
+ */
+export interface ColumnProfile {
+  schema: string;
+  object: string;
+  column: string;
+  method: "statistics" | "sample" | "sensitive" | "none";
+  rowCount: number | null;
+  nullShare: number | null;
+  distinctCount: number | null;
+  minValue: string | null;
+  maxValue: string | null;
+  avgLength: number | null;
+  /** The most common values with their share of the rows, most common first. */
+  topValues: { value: string; share: number }[] | null;
+}
+
+/** A profile with nothing measured yet. */
+export const emptyProfile = (
+  column: Pick<ColumnProfile, "schema" | "object" | "column" | "method">,
+): ColumnProfile => ({
+  ...column,
+  rowCount: null,
+  nullShare: null,
+  distinctCount: null,
+  minValue: null,
+  maxValue: null,
+  avgLength: null,
+  topValues: null,
+});

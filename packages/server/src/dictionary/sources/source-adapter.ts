@@ -1,4 +1,4 @@
-import type { Catalog, CatalogObject } from "./catalog.ts";
+import type { Catalog, CatalogObject, ColumnProfile } from "./catalog.ts";
 
 /**
  * A source database reached through one connection file. Its failures are SourceConnectionErrors,
@@ -13,6 +13,12 @@ export interface SourceConnection {
    * handing the objects to `objectsRead` as soon as they are read.
    */
   readCatalog(objectsRead: (objects: CatalogObject[]) => void): Promise<Catalog>;
+  /**
+   * Profiles the columns of the catalog's tables (read-only, never locking more than a plain
+   * SELECT), reading no value of a column whose name matches one of `sensitive` (regular
+   * expressions, see sensitive-columns.ts).
+   */
+  profileColumns(catalog: Catalog, sensitive: readonly string[]): Promise<ColumnProfile[]>;
 }
 
 /** What the dictionary needs of a database technology: one folder under sources/ each. */

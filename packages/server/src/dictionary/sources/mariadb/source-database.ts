@@ -3,6 +3,7 @@ import type { SourceAdapter } from "../source-adapter.ts";
 import { codeOf, sourceError, textOf, transportFailure } from "../source-error.ts";
 import { type Flavour, readMariadbCatalog } from "./catalog.ts";
 import { loadMariadbConnection, type MariadbSettings } from "./connection-file.ts";
+import { readMariadbProfiles } from "./profile.ts";
 
 const CONNECT_TIMEOUT_MS = 5_000;
 const STATEMENT_TIMEOUT_S = 60;
@@ -104,6 +105,8 @@ async function connectReadOnly(
       ssl: mariadbSslOptions(settings),
       connectTimeout: (settings.connectTimeoutSeconds ?? CONNECT_TIMEOUT_MS / 1000) * 1000,
       charset: "utf8mb4",
+      // Sampled values are profiled as the server writes them, dates included.
+      dateStrings: true,
       multipleStatements: false,
     });
     // An idle connection whose server goes away emits 'error'; unheard, it would end the process.
@@ -186,6 +189,8 @@ export const mariadbSource: SourceAdapter = {
         withMariadb(settings, (connection, flavour) =>
           readMariadbCatalog(connection, { databases: settings.databases, flavour }, objectsRead),
         ),
+      profileColumns: (catalog, sensitive) =>
+        withMariadb(settings, (connection) => readMariadbProfiles(connection, catalog, sensitive)),
     };
   },
 };

@@ -9,7 +9,7 @@ import {
 
 // The relations worth documenting: tables, partitioned tables (partitions folded into them),
 // views, materialized views and foreign tables, outside system schemas and extensions.
-const RELATIONS = `
+export const RELATIONS = `
   select c.oid, n.nspname as schema, c.relname as name, c.relkind
   from pg_class c join pg_namespace n on n.oid = c.relnamespace
   where c.relkind in ('r', 'p', 'v', 'm', 'f') and not c.relispartition

@@ -5,6 +5,7 @@ import type { SourceAdapter } from "../source-adapter.ts";
 import { codeOf, sourceError, textOf, transportFailure } from "../source-error.ts";
 import { readCatalog } from "./catalog.ts";
 import { type ConnectionSettings, loadConnection } from "./connection-file.ts";
+import { readPostgresProfiles } from "./profile.ts";
 
 const CONNECT_TIMEOUT_MS = 5_000;
 const STATEMENT_TIMEOUT_MS = 60_000;
@@ -137,6 +138,8 @@ export const postgresSource: SourceAdapter = {
       },
       readCatalog: (objectsRead: (objects: CatalogObject[]) => void): Promise<Catalog> =>
         withSourceDatabase(settings, (client) => readCatalog(client, objectsRead)),
+      profileColumns: (_catalog, sensitive) =>
+        withSourceDatabase(settings, (client) => readPostgresProfiles(client, sensitive)),
     };
   },
 };
