@@ -9,7 +9,7 @@ import { createSourceDatabase, type SourceDatabase } from "./testing/source-data
 import { ADMIN_PASSWORD, REPO_ROOT } from "./testing/test-app.ts";
 import { openTestDatabase, testDatabaseKind } from "./testing/test-database.ts";
 import { startWebhookReceiver } from "./testing/webhook-receiver.ts";
-import { workbookOf } from "./testing/xlsx-files.ts";
+import { uploadForm, workbookOf } from "./testing/xlsx-files.ts";
 
 /**
  * The server is killed with SIGKILL in the middle of a large upload, an approval of many events, a
@@ -79,15 +79,12 @@ describe.skipIf(testDatabaseKind() !== "postgres")("crash safety", { timeout: 12
     const file = await workbookOf("Currencies", rows);
     const before = await count(sql`select count(*)::int as n from ctx_reference.currency`);
     const events = await count(sql`select count(*)::int as n from app.events`);
-    const form = new FormData();
-    for (const [k, v] of Object.entries({
-      context: "reference",
+    const form = uploadForm(file, {
       layout: "currencies",
-      deleteMissing: "false",
-      approveEverything: "true",
-    }))
-      form.set(k, v);
-    form.set("uploadfile", new Blob([new Uint8Array(file)]), "big.xlsx");
+      deleteMissing: false,
+      approveEverything: true,
+      fileName: "big.xlsx",
+    });
     const sent = fetch(`${server.url}/api/upload`, {
       method: "POST",
       headers: { cookie, origin: server.url, "sec-fetch-site": "same-origin" },

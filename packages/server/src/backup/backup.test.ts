@@ -13,7 +13,7 @@ import { type ServerProcess, signIn, startServerProcess } from "../testing/serve
 import { createSourceDatabase } from "../testing/source-database.ts";
 import { ADMIN_PASSWORD, REPO_ROOT } from "../testing/test-app.ts";
 import { testDatabaseKind } from "../testing/test-database.ts";
-import { workbookOf } from "../testing/xlsx-files.ts";
+import { uploadForm, workbookOf } from "../testing/xlsx-files.ts";
 import { backUpInto } from "./backup.service.ts";
 
 const run = promisify(execFile);
@@ -142,19 +142,11 @@ describe.skipIf(testDatabaseKind() !== "pglite")("backups", { timeout: 240_000 }
     const rows = [["Code", "Name", "Minor units", "Active"]];
     for (let i = 0; i < 20_000; i++)
       rows.push([`B${String(i).padStart(5, "0")}`, `Backup currency ${i}`, "2", "true"]);
-    const form = new FormData();
-    for (const [k, v] of Object.entries({
-      context: "reference",
+    const form = uploadForm(await workbookOf("Currencies", rows), {
       layout: "currencies",
-      deleteMissing: "false",
-      approveEverything: "true",
-    }))
-      form.set(k, v);
-    form.set(
-      "uploadfile",
-      new Blob([new Uint8Array(await workbookOf("Currencies", rows))]),
-      "b.xlsx",
-    );
+      deleteMissing: false,
+      approveEverything: true,
+    });
     const upload = post(cookie, "/api/upload", form);
     await new Promise((r) => setTimeout(r, 300));
 

@@ -50,13 +50,8 @@ export interface UploadOptions {
   confirmMassMissing?: boolean;
 }
 
-/** POSTs a multipart upload as the browser does. */
-export async function upload(
-  t: TestApp,
-  cookie: string,
-  file: Buffer,
-  options: UploadOptions,
-): Promise<LightMyRequestResponse> {
+/** The multipart body of an upload, as the browser sends it. */
+export function uploadForm(file: Buffer, options: UploadOptions): FormData {
   const form = new FormData();
   form.set("context", options.context ?? "reference");
   form.set("layout", options.layout);
@@ -69,6 +64,17 @@ export async function upload(
     if (options[flag] !== undefined) form.set(flag, String(options[flag]));
   }
   form.set("uploadfile", new Blob([new Uint8Array(file)]), options.fileName ?? "upload.xlsx");
+  return form;
+}
+
+/** POSTs a multipart upload as the browser does. */
+export async function upload(
+  t: TestApp,
+  cookie: string,
+  file: Buffer,
+  options: UploadOptions,
+): Promise<LightMyRequestResponse> {
+  const form = uploadForm(file, options);
   const request = new Request("http://localhost/api/upload", { method: "POST", body: form });
   return t.app.inject({
     method: "POST",
