@@ -33,6 +33,11 @@ export const EntityTypeInfo = z.object({
   attributes: z.array(AttributeInfo),
   /** Rules between attributes of one record. */
   rules: z.array(TypeRule),
+  /**
+   * A type whose records form a tree: the attribute naming each record's parent (none for a root)
+   * and the most levels the tree may have.
+   */
+  hierarchy: z.object({ parent: z.string(), maxDepth: z.number() }).optional(),
   canread: z.boolean(),
   cancreate: z.boolean(),
   canedit: z.boolean(),

@@ -71,6 +71,24 @@ describe("model validation", () => {
     expect(withFormat?.entityTypes[0].attributes[1].format).toBe("cron");
   });
 
+  it("reads a parent attribute as the type's tree, 20 levels deep unless maxDepth says", () => {
+    const problems: string[] = [];
+    const withParent = broken(
+      "{ name: price, dataType: Number, nullable: true }",
+      "{ name: up, dataType: Reference, referencedEntityType: product, nullable: true, parent: true }",
+    );
+    const ctx = parseContextFile("shop.yaml", withParent, problems);
+    expect(problems).toEqual([]);
+    expect(ctx?.entityTypes[0].hierarchy?.parent.name).toBe("up");
+    expect(ctx?.entityTypes[0].hierarchy?.maxDepth).toBe(20);
+    expect(ctx?.entityTypes[1].hierarchy).toBeUndefined();
+    const deep = withParent.replace('label: "{code} {title}"', 'label: "{code}"\n    maxDepth: 5');
+    expect(parseContextFile("shop.yaml", deep, problems)?.entityTypes[0].hierarchy?.maxDepth).toBe(
+      5,
+    );
+    expect(problems).toEqual([]);
+  });
+
   it.each([
     ["a YAML syntax error", "uiName: Shop", "uiName: [Shop", /shop\.yaml: /],
     [
@@ -121,6 +139,42 @@ describe("model validation", () => {
       "sheet: Products,",
       "sheet: Products, approveEverything: true,",
       /fileLayouts\.0\.approveEverything: 'product' does not allow self-approval/,
+    ],
+    [
+      "a parent referring to another type",
+      "referencedEntityType: supplier, nullable: true }",
+      "referencedEntityType: supplier, nullable: true, parent: true }",
+      /shop\.yaml: entityTypes\.0\.attributes\.3\.parent: a parent is a Reference to 'product' itself/,
+    ],
+    [
+      "a second parent attribute",
+      "{ name: price, dataType: Number, nullable: true }",
+      "{ name: up, dataType: Reference, referencedEntityType: product, nullable: true, parent: true }\n      - { name: up2, dataType: Reference, referencedEntityType: product, nullable: true, parent: true }",
+      /entityTypes\.0\.attributes\.3\.parent: 'product' has a parent attribute already \('up'\)/,
+    ],
+    [
+      "a parent that is part of the key",
+      "{ name: title, dataType: String }",
+      "{ name: up, dataType: Reference, referencedEntityType: product, identity: true, parent: true }",
+      /attributes\.1\.parent: a parent cannot be part of the key/,
+    ],
+    [
+      "a parent that is not nullable",
+      "{ name: title, dataType: String }",
+      "{ name: up, dataType: Reference, referencedEntityType: product, parent: true }",
+      /attributes\.1\.nullable: a parent must be nullable/,
+    ],
+    [
+      "a parent that is not a Reference",
+      "{ name: title, dataType: String }",
+      "{ name: title, dataType: String, nullable: true, parent: true }",
+      /attributes\.1\.parent: a parent is a Reference to 'product' itself/,
+    ],
+    [
+      "a depth without a parent",
+      '    label: "{code} {title}"',
+      '    label: "{code} {title}"\n    maxDepth: 5',
+      /entityTypes\.0\.maxDepth: only a type with a parent attribute has a depth/,
     ],
     [
       "a Reference without target",

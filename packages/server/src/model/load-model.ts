@@ -9,7 +9,7 @@ import {
   checkTypeRules,
   typeRuleOf,
 } from "../rules/rule-model.ts";
-import { CONTEXT_PERMISSIONS, ContextFile } from "./model.schema.ts";
+import { CONTEXT_PERMISSIONS, ContextFile, DEFAULT_MAX_DEPTH } from "./model.schema.ts";
 import type { Attribute, ContextModel, EntityType, Model } from "./model.ts";
 import { SYSTEM_COLUMNS, schemaNameOf } from "./model.ts";
 
@@ -91,6 +91,7 @@ function toContextModel(file: string, data: ContextFile): ContextModel {
         default: a.default,
         format: a.format,
         rules: a.rules.map((r) => attributeRuleOf(r, a)),
+        parent: a.parent,
       }));
       const identity = attributes.filter((a) => a.identity).map((a) => `{${a.name}}`);
       return {
@@ -103,12 +104,22 @@ function toContextModel(file: string, data: ContextFile): ContextModel {
         seed: t.seed,
         attributes,
         rules: t.rules.map((r) => typeRuleOf(r, attributes)),
+        hierarchy: hierarchyOf(attributes, t.maxDepth),
       };
     }),
     fileLayouts: data.fileLayouts,
     customActions: data.customActions,
     roles: data.roles,
   };
+}
+
+/** The tree of a type with (exactly) one parent attribute; checkHierarchy refuses more. */
+function hierarchyOf(
+  attributes: readonly Attribute[],
+  maxDepth: number | undefined,
+): EntityType["hierarchy"] {
+  const parent = attributes.find((a) => a.parent);
+  return parent && { parent, maxDepth: maxDepth ?? DEFAULT_MAX_DEPTH };
 }
 
 /**
@@ -255,6 +266,7 @@ function checkEntityType(
     checkAttributeRules(a, at, say);
   });
   checkTypeRules(type, where, say);
+  checkHierarchy(type, where, say);
 
   for (const m of type.label.matchAll(/\{([^}]*)\}/g)) {
     const ref = m[1];
@@ -262,6 +274,40 @@ function checkEntityType(
     if (!attr) say(`${where}.label`, `'{${ref}}' is not an attribute of '${type.name}'`);
     else if (attr.generated)
       say(`${where}.label`, `'{${ref}}' is generated and cannot be part of a label`);
+  }
+}
+
+/**
+ * A parent attribute is a nullable (the roots have none), stored, editable Reference to the type
+ * itself, outside the key, and the only one of its type.
+ */
+function checkHierarchy(
+  type: EntityType,
+  where: string,
+  say: (where: string, reason: string) => void,
+): void {
+  const parents = type.attributes.flatMap((a, ai) =>
+    a.parent ? [{ a, at: `${where}.attributes.${ai}` }] : [],
+  );
+  for (const { at } of parents.slice(1))
+    say(
+      `${at}.parent`,
+      `'${type.name}' has a parent attribute already ('${parents[0].a.name}'): a type has at most one`,
+    );
+  for (const { a, at } of parents) {
+    if (a.dataType !== "Reference" || a.referencedEntityType !== type.name)
+      say(`${at}.parent`, `a parent is a Reference to '${type.name}' itself`);
+    if (a.identity)
+      say(
+        `${at}.parent`,
+        "a parent cannot be part of the key: moving a record would change its key",
+      );
+    if (!a.nullable)
+      say(`${at}.nullable`, "a parent must be nullable: the roots of the tree have none");
+    if (a.formula !== "" || a.generated)
+      say(`${at}.parent`, "a parent must be stored, not computed");
+    if (!a.editable)
+      say(`${at}.editable`, "a parent must be editable: moving a record is an edit of its parent");
   }
 }
 

@@ -100,23 +100,37 @@ const AttributeFile = z.strictObject({
   format: z.enum(FORMATS).optional(),
   /** Data quality rules its values must keep (docs/model.md). */
   rules: z.array(AttributeRuleFile).default([]),
+  /** The type's parent: a Reference to the type itself, which makes its records a tree. */
+  parent: z.boolean().default(false),
 });
 
-const EntityTypeFile = z.strictObject({
-  name: Identifier,
-  uiName: z.string().min(1),
-  uiSequence: z.number().int().default(0),
-  label: z.string().min(1).optional(),
-  approval: z
-    .strictObject({ upload: z.boolean(), web: z.boolean() })
-    .default({ upload: true, web: true }),
-  selfApproval: z.boolean().default(false),
-  /** JSON seed file, relative to the model folder; loaded into an empty table at start. */
-  seed: z.strictObject({ file: z.string().min(1), demoOnly: z.boolean().default(true) }).optional(),
-  attributes: z.array(AttributeFile).min(1),
-  /** Rules between attributes of one record. */
-  rules: z.array(TypeRuleFile).default([]),
-});
+/** How many levels a tree may have when its type says nothing (`maxDepth`). */
+export const DEFAULT_MAX_DEPTH = 20;
+
+const EntityTypeFile = z
+  .strictObject({
+    name: Identifier,
+    uiName: z.string().min(1),
+    uiSequence: z.number().int().default(0),
+    label: z.string().min(1).optional(),
+    approval: z
+      .strictObject({ upload: z.boolean(), web: z.boolean() })
+      .default({ upload: true, web: true }),
+    selfApproval: z.boolean().default(false),
+    /** JSON seed file, relative to the model folder; loaded into an empty table at start. */
+    seed: z
+      .strictObject({ file: z.string().min(1), demoOnly: z.boolean().default(true) })
+      .optional(),
+    attributes: z.array(AttributeFile).min(1),
+    /** Rules between attributes of one record. */
+    rules: z.array(TypeRuleFile).default([]),
+    /** With a parent attribute: the most levels its tree may have, the roots being level 1. */
+    maxDepth: z.number().int().min(1).max(1000).optional(),
+  })
+  .refine((t) => t.maxDepth === undefined || t.attributes.some((a) => a.parent), {
+    path: ["maxDepth"],
+    message: "only a type with a parent attribute has a depth",
+  });
 
 const FileLayoutFile = z.strictObject({
   name: Identifier,

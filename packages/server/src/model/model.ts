@@ -30,6 +30,14 @@ export interface Attribute {
   readonly format: Format | undefined;
   /** Data quality rules, with their messages (generated where the model gives none). */
   readonly rules: readonly AttributeRule[];
+  /** The type's parent attribute (a Reference to the type itself): its records form a tree. */
+  readonly parent: boolean;
+}
+
+/** A type whose records form a tree: its parent attribute and the most levels the tree may have. */
+export interface Hierarchy {
+  readonly parent: Attribute;
+  readonly maxDepth: number;
 }
 
 export interface EntityType {
@@ -44,6 +52,8 @@ export interface EntityType {
   readonly attributes: readonly Attribute[];
   /** Rules between attributes of one record. */
   readonly rules: readonly TypeRule[];
+  /** Where the type has a parent attribute: its tree. */
+  readonly hierarchy: Hierarchy | undefined;
 }
 
 export interface FileLayout {

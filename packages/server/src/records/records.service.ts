@@ -55,6 +55,9 @@ function typeInfo(context: ContextModel, type: EntityType, rights: ContextRights
         rules: [...a.rules],
       })),
     rules: [...type.rules],
+    ...(type.hierarchy && {
+      hierarchy: { parent: type.hierarchy.parent.name, maxDepth: type.hierarchy.maxDepth },
+    }),
     ...rights.flagsOf(type.name),
   };
 }

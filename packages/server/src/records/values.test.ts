@@ -18,6 +18,7 @@ const attribute = (over: Partial<Attribute>): Attribute => ({
   generator: undefined,
   referencedEntityType: undefined,
   default: undefined,
+  parent: false,
   format: undefined,
   rules: [],
   ...over,

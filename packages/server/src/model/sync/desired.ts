@@ -79,7 +79,14 @@ function desiredTable(context: ContextModel, type: EntityType): DesiredTable {
     // The unique identity index already serves lookups and sorts on its leading column; a unique
     // rule looks its values up on every save and upload.
     const unique = a.rules.some((r) => r.kind === "unique");
-    if ((a.filter || a.dataType === "Reference" || unique) && a.name !== identity[0])
+    // A tree's children are read a page at a time, in key order, straight from this index.
+    if (a.parent)
+      indexes.push({
+        name: objectName(type.name, a.name, "tree"),
+        kind: "btree",
+        columns: [a.name, "entity_key_id"],
+      });
+    else if ((a.filter || a.dataType === "Reference" || unique) && a.name !== identity[0])
       indexes.push({
         name: objectName(type.name, a.name, "idx"),
         kind: "btree",
