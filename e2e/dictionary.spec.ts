@@ -3,9 +3,9 @@ import { expect, type Locator, type Page, test } from "@playwright/test";
 import { FROM_PAGE } from "./support/api.ts";
 import { chooseContext, mainNav, signIn } from "./support/app.ts";
 import {
-  createRecord,
   createSourceDatabase,
   keysByLabel,
+  makeDictionaryFixture,
   readRecord,
   uniqueName,
   writeConnectionFile,
@@ -43,45 +43,6 @@ const environmentRow = (page: Page, name: string): Locator =>
 const sourceRow = (page: Page, name: string): Locator =>
   page.getByTestId("metadata-source-row").filter({ hasText: name });
 
-interface Fixture {
-  environment: string;
-  environmentId: number;
-  source?: string;
-  sourceId?: number;
-}
-
-/** A system environment (and optionally one metadata source on it) made through the API. */
-async function makeFixture(
-  page: Page,
-  options: { connectionFile?: string; source?: boolean } = {},
-): Promise<Fixture> {
-  const edition = (await keysByLabel(page.request, "edition")).get("import") ?? null;
-  const extras = { intro: null, edition, uisequence: 1, editiondetail: null };
-  const environment = uniqueName("env");
-  const environmentId = await createRecord(page.request, "systemenvironment", {
-    name: environment,
-    description: `Environment ${environment}`,
-    technology: "postgres",
-    connectionfile: options.connectionFile ?? "absent.conf",
-    ...extras,
-  });
-  if (!options.source) return { environment, environmentId };
-  const applications = await keysByLabel(page.request, "application");
-  const aspects = await keysByLabel(page.request, "applicationaspect");
-  const source = uniqueName("source");
-  const sourceId = await createRecord(page.request, "metadatasource", {
-    application: applications.get("Demo") ?? null,
-    applicationaspect: aspects.get("Reporting") ?? null,
-    systemenvironment: environmentId,
-    name: source,
-    description: `Source ${source}`,
-    importfrequency: "0 3 * * *",
-    enableschedule: false,
-    ...extras,
-  });
-  return { environment, environmentId, source, sourceId };
-}
-
 test.describe("system environments", () => {
   test("a new system environment is checked field by field and saved with the fixed extras", async ({
     page,
@@ -89,7 +50,7 @@ test.describe("system environments", () => {
     const file = `${uniqueName("form")}.conf`;
     writeConnectionFile(file, "postgres");
     await openList(page);
-    const taken = await makeFixture(page);
+    const taken = await makeDictionaryFixture(page.request);
     await snap(page, "01-list");
 
     await page.getByTestId("create-system-environment").click();
@@ -171,7 +132,7 @@ test.describe("system environments", () => {
     page,
   }) => {
     await openList(page);
-    const fixture = await makeFixture(page, { source: true });
+    const fixture = await makeDictionaryFixture(page.request, { source: true });
     await page.reload();
 
     await environmentRow(page, fixture.environment).getByTestId("edit-system-environment").click();
@@ -256,7 +217,7 @@ test("a reader of the dictionary is offered no change the server would refuse", 
   browser,
 }) => {
   await openList(page);
-  const fixture = await makeFixture(page, { source: true });
+  const fixture = await makeDictionaryFixture(page.request, { source: true });
   const reader = await browser.newPage();
   await signIn(reader, dictionaryReader);
   await reader.goto("/system-environment");
@@ -281,7 +242,7 @@ test.describe("metadata sources", () => {
     page,
   }) => {
     await openList(page);
-    const fixture = await makeFixture(page);
+    const fixture = await makeDictionaryFixture(page.request);
     await page.reload();
     // The list checks its sources' texts; the form's own text is empty until typed.
     let emptyChecks = 0;
@@ -357,7 +318,7 @@ test.describe("metadata sources", () => {
 
   test("an outdated cron answer is ignored", async ({ page }) => {
     await openList(page);
-    await makeFixture(page);
+    await makeDictionaryFixture(page.request);
     // The answer for the first text arrives after the one for the second.
     await page.route("**/data-dictionary/validate-cron-string", async (route) => {
       if (route.request().postDataJSON().CronString === "0 5 * *")
@@ -376,7 +337,7 @@ test.describe("metadata sources", () => {
 
   test("the Scheduled checkbox saves the indicator at once", async ({ page }) => {
     await openList(page);
-    const fixture = await makeFixture(page, { source: true });
+    const fixture = await makeDictionaryFixture(page.request, { source: true });
     await page.reload();
     const box = sourceRow(page, fixture.source ?? "").getByTestId("scheduled");
     await expect(box).not.toBeChecked();
@@ -411,7 +372,7 @@ test.describe("metadata sources", () => {
     page,
   }) => {
     await openList(page);
-    const fixture = await makeFixture(page, { source: true });
+    const fixture = await makeDictionaryFixture(page.request, { source: true });
     const invalid = "61 * * * *";
     // The server refuses an invalid cron on every save...
     const refused = await page.request.post("/api/save", {
@@ -463,7 +424,7 @@ test.describe("metadata sources", () => {
 
   test("the edit form keeps the identifying references and saves the rest", async ({ page }) => {
     await openList(page);
-    const fixture = await makeFixture(page, { source: true });
+    const fixture = await makeDictionaryFixture(page.request, { source: true });
     await page.goto(`/metadata-source/edit/${fixture.sourceId}`);
     await expect(page.getByRole("heading", { name: "Edit Metadata Source" })).toBeVisible();
     for (const field of ["application", "applicationaspect", "systemenvironment"]) {
@@ -503,7 +464,10 @@ test.describe("metadata sources", () => {
     page,
   }) => {
     await openList(page);
-    const fixture = await makeFixture(page, { source: true, connectionFile: "missing-e2e.conf" });
+    const fixture = await makeDictionaryFixture(page.request, {
+      source: true,
+      connectionFile: "missing-e2e.conf",
+    });
     await page.reload();
     const row = sourceRow(page, fixture.source ?? "");
 
@@ -542,7 +506,10 @@ test.describe("metadata sources", () => {
       const file = `${uniqueName("pg")}.conf`;
       writeConnectionFile(file, database.name);
       await openList(page);
-      const fixture = await makeFixture(page, { source: true, connectionFile: file });
+      const fixture = await makeDictionaryFixture(page.request, {
+        source: true,
+        connectionFile: file,
+      });
       await page.reload();
       const row = sourceRow(page, fixture.source ?? "");
 
@@ -588,7 +555,7 @@ test.describe("generic partial viewer and test pages", () => {
     const file = `${uniqueName("viewer")}.conf`;
     writeConnectionFile(file, "postgres");
     await openList(page);
-    await makeFixture(page);
+    await makeDictionaryFixture(page.request);
     await page.goto("/system-environment-attempt-1");
     const viewer = page.getByTestId("viewer-systemenvironment");
     await expect(viewer.getByRole("heading", { name: "System environment" })).toBeVisible();
@@ -662,7 +629,10 @@ test.describe("generic partial viewer and test pages", () => {
 
   test("the test page fetches connection files and pings a chosen source", async ({ page }) => {
     await openList(page);
-    const fixture = await makeFixture(page, { source: true, connectionFile: "missing-e2e.conf" });
+    const fixture = await makeDictionaryFixture(page.request, {
+      source: true,
+      connectionFile: "missing-e2e.conf",
+    });
     await page.goto("/test");
     await page.getByTestId("fetch-connection-files").click();
     await expect(page.getByTestId("connection-files-result")).toHaveText(/^\[[\s\S]*\]$/);

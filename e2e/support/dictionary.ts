@@ -126,3 +126,42 @@ export async function readRecord(
     Object.entries(record.requested.attrValues).map(([k, v]) => [k, v.value as Values[string]]),
   );
 }
+
+export interface DictionaryFixture {
+  environment: string;
+  environmentId: number;
+  source?: string;
+  sourceId?: number;
+}
+
+/** A system environment (and optionally one metadata source on it) made through the API. */
+export async function makeDictionaryFixture(
+  request: APIRequestContext,
+  options: { connectionFile?: string; source?: boolean } = {},
+): Promise<DictionaryFixture> {
+  const edition = (await keysByLabel(request, "edition")).get("import") ?? null;
+  const extras = { intro: null, edition, uisequence: 1, editiondetail: null };
+  const environment = uniqueName("env");
+  const environmentId = await createRecord(request, "systemenvironment", {
+    name: environment,
+    description: `Environment ${environment}`,
+    technology: "postgres",
+    connectionfile: options.connectionFile ?? "absent.conf",
+    ...extras,
+  });
+  if (!options.source) return { environment, environmentId };
+  const applications = await keysByLabel(request, "application");
+  const aspects = await keysByLabel(request, "applicationaspect");
+  const source = uniqueName("source");
+  const sourceId = await createRecord(request, "metadatasource", {
+    application: applications.get("Demo") ?? null,
+    applicationaspect: aspects.get("Reporting") ?? null,
+    systemenvironment: environmentId,
+    name: source,
+    description: `Source ${source}`,
+    importfrequency: "0 3 * * *",
+    enableschedule: false,
+    ...extras,
+  });
+  return { environment, environmentId, source, sourceId };
+}

@@ -10,6 +10,7 @@ import { useMayPublish } from "../components/entity-types/use-entity-types.ts";
 import { useWaiting } from "../components/waiting/use-waiting.ts";
 import { waitingForMeIn, waitingForMeText } from "../components/waiting/waiting-counts.ts";
 import { SearchBox } from "../features/search/search-box.tsx";
+import { ThemeMenu } from "../features/theme/theme-menu.tsx";
 import { useProfile, useSelectedContext } from "../state/session-store.ts";
 import { ContextSelect } from "./context-select.tsx";
 import { useAppConfig, useNavShown } from "./use-app-config.ts";
@@ -149,6 +150,7 @@ export function NavBar() {
                 <span data-testid="nav-user">[User: {profile.username}]</span>
               </Nav.Link>
             )}
+            <ThemeMenu />
             {profile && (
               <IconLink
                 to="/notifications"

@@ -63,7 +63,7 @@ export function SecretShownOnce(props: SecretShownOnceProps) {
           spellCheck={false}
           onFocus={(event) => event.currentTarget.select()}
         />
-        <Button variant="outline-success" onClick={copySecret}>
+        <Button variant="success" onClick={copySecret}>
           <i
             className={`bi ${copy === "copied" ? "bi-clipboard-check" : "bi-clipboard"} me-2`}
             aria-hidden="true"

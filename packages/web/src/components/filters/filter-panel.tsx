@@ -42,7 +42,7 @@ export function FilterPanel({ context, attributes, tabs, onChange }: FilterPanel
           onAdd={addTab}
         />
       </div>
-      <div className="card-body border-top" role="tabpanel">
+      <div className="card-body border-top">
         {active === undefined || active.filters.length === 0 ? (
           <p className="text-body-secondary fst-italic small mb-2" data-testid="no-filters">
             (No Active Filters)

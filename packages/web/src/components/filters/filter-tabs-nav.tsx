@@ -22,7 +22,9 @@ export function FilterTabsNav({
   onAdd,
 }: FilterTabsNavProps) {
   return (
-    <div className="nav nav-tabs filter-tabs" role="tablist" aria-label="Searches">
+    // A group, not a tablist: each search carries its own toggle and close buttons, which a
+    // tablist may not hold (WCAG 4.1.2); the chosen search is marked aria-current.
+    <fieldset className="nav nav-tabs filter-tabs" aria-label="Searches">
       {tabs.map((tab, index) => {
         const name = `search ${index + 1}`;
         const active = tab.id === activeId;
@@ -45,8 +47,7 @@ export function FilterTabsNav({
               </button>
               <button
                 type="button"
-                role="tab"
-                aria-selected={active}
+                aria-current={active ? "true" : undefined}
                 className={`btn btn-link p-0 text-decoration-none ${tab.enabled ? "text-reset" : "text-body-tertiary text-decoration-line-through"}`}
                 onClick={() => onSelect(tab.id)}
               >
@@ -78,6 +79,6 @@ export function FilterTabsNav({
           <i className="bi bi-plus-lg" aria-hidden="true" />
         </button>
       </div>
-    </div>
+    </fieldset>
   );
 }

@@ -19,7 +19,7 @@ export function AsOfBanner({ typeName, asOf, onBackToNow }: AsOfBannerProps) {
       <i className="bi bi-clock-history" aria-hidden="true" />
       <span data-testid="as-of-text">{`Showing ${typeName} as of ${momentText(asOf)}`}</span>
       <span className="small text-body-secondary">(read only)</span>
-      <Button size="sm" variant="outline-primary" className="ms-auto" onClick={onBackToNow}>
+      <Button size="sm" variant="primary" className="ms-auto" onClick={onBackToNow}>
         Back to now
       </Button>
     </Alert>

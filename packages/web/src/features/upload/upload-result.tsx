@@ -42,7 +42,7 @@ function ProblemListDownload({ problems }: { problems: ProblemList }) {
       <hr />
       <div className="d-flex flex-wrap align-items-center gap-2">
         <Button
-          variant="outline-danger"
+          variant="danger"
           size="sm"
           disabled={download.isPending}
           onClick={() => download.mutate({ uploadId: problems.uploadId })}
@@ -78,7 +78,8 @@ export function UploadResult({
   // On short screens the alert appears below the fold, under the form it answers.
   // A block body: newer browsers return a promise from scrollIntoView, not a cleanup function.
   useEffect(() => {
-    ref.current?.scrollIntoView({ block: "nearest", behavior: "smooth" });
+    const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    ref.current?.scrollIntoView({ block: "nearest", behavior: still ? "auto" : "smooth" });
   }, []);
   return (
     <Alert

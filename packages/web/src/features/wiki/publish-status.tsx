@@ -44,7 +44,8 @@ export function PublishProgressBar({
     <div className="mt-4" data-testid="publish-progress">
       <div className="d-flex justify-content-between small text-body-secondary mb-1">
         <span>{running ? "Writing pages…" : "Pages processed"}</span>
-        <span data-testid="publish-progress-count">
+        {/* Announced as it grows, politely: a reader hears the latest count when it pauses. */}
+        <span data-testid="publish-progress-count" aria-live="polite" aria-atomic="true">
           {progress.done} / {progress.total} pages
         </span>
       </div>

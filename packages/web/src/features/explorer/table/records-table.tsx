@@ -81,6 +81,15 @@ export function RecordsTable(props: RecordsTableProps) {
     return (
       <td className={classes.length > 0 ? classes.join(" ") : undefined}>
         <div className="data-cell" title={trimCells && text.length > 30 ? text : undefined}>
+          {record.requested.isDeleted && cell.row.getVisibleCells()[0]?.id === cell.id && (
+            // Said in words too, not by the row's red alone (WCAG 1.4.1).
+            <span
+              className="bi bi-archive me-1"
+              role="img"
+              aria-label="Discontinued"
+              title="Discontinued"
+            />
+          )}
           {breaches && (
             <CellBreachMark
               id={`rule-breaches-${record.entityKeyID}-${cell.column.id}`}
