@@ -415,6 +415,7 @@ describe.skipIf(!reachable)("Data Dictionary metadata sources", () => {
     await source.exec(
       "insert into sales.customer (name, email) values ('Ann', 'a@example.test'), ('Ann', 'b@example.test'), ('Bob', null)",
       "analyze sales.customer",
+      "insert into sales.refunds values (1), (2), (2)",
     );
     const setProfiling = (profilecolumns: boolean) =>
       t.post(
@@ -436,9 +437,10 @@ describe.skipIf(!reachable)("Data Dictionary metadata sources", () => {
       const profiles = await t.database.db
         .selectFrom("app.column_profiles")
         .selectAll()
-        .where("object_name", "=", "customer")
+        .where("object_name", "in", ["customer", "refunds"])
         .execute();
-      const of = (column: string) => profiles.find((p) => p.column_name === column);
+      const of = (column: string, object = "customer") =>
+        profiles.find((p) => p.object_name === object && p.column_name === column);
       expect(of("name")).toMatchObject({
         method: "statistics",
         row_count: 3,
@@ -454,16 +456,19 @@ describe.skipIf(!reachable)("Data Dictionary metadata sources", () => {
         top_values: null,
         min_value: null,
       });
-      // A table never analysed has no statistics: its columns are named, not guessed.
-      expect(
-        (
-          await t.database.db
-            .selectFrom("app.column_profiles")
-            .select("method")
-            .where("object_name", "=", "refunds")
-            .execute()
-        ).map((p) => p.method),
-      ).toEqual(["none"]);
+      // A table never analysed has no statistics: it is sampled (all of its 3 rows).
+      expect(of("id", "refunds")).toMatchObject({
+        method: "sample",
+        row_count: 3,
+        null_share: 0,
+        distinct_count: 2,
+        min_value: "1",
+        max_value: "2",
+        top_values: [
+          { value: "2", share: expect.closeTo(2 / 3, 3) },
+          { value: "1", share: expect.closeTo(1 / 3, 3) },
+        ],
+      });
     } finally {
       expect((await setProfiling(false)).statusCode).toBe(200);
     }

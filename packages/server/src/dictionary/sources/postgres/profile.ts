@@ -1,12 +1,13 @@
-import type pg from "pg";
-import type { ColumnProfile } from "../catalog.ts";
+import pg from "pg";
+import type { Catalog, ColumnProfile } from "../catalog.ts";
+import { profileOfSample, SAMPLE_ROWS } from "../sample-profile.ts";
 import { RELATIONS } from "./catalog.ts";
 
 // What PostgreSQL already keeps about each column of the documented tables (pg_stats, filled by
 // ANALYZE, and pg_class.reltuples): one query, no row of the tables read. Values (the most common
 // ones, the histogram's ends) are selected only for columns that are not sensitive; the histogram
 // exists for orderable types only, so minimum and maximum are theirs (the ends of the histogram,
-// which leaves out the most common values: approximate). A column never analysed has no profile.
+// which leaves out the most common values: approximate). The tables never analysed are sampled.
 const STATISTICS = `
   with rels as (${RELATIONS}),
   cols as (
@@ -51,13 +52,17 @@ interface StatisticsRow {
 
 const numberOrNull = (v: string | number | null) => (v === null ? null : Number(v));
 
-/** The profiles of every column of the documented tables, from PostgreSQL's statistics. */
+/**
+ * The profiles of every column of the documented tables, from PostgreSQL's statistics, and for
+ * the columns that have none (a table never analysed), from a sample.
+ */
 export async function readPostgresProfiles(
   client: pg.Client,
+  catalog: Catalog,
   sensitive: readonly string[],
 ): Promise<ColumnProfile[]> {
   const { rows } = await client.query<StatisticsRow>(STATISTICS, [sensitive]);
-  return rows.map((r) => ({
+  const profiles: ColumnProfile[] = rows.map((r) => ({
     schema: r.schema,
     object: r.object,
     column: r.column,
@@ -72,4 +77,48 @@ export async function readPostgresProfiles(
       ? r.topValues.map((value, i) => ({ value, share: r.topShares?.[i] ?? 0 }))
       : null,
   }));
+  return sampleWhatIsMissing(client, catalog, profiles);
+}
+
+/**
+ * Replaces the profiles without statistics by ones from the table's first SAMPLE_ROWS rows: one
+ * plain SELECT a table (the lock any SELECT takes), naming only those columns, as text.
+ */
+async function sampleWhatIsMissing(
+  client: pg.Client,
+  catalog: Catalog,
+  profiles: ColumnProfile[],
+): Promise<ColumnProfile[]> {
+  const typeOf = new Map(
+    catalog.elements.map((e) => [`${e.schema}\u0000${e.object}\u0000${e.name}`, e.datatype]),
+  );
+  const missing = new Map<string, number[]>();
+  profiles.forEach((p, i) => {
+    if (p.method !== "none") return;
+    const key = `${p.schema}\u0000${p.object}`;
+    missing.set(key, [...(missing.get(key) ?? []), i]);
+  });
+  const out = [...profiles];
+  for (const indexes of missing.values()) {
+    const { schema, object } = profiles[indexes[0]];
+    const ident = pg.escapeIdentifier;
+    const { rows } = await client.query<unknown[]>({
+      text: `select ${indexes.map((i) => `${ident(profiles[i].column)}::text`).join(", ")} from ${ident(schema)}.${ident(object)} limit ${SAMPLE_ROWS}`,
+      rowMode: "array",
+    });
+    // Fewer rows than the sample holds are all of them: an exact count.
+    const rowCount = rows.length < SAMPLE_ROWS ? rows.length : null;
+    indexes.forEach((index, n) => {
+      const p = profiles[index];
+      out[index] = profileOfSample(
+        {
+          ...p,
+          rowCount: p.rowCount ?? rowCount,
+          datatype: typeOf.get(`${p.schema}\u0000${p.object}\u0000${p.column}`) ?? "",
+        },
+        rows.map((r) => r[n]),
+      );
+    });
+  }
+  return out;
 }

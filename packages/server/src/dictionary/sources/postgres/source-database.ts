@@ -138,8 +138,8 @@ export const postgresSource: SourceAdapter = {
       },
       readCatalog: (objectsRead: (objects: CatalogObject[]) => void): Promise<Catalog> =>
         withSourceDatabase(settings, (client) => readCatalog(client, objectsRead)),
-      profileColumns: (_catalog, sensitive) =>
-        withSourceDatabase(settings, (client) => readPostgresProfiles(client, sensitive)),
+      profileColumns: (catalog, sensitive) =>
+        withSourceDatabase(settings, (client) => readPostgresProfiles(client, catalog, sensitive)),
     };
   },
 };
