@@ -1,3 +1,5 @@
+const literally = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
 /**
  * The source's sensitive column name patterns ('*password*, *ssn*'): `*` stands for any
  * characters, the rest for itself, case-insensitively, matched against the whole column name.
@@ -8,10 +10,8 @@ export function sensitivePatterns(setting: string | null | undefined): string[] 
     .split(",")
     .map((p) => p.trim())
     .filter((p) => p !== "")
-    .map((p) => `^${p.split("*").map(escape).join(".*")}$`);
+    .map((p) => `^${p.split("*").map(literally).join(".*")}$`);
 }
-
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** Whether a column name matches one of the patterns (as sensitivePatterns gives them). */
 export function isSensitive(patterns: readonly string[], column: string): boolean {
