@@ -11,7 +11,7 @@ import { migrateToLatest } from "../db/migrate.ts";
 import { processRegistry } from "../metrics/operations.ts";
 import { type ServerProcess, signIn, startServerProcess } from "../testing/server-process.ts";
 import { createSourceDatabase } from "../testing/source-database.ts";
-import { ADMIN_PASSWORD, REPO_ROOT } from "../testing/test-app.ts";
+import { ADMIN_PASSWORD, createTestApp, REPO_ROOT } from "../testing/test-app.ts";
 import { testDatabaseKind } from "../testing/test-database.ts";
 import { uploadForm, workbookOf } from "../testing/xlsx-files.ts";
 import { backUpInto } from "./backup.service.ts";
@@ -301,6 +301,25 @@ describe.skipIf(testDatabaseKind() !== "pglite")("backups", { timeout: 240_000 }
       expect(await finished()).toBe(counted + 3);
     } finally {
       await database.close();
+    }
+  });
+});
+
+/** Where the backup call cannot back anything up, it says what to do instead. */
+describe("backups where there is no embedded folder", () => {
+  it("answers PostgreSQL's way on PostgreSQL, and that a database in memory has none", async () => {
+    const t = await createTestApp();
+    try {
+      const admin = await t.login("admin", ADMIN_PASSWORD);
+      const answer = await t.post("/api/backup", undefined, admin);
+      expect(answer.statusCode).toBe(400);
+      expect(answer.json().message).toBe(
+        testDatabaseKind() === "postgres"
+          ? "Backups here are of the embedded database; on PostgreSQL use pg_dump or point-in-time recovery (README: Backups)"
+          : "This database is held in memory: it has no backup",
+      );
+    } finally {
+      await t.close();
     }
   });
 });
