@@ -1,5 +1,6 @@
 import { type RawBuilder, sql } from "kysely";
 import type { Db } from "../db/connection.ts";
+import { checkTreeOfApproval } from "../hierarchy/tree-of-approval.ts";
 import type { ContextModel, EntityType } from "../model/model.ts";
 import { storedAttributes } from "../model/model.ts";
 import { SQL_TYPES } from "../model/sync/ddl.ts";
@@ -77,6 +78,7 @@ export async function applyEvents(
     type.name,
     summary.create + summary.revived - summary.removed,
   );
+  if (summary.create + summary.change > 0) await checkTreeOfApproval(tx, context, type);
   // approved_xid: the change feed's order is this transaction's (db/migrations/015-change-feed.ts).
   // By an array of ids, as before the selection was a table: the primary key's scan sorts it and
   // updates the events in the order they lie (the join with the selection looked slower).

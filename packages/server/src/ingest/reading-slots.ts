@@ -43,6 +43,10 @@ export async function inReadingTransaction<T>(
   );
 }
 
-/** Whether the rows refer to records of their own type, which they may only find stored before. */
+/**
+ * Whether the rows refer to records of their own type, which they may only find stored before, or
+ * go to a tree, whose check (hierarchy/tree-of-ingest.ts) judges the whole file's diff at once.
+ */
 export const selfReferring = (input: IngestInput): boolean =>
+  input.type.hierarchy !== undefined ||
   input.attributes.some((a) => a.referencedEntityType === input.type.name);

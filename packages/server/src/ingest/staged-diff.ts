@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { Db } from "../db/connection.ts";
+import { checkTreeOfIngest } from "../hierarchy/tree-of-ingest.ts";
 import { identityAttributes } from "../model/model.ts";
 import { adjustTypeCount } from "../records/type-counts.repository.ts";
 import type { LaterWork } from "./after-commit.ts";
@@ -109,6 +110,7 @@ export async function stagedDiff(db: Db, input: IngestInput, later: LaterWork): 
       if (refused.length > 0) throw problemRowsRejected(refused);
       checkProposal(input, counts);
       checkMassMissing(input, counts);
+      await checkTreeOfIngest(tx, input, stage);
       // What the check of the written changes (checkMissingUnreferenced) would refuse.
       if (input.dryRun && input.checkReferrers && input.apply && counts.missing > 0)
         await checkMissingUnreferencedInDiff(tx, input, stage);

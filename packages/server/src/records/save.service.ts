@@ -10,6 +10,7 @@ import {
 import type { Db } from "../db/connection.ts";
 import { isUniqueViolation } from "../db/pg-errors.ts";
 import { BadRequestError, ConflictError, NotFoundError } from "../errors.ts";
+import { checkTreeOfSave } from "../hierarchy/tree-of-save.ts";
 import type { Attribute, ContextModel, EntityType, Model } from "../model/model.ts";
 import { findEntityType, identityAttributes, storedAttributes } from "../model/model.ts";
 import { markWebDigestDue, type Notifier } from "../notifications/notify.service.ts";
@@ -194,6 +195,9 @@ async function createRecord(
   problems.push(...(await recordRuleProblems(db, context, type, values, set, undefined, failed)));
   if (problems.length > 0) throw new BadRequestError(problems.join("; "));
   await checkReferences(db, context, type, values);
+  await checkTreeOfSave(db, context, type, undefined, values, () =>
+    keyText(db, context, type, values),
+  );
   const existingKey = await records.keyOfIdentity(db, context, type, values, {
     includeRejectedProposals: true,
   });
@@ -308,6 +312,7 @@ async function updateRecord(
   if (problems.length > 0) throw new BadRequestError(problems.join("; "));
   await checkReferences(db, context, type, changes);
   const key = await keyText(db, context, type, current.values);
+  await checkTreeOfSave(db, context, type, keyId, changes);
   if (Object.keys(changes).length === 0) {
     return {
       entityKeyID: keyId,

@@ -1,0 +1,196 @@
+import { type RawBuilder, sql } from "kysely";
+import type { Db } from "../db/connection.ts";
+import type { ContextModel, EntityType, Hierarchy } from "../model/model.ts";
+import { viewNameOf } from "../model/sync/desired.ts";
+import { entityTable } from "../records/entity-table.ts";
+import { labelSql } from "../records/label-sql.ts";
+
+/**
+ * The changes a write makes to a tree, as SQL: `select key, parent, name` rows, one per record
+ * whose parent is set, changed, or that becomes live (created, brought back): its key (null for a
+ * record not stored yet), its parent as it will be (null for a root), and how a message names it
+ * where its stored label would not do (null: its label; an upload's row number).
+ */
+export type TreeChanges = RawBuilder<unknown>;
+
+/** At most this many problems are named in a refusal. */
+const NAMED = 5;
+/** How far a refusal looks up a long chain to tell a loop from a tree too deep. */
+const LOOP_SEARCH = 100_000;
+
+interface Problem {
+  kind: "loop" | "deep" | "gone" | "below";
+  start: string | null;
+  name: string | null;
+  node: string;
+  level: number;
+  chain: string[];
+}
+
+/**
+ * What keeps the tree of a type from taking the changes: a record that would be its own ancestor,
+ * a record or one of its descendants below the type's last level (maxDepth), a live record whose
+ * parent is discontinued or not approved yet. The tree is the stored records with the changes laid
+ * over them, so the same check judges a proposal before it is written and a write already done in
+ * the caller's transaction (the changes then being what is stored). Set-based: one statement walks
+ * up from every changed record (at most maxDepth levels, so a loop ends the walk either way) and,
+ * from each that moved, down through its unchanged descendants; only a refusal reads more, to name
+ * the records. Answers the problems as messages, none when the change may be written.
+ */
+export async function treeProblems(
+  db: Db,
+  context: ContextModel,
+  type: EntityType,
+  changes: TreeChanges,
+): Promise<string[]> {
+  const tree = type.hierarchy;
+  if (!tree) return [];
+  // Two writers each judging the tree without the other's move could close a loop together: from
+  // here to the commit no one else writes the type (reads go on). An approval holds more already.
+  if (db.isTransaction)
+    await sql`lock table ${entityTable(context, type)} in share row exclusive mode`.execute(db);
+  // The walks look each record up among the changes: a table with an index, not a CTE, which the
+  // recursive steps would scan once per row they visit.
+  await sql`drop table if exists ${CHANGES}`.execute(db);
+  await sql`create temporary table ${CHANGES} on commit drop as
+    select row_number() over () as id, x.key::bigint as key, x.parent::bigint as parent, x.name::text as name
+    from (${changes}) as x(key, parent, name)`.execute(db);
+  await sql`create index on ${CHANGES} (key)`.execute(db);
+  await sql`analyze ${CHANGES}`.execute(db);
+  const { rows } = await sql<Problem>`${walkSql(context, type, tree)}`.execute(db);
+  if (rows.length === 0) return [];
+  return describe(db, context, type, tree, rows);
+}
+
+/** The transaction's changes to judge (TreeChanges, numbered), dropped at its commit. */
+const CHANGES = sql.table("tree_changes");
+
+function walkSql(context: ContextModel, type: EntityType, tree: Hierarchy): RawBuilder<Problem> {
+  const t = entityTable(context, type);
+  const parent = sql.id(tree.parent.name);
+  const max = tree.maxDepth;
+  const c = CHANGES;
+  return sql<Problem>`with recursive
+    up(id, start, node, parent, level, gone) as (
+      select c.id, c.key, c.key, c.parent, 1, false from ${c} c
+      union all
+      select u.id, u.start, p.entity_key_id,
+        case when o.id is null then p.${parent} else o.parent end, u.level + 1,
+        o.id is null and (p.is_deleted or p.is_pending_new)
+      from up u join ${t} p on p.entity_key_id = u.parent
+        left join ${c} o on o.key = p.entity_key_id
+      where u.level <= ${max} and (u.level = 1 or u.node is distinct from u.start)),
+    ends as (
+      select id, start, max(level) as depth,
+        bool_or(level > 1 and node = start) as loop,
+        bool_or(gone and level = 2) as gone
+      from up group by id, start),
+    down(id, node, level) as (
+      select e.id, e.start, e.depth from ends e
+      where e.start is not null and not e.loop and e.depth <= ${max}
+      union all
+      select d.id, ch.entity_key_id, d.level + 1
+      from down d join ${t} ch on ch.${parent} = d.node
+      where d.level <= ${max} and not ch.is_deleted and not ch.is_pending_new
+        and not exists (select from ${c} c where c.key = ch.entity_key_id)),
+    problems as (
+      (select 'loop' as kind, id, start as node, depth as level from ends where loop limit ${NAMED})
+      union all
+      (select 'deep', id, start, depth from ends where not loop and depth > ${max} limit ${NAMED})
+      union all
+      (select 'gone', id, start, 2 from ends where gone and not loop limit ${NAMED})
+      union all
+      (select 'below', id, node, level from down where level > ${max} limit ${NAMED}))
+    select p.kind, c.key::text as start, c.name, p.node::text as node, p.level,
+      (select array_agg(u.node::text order by u.level) from up u where u.id = p.id) as chain
+    from problems p join ${c} c on c.id = p.id
+    order by p.kind, p.id`;
+}
+
+/** The problems as messages, the records named by their labels. */
+async function describe(
+  db: Db,
+  context: ContextModel,
+  type: EntityType,
+  tree: Hierarchy,
+  problems: Problem[],
+): Promise<string[]> {
+  const deep = problems.filter((p) => p.kind === "deep" && p.start !== null);
+  const loops = new Map(
+    await Promise.all(
+      deep.map(
+        async (p) => [p.start, await longLoop(db, context, type, tree, p.start as string)] as const,
+      ),
+    ),
+  );
+  const keys = new Set(
+    problems.flatMap((p) => [p.node, ...(p.chain ?? [])].filter((k) => k !== null)),
+  );
+  for (const chain of loops.values()) for (const k of chain ?? []) keys.add(k);
+  const labels = await labelsOf(db, context, type, [...keys]);
+  const named = (p: Problem) =>
+    p.name ?? (p.start === null ? "The new record" : `'${labels.get(p.start) ?? p.start}'`);
+  const label = (key: string | null) => (key === null ? "(new)" : (labels.get(key) ?? key));
+  const path = (chain: readonly (string | null)[]) => chain.map(label).join(" / ");
+  const levels = `the tree of ${type.uiName} has at most ${tree.maxDepth} levels`;
+  return problems.map((p) => {
+    const chain = p.chain ?? [];
+    switch (p.kind) {
+      case "loop":
+        return `${named(p)} would be its own ancestor: ${path(chain)}`;
+      case "gone":
+        return `${named(p)} cannot be placed under '${label(chain[1])}', which is discontinued or not approved yet`;
+      case "below":
+        return `${named(p)} would put '${label(p.node)}', below it, at level ${p.level}: ${levels}`;
+      default: {
+        const loop = loops.get(p.start);
+        if (loop)
+          return `${named(p)} would be its own ancestor, ${loop.length - 1} levels up: ${path(shortened(loop))}`;
+        return `${named(p)} would lie more than ${tree.maxDepth} levels deep (${path(shortened([...chain, "…"]))}): ${levels}`;
+      }
+    }
+  });
+}
+
+/** A long chain with its middle left out. */
+function shortened(chain: readonly string[]): string[] {
+  return chain.length <= 8 ? [...chain] : [...chain.slice(0, 4), "…", ...chain.slice(-3)];
+}
+
+/**
+ * The ancestors of a stored record up to itself again, when it is on a loop longer than the tree
+ * may be deep; undefined when the chain ends. Only a refusal asks, for one record at a time.
+ */
+async function longLoop(
+  db: Db,
+  context: ContextModel,
+  type: EntityType,
+  tree: Hierarchy,
+  start: string,
+): Promise<string[] | undefined> {
+  const t = entityTable(context, type);
+  const parent = sql.id(tree.parent.name);
+  const { rows } = await sql<{ chain: string[] | null }>`with recursive up(node, parent, level) as (
+      select entity_key_id, ${parent}, 1 from ${t} where entity_key_id = ${start}
+      union all
+      select p.entity_key_id, p.${parent}, u.level + 1 from up u join ${t} p on p.entity_key_id = u.parent
+      where u.level < ${LOOP_SEARCH} and (u.level = 1 or u.node <> ${start}::bigint))
+    select array_agg(node::text order by level) as chain from up
+    having bool_or(level > 1 and node = ${start}::bigint)`.execute(db);
+  return rows[0]?.chain ?? undefined;
+}
+
+async function labelsOf(
+  db: Db,
+  context: ContextModel,
+  type: EntityType,
+  keys: readonly string[],
+): Promise<Map<string, string>> {
+  const known = keys.filter((k) => /^\d+$/.test(k));
+  if (known.length === 0) return new Map();
+  const { rows } = await sql<{ key: string; label: string }>`
+    select v.entity_key_id::text as key, ${labelSql(type, "v")} as label
+    from ${sql.table(`${context.schema}.${viewNameOf(type.name)}`)} v
+    where v.entity_key_id = any(${known}::bigint[])`.execute(db);
+  return new Map(rows.map((r) => [r.key, r.label]));
+}
