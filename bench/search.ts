@@ -1,7 +1,8 @@
 // `npm run bench -- search`: the search box's typed-as-you-go queries (issue 47) on
 // BENCH_SEARCH_ROWS (1,000,000) records of the bench type, on PostgreSQL: each query's p99 at 1
 // connection and at 20, as the box asks them (a few hits of each type, perType). The queries are
-// what a person types on the way to a word: 2 to 8 characters, common and rare prefixes, a typo.
+// what a person types on the way to a word: 2 to 8 characters, common and rare prefixes, a typo
+// (BENCH_SEARCH_QUERIES=a,b,c measures only those).
 import type { SearchRequest, SearchResult } from "@ledgerline/contract";
 import type { Kysely } from "kysely";
 import { login } from "./support/app.ts";
@@ -38,7 +39,8 @@ export async function benchSearch(): Promise<void> {
     const cookie = await login(s.app.url);
     const url = `${s.app.url}/api/search`;
     const measured = [];
-    for (const query of QUERIES) {
+    const only = process.env.BENCH_SEARCH_QUERIES?.split(",");
+    for (const query of only ?? QUERIES) {
       const body: SearchRequest = { query, pageSize: 4, perType: true };
       const answer = await postJson<SearchResult>(url, body, cookie);
       await load({ url, body, cookie, connections: 1, seconds: 1, maxRequests: 100 });

@@ -37,11 +37,12 @@ export interface QueryWords {
 /**
  * The words of a query: its first 200 characters folded, split at spaces and punctuation (which
  * fold to spaces), at most six of at most 60 characters. Stop words are dropped when others
- * remain. What is left holds no LIKE or regular-expression operator: they all fold to spaces.
+ * remain. What is left holds no LIKE or regular-expression operator: they all fold to spaces; nor
+ * a control character (a text in PostgreSQL cannot hold NUL): they separate words too.
  */
 export function queryWords(query: string): QueryWords {
   const all = foldText(query.slice(0, QUERY_READ_CHARS))
-    .split(/\s+/)
+    .split(/[\s\p{Cc}]+/u)
     .filter((w) => w !== "")
     .map((w) => [...w].slice(0, MAX_WORD_CHARS).join(""));
   const meaningful = all.filter((w) => !STOP_WORDS.has(w));

@@ -71,6 +71,10 @@ export const INNER_MIN_CHARS = 3;
  * start with each word (the trigram GIN), then, when still fewer, the values with a word similar
  * to the phrase (`<%`, pg_trgm's word similarity). A record counts once, by its best match; the
  * hits are ranked by how whole the match is, then key before label before other texts.
+ *
+ * The patterns an index reads are written into the text as literals, not parameters: a statement
+ * a connection repeats runs prepared, and once PostgreSQL plans it generically it cannot see a
+ * parameter's prefix or trigrams, so it would scan a whole index instead of a range of it.
  */
 export async function searchRows(
   db: Db,
@@ -103,12 +107,12 @@ export async function searchRows(
       const words = sql.raw(`w_${ti}_${ai}`);
       const similar = sql.raw(`y_${ti}_${ai}`);
       ctes.push(sql`${start} as materialized (${found}
-        and app.search_start(${col}) like ${` ${phrase}`.slice(0, 64)} || '%'
-        and ${folded} like ${` ${phrase}%`}
+        and app.search_start(${col}) like ${sql.lit(`${` ${phrase}`.slice(0, 64)}%`)}
+        and ${folded} like ${sql.lit(` ${phrase}%`)}
         order by app.search_start(${col}) using ~<~ limit ${limit})`);
       tiers.push(sql`select * from ${start}`);
       if (inner) {
-        const each = query.words.map((w) => sql`${folded} like ${`% ${w}%`}`);
+        const each = query.words.map((w) => sql`${folded} like ${sql.lit(`% ${w}%`)}`);
         ctes.push(sql`${words} as materialized (${found}
           and (select count(*) from ${start}) < ${limit}
           and ${sql.join(each, sql` and `)} limit ${limit})`);
@@ -120,7 +124,7 @@ export async function searchRows(
           : sql`(select count(*) from ${start})`;
         ctes.push(sql`${similar} as materialized (${found}
           and ${before} < ${limit}
-          and ${phrase} <% ${folded} limit ${limit})`);
+          and ${sql.lit(phrase)} <% ${folded} limit ${limit})`);
         tiers.push(sql`select * from ${similar}`);
       }
     });

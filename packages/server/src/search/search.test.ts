@@ -218,6 +218,9 @@ describe("POST /api/search", () => {
       "the of and",
       "Zürich Москва 東京 ελλάδα",
       "'; drop table app.users; --",
+      "ab\u0000cd",
+      "eur\u0000",
+      "🙂 euro 🇪🇺",
     ];
     for (const query of inputs) {
       const started = performance.now();
