@@ -92,7 +92,7 @@ export function defaultOf(
   if (flavour === "mariadb" && value === "NULL") value = null;
   if (flavour === "mysql" && value !== null && !extra.includes("default_generated"))
     value = literal(value);
-  const onUpdate = /on update [^ ]+/.exec(extra)?.[0];
+  const onUpdate = /on update [^ ]+/i.exec(row.extra)?.[0];
   if (onUpdate) return value === null ? onUpdate : `${value} ${onUpdate}`;
   return value;
 }
