@@ -36,10 +36,25 @@ const READ_CHUNK = 1 << 20;
 
 type Pack = ReturnType<typeof tar.pack>;
 
+/** The archive being written, and a promise that rejects if its output fails (a reader gone). */
+interface Archive {
+  pack: Pack;
+  broken: Promise<never>;
+}
+
+/** Waits for `step`, or gives up with the output's error: a stream that failed never drains. */
+const unlessBroken = <T>(archive: Archive, step: Promise<T>) =>
+  Promise.race([step, archive.broken]);
+
 /** Adds an entry from memory. */
-async function addText(pack: Pack, name: string, text: string): Promise<void> {
-  await new Promise<void>((resolve, reject) =>
-    pack.entry({ name, mode: 0o600 }, text, (error) => (error ? reject(error) : resolve())),
+async function addText(archive: Archive, name: string, text: string): Promise<void> {
+  await unlessBroken(
+    archive,
+    new Promise<void>((resolve, reject) =>
+      archive.pack.entry({ name, mode: 0o600 }, text, (error) =>
+        error ? reject(error) : resolve(),
+      ),
+    ),
   );
 }
 
@@ -48,7 +63,7 @@ async function addText(pack: Pack, name: string, text: string): Promise<void> {
  * was opened is what the entry holds, a shortfall padded with zeros (WAL replay rewrites any page
  * the backup caught mid-write). A file gone before it was opened is left out.
  */
-async function addFile(pack: Pack, folder: string, name: string): Promise<void> {
+async function addFile(archive: Archive, folder: string, name: string): Promise<void> {
   const handle = await fs.open(path.join(folder, name)).catch((error: NodeJS.ErrnoException) => {
     if (error.code === "ENOENT") return undefined;
     throw error;
@@ -60,47 +75,47 @@ async function addFile(pack: Pack, folder: string, name: string): Promise<void> 
     const written = new Promise<void>((resolve, reject) => {
       entered = (error) => (error ? reject(error) : resolve());
     });
-    const entry = pack.entry({ name, size, mode: mode & 0o777, mtime }, entered);
+    const entry = archive.pack.entry({ name, size, mode: mode & 0o777, mtime }, entered);
     let offset = 0;
     while (offset < size) {
       const buffer = Buffer.alloc(Math.min(READ_CHUNK, size - offset));
       // Bytes past a shrunk file's end stay zeros.
-      await handle.read(buffer, 0, buffer.length, offset);
+      await unlessBroken(archive, handle.read(buffer, 0, buffer.length, offset));
       offset += buffer.length;
-      if (!entry.write(buffer)) await once(entry, "drain");
+      if (!entry.write(buffer)) await unlessBroken(archive, once(entry, "drain"));
     }
     entry.end(() => undefined);
-    await written;
+    await unlessBroken(archive, written);
   } finally {
     await handle.close();
   }
 }
 
-function addFolderEntry(pack: Pack, name: string): void {
-  pack.entry({ name, type: "directory", mode: 0o700 });
+function addFolderEntry(archive: Archive, name: string): void {
+  archive.pack.entry({ name, type: "directory", mode: 0o700 });
 }
 
 /** The data files, depth first, leaving out what the backup adds itself or PostgreSQL remakes. */
-async function addDataFiles(pack: Pack, folder: string, under = ""): Promise<void> {
+async function addDataFiles(archive: Archive, folder: string, under = ""): Promise<void> {
   const entries = await fs.readdir(path.join(folder, under), { withFileTypes: true });
   for (const entry of entries) {
     const name = under ? `${under}/${entry.name}` : entry.name;
     if (SKIPPED.has(entry.name) || name === CONTROL_FILE) continue;
     if (entry.isDirectory()) {
-      addFolderEntry(pack, name);
-      if (!EMPTIED.has(name)) await addDataFiles(pack, folder, name);
-    } else if (entry.isFile()) await addFile(pack, folder, name);
+      addFolderEntry(archive, name);
+      if (!EMPTIED.has(name)) await addDataFiles(archive, folder, name);
+    } else if (entry.isFile()) await addFile(archive, folder, name);
   }
 }
 
 /** The WAL segments from the one the backup started in on (names sort in WAL order). */
-async function addWal(pack: Pack, folder: string, startSegment: string): Promise<void> {
+async function addWal(archive: Archive, folder: string, startSegment: string): Promise<void> {
   const segments = (await fs.readdir(path.join(folder, "pg_wal"), { withFileTypes: true }))
     .filter((e) => e.isFile() && /^[0-9A-F]{24}$/.test(e.name) && e.name >= startSegment)
     .map((e) => e.name)
     .sort();
-  addFolderEntry(pack, "pg_wal/archive_status");
-  for (const segment of segments) await addFile(pack, folder, `pg_wal/${segment}`);
+  addFolderEntry(archive, "pg_wal/archive_status");
+  for (const segment of segments) await addFile(archive, folder, `pg_wal/${segment}`);
 }
 
 /**
@@ -112,8 +127,14 @@ async function addWal(pack: Pack, folder: string, startSegment: string): Promise
 export async function writeBackup(db: Db, folder: string, out: NodeJS.WritableStream) {
   const pack = tar.pack();
   const written = pipeline(pack, createGzip({ level: 1 }), out);
-  // An error in the files' reading ends the archive too, so `written` settles either way.
-  written.catch(() => undefined);
+  const archive: Archive = {
+    pack,
+    broken: new Promise<never>((_, reject) => {
+      written.catch(reject);
+    }),
+  };
+  // Settled either way: an error in the files' reading ends the archive too.
+  archive.broken.catch(() => undefined);
   const { rows } = await sql<{
     version: string;
   }>`select current_setting('server_version') as version`.execute(db);
@@ -124,22 +145,22 @@ export async function writeBackup(db: Db, folder: string, out: NodeJS.WritableSt
     takenAt: new Date().toISOString(),
   };
   try {
-    await addText(pack, MANIFEST_ENTRY, JSON.stringify(manifest, null, 2));
+    await addText(archive, MANIFEST_ENTRY, JSON.stringify(manifest, null, 2));
     await sql`select pg_create_physical_replication_slot(${SLOT}, true, true)`.execute(db);
     try {
       const start = await sql<{ segment: string }>`
         select pg_walfile_name(pg_backup_start('ledgerline', true)) as segment`.execute(db);
       let label: string;
       try {
-        await addDataFiles(pack, folder);
+        await addDataFiles(archive, folder);
       } finally {
         const stop = await sql<{ labelfile: string }>`
           select labelfile from pg_backup_stop(false)`.execute(db);
         label = stop.rows[0].labelfile;
       }
-      await addWal(pack, folder, start.rows[0].segment);
-      await addFile(pack, folder, CONTROL_FILE);
-      await addText(pack, "backup_label", label);
+      await addWal(archive, folder, start.rows[0].segment);
+      await addFile(archive, folder, CONTROL_FILE);
+      await addText(archive, "backup_label", label);
     } finally {
       await sql`select pg_drop_replication_slot(${SLOT})`.execute(db);
     }

@@ -209,6 +209,39 @@ describe.skipIf(testDatabaseKind() !== "pglite")("backups", { timeout: 240_000 }
       headers: { authorization: `Bearer ${((await read.json()) as { secret: string }).secret}` },
     });
     expect(refused.status).toBe(403);
+
+    // A reader that goes away mid-backup ends it; the next backup is taken, whole.
+    const writer = (
+      (await (
+        await post(cookie, "/api/tokens/create", {
+          name: "writer",
+          scope: "write",
+          expiresInDays: 1,
+        })
+      ).json()) as { secret: string }
+    ).secret;
+    const takeBackup = (signal?: AbortSignal) =>
+      fetch(`${server?.url}/api/backup`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${writer}` },
+        signal,
+      });
+    const leaving = new AbortController();
+    const cut = await takeBackup(leaving.signal);
+    expect(cut.status).toBe(200);
+    await cut.body?.getReader().read();
+    leaving.abort();
+    let whole: Response | undefined;
+    for (let tries = 0; tries < 50; tries++) {
+      whole = await takeBackup();
+      if (whole.status !== 409) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(whole?.status).toBe(200);
+    const second = path.join(work, "after-a-reader-left.tar.gz");
+    await fs.writeFile(second, Buffer.from(await (whole as Response).arrayBuffer()));
+    const again = await cli(["restore", second], { ...env, DATA_DIR: path.join(work, "second") });
+    expect(again.output).toMatch(/Restored the backup taken/);
     await server?.stop();
     server = undefined;
   });
