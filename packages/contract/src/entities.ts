@@ -73,6 +73,8 @@ export const FILTER_OPERATORS = [
   ">",
   "<=",
   ">=",
+  "Descendants",
+  "Ancestors",
 ] as const;
 export const FilterOperator = z.enum(FILTER_OPERATORS);
 export type FilterOperator = z.infer<typeof FilterOperator>;
@@ -97,6 +99,19 @@ export const OPERATORS_BY_TYPE: Readonly<Record<DataType, readonly FilterOperato
   Reference: ["=", "!="],
 };
 
+/**
+ * The operators of a type's parent attribute (a tree, EntityTypeInfo.hierarchy) besides = and !=:
+ * the records below the one record given (its children, theirs, and so on), or above it (its parent,
+ * and so on up to the root); the record itself is neither.
+ */
+export const TREE_OPERATORS = [
+  "Descendants",
+  "Ancestors",
+] as const satisfies readonly FilterOperator[];
+
+/** The pseudo-attribute a list may request for each record's place in its tree (`World / Europe`). */
+export const PATH_ATTRIBUTE = "_path";
+
 /** The operators that match a text as a pattern: each character of the pattern costs work on every row. */
 export const PATTERN_OPERATORS: readonly string[] = OPERATORS_BY_TYPE.String.filter(
   (o) => o !== "=" && o !== "!=",
@@ -115,7 +130,13 @@ export const MAX_FILTER_VALUES = 1_000;
 export const RowConstraint = z
   .object({
     attribute: z.string().min(1).max(200),
-    operator: z.string().min(1).max(20),
+    operator: z
+      .string()
+      .min(1)
+      .max(20)
+      .describe(
+        "StartsWith, EndsWith, Contains, Like (and each negated with !) for texts; =, !=, <, >, <=, >= for numbers and dates; = and != for booleans and references. On a type's parent attribute (a tree) also Descendants (the records below the one record given: its children, theirs, and so on) and Ancestors (the records above it, up to its root), the record itself being neither; combinable with any other constraint, paged, counted and exported as any list.",
+      ),
     values: z.array(ScalarValue).min(1).max(MAX_FILTER_VALUES),
   })
   .superRefine((c, ctx) => {
@@ -232,8 +253,18 @@ export const EntityQuery = z
     pendingImportSourceId: z.number().int().positive().optional(),
     /** Only records that break one of the type's rules ('Breaks a rule'). */
     breaksRule: z.boolean().optional(),
-    /** Attribute names, or reference paths such as `systemenvironment.technology`. */
-    requestedAttributes: z.array(z.string().min(1).max(200)).max(200).optional(),
+    /**
+     * Attribute names, or reference paths such as `systemenvironment.technology`; on a tree (a type
+     * with a parent attribute) also `_path`, each record's place in it from its root (`World /
+     * Europe / Western Europe`).
+     */
+    requestedAttributes: z
+      .array(z.string().min(1).max(200))
+      .max(200)
+      .optional()
+      .describe(
+        "Attribute names, or paths through a reference such as `currency.name`; on a type with a parent attribute also `_path`: each record's place in the tree from its root, as `World / Europe / Western Europe`.",
+      ),
     /**
      * The approved records as they stood at this moment (values, discontinued state and reference
      * labels of then); pending changes are never part of it. Not with requirePending.

@@ -6,6 +6,7 @@ export * from "./common.ts";
 export * from "./contexts.ts";
 export * from "./entities.ts";
 export * from "./feed.ts";
+export * from "./hierarchy.ts";
 export * from "./history.ts";
 export * from "./notifications.ts";
 export * from "./oidc.ts";

@@ -1,5 +1,10 @@
 import type { Readable } from "node:stream";
-import type { EntityQuery, ScalarValue, XlsxGenRequest } from "@ledgerline/contract";
+import {
+  type EntityQuery,
+  PATH_ATTRIBUTE,
+  type ScalarValue,
+  type XlsxGenRequest,
+} from "@ledgerline/contract";
 import type { CurrentUser } from "../auth/auth.service.ts";
 import type { Db } from "../db/connection.ts";
 import { BadRequestError } from "../errors.ts";
@@ -13,6 +18,8 @@ import { type CellType, writeXlsx, type XlsxColumn } from "./xlsx-writer.ts";
 // time (100,000 rows: ~30 MB of RSS growth at 1,000 against ~100 MB at 5,000). Offset chunks re-read
 // everything before them, so they stay larger.
 const KEYSET_CHUNK = 1_000;
+/** The header of a tree's `_path` column. */
+const PATH_HEADER = "Path";
 const OFFSET_CHUNK = 5_000;
 
 /** Every row of a query as an XLSX stream: uiName headers, typed cells, references as their labels. */
@@ -25,6 +32,7 @@ export async function exportQuery(
   const { rights, type } = readableList(model, user, q);
   const names = q.requestedAttributes ?? type.attributes.map((a) => a.name);
   const columns: XlsxColumn[] = names.map((name) => {
+    if (name === PATH_ATTRIBUTE) return { header: PATH_HEADER, type: "String" };
     const [first, second] = name.split(".");
     const attr = type.attributes.find((a) => a.name === first);
     if (!attr)

@@ -205,9 +205,7 @@ describe("an upload", () => {
       { layout: "units" },
     );
     expect(res.statusCode).toBe(422);
-    expect(res.body).toContain(
-      "'file-a' would be its own ancestor: file-a / file-b / file-a",
-    );
+    expect(res.body).toContain("'file-a' would be its own ancestor: file-a / file-b / file-a");
     expect(await parentOf("unit", await keyOf("unit", "file-a"))).toBeNull();
     const { rows } = await sql`select 1 from ctx_reference.unit where code = 'file-c'`.execute(
       t.database.db,

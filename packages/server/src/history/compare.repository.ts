@@ -5,7 +5,7 @@ import type { ContextModel, EntityType } from "../model/model.ts";
 import { storedAttributes } from "../model/model.ts";
 import { historyNameOf } from "../model/sync/desired.ts";
 import { constraintsSql } from "../records/list-query.ts";
-import { versionColumns, withFormulas } from "./as-of-sql.ts";
+import { readViewAt, versionColumns, withFormulas } from "./as-of-sql.ts";
 
 export interface Difference {
   entityKeyID: number;
@@ -81,16 +81,18 @@ export async function differences(
 ): Promise<DifferencePage> {
   const { before, after } = statesBetween(context, type, q);
   // A record matches when its state on either side does.
-  const matches = (alias: string) => {
-    const groups = (q.groups ?? []).map((g) => constraintsSql(type, g, alias));
+  // A tree's Descendants and Ancestors walk the tree of the same moment.
+  const treeAt = (moment: string) => readViewAt(context, type, moment);
+  const matches = (alias: string, rows: RawBuilder<unknown>) => {
+    const groups = (q.groups ?? []).map((g) => constraintsSql(type, g, alias, rows));
     return sql`(${sql.ref(`${alias}.entity_key_id`)} is not null
-      and ${constraintsSql(type, q.constraints, alias)}
+      and ${constraintsSql(type, q.constraints, alias, rows)}
       and ${groups.length === 0 ? sql`true` : sql`(${sql.join(groups, sql` or `)})`})`;
   };
   const filter =
     q.constraints.length === 0 && !q.groups?.length
       ? sql`true`
-      : sql`(${matches("b")} or ${matches("a")})`;
+      : sql`(${matches("b", treeAt(q.backwards ? q.later : q.earlier))} or ${matches("a", treeAt(q.backwards ? q.earlier : q.later))})`;
   const kinds = q.kinds.length === 0 ? sql`true` : sql`d.kind in (${sql.join(q.kinds)})`;
   const limit =
     q.pageSize === 0 ? sql`` : sql`limit ${q.pageSize} offset ${(q.pageNum - 1) * q.pageSize}`;

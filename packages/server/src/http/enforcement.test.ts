@@ -220,6 +220,30 @@ const CALLS: Record<string, () => Promise<Call>> = {
       to: new Date().toISOString(),
     }),
   }),
+  "POST /api/tree-children": async () => ({
+    context: "reference",
+    send: json("/api/tree-children", {
+      context: "reference",
+      entityType: "region",
+      parentKeyID: null,
+    }),
+  }),
+  "POST /api/tree-path": async () => {
+    const world = (
+      await listRecords(t, setup, {
+        entityType: "region",
+        rowConstraints: [{ attribute: "code", operator: "=", values: ["001"] }],
+      })
+    ).data[0].entityKeyID;
+    return {
+      context: "reference",
+      send: json("/api/tree-path", {
+        context: "reference",
+        entityType: "region",
+        entityKeyID: world,
+      }),
+    };
+  },
   "POST /api/compare-xlsx": async () => ({
     context: "reference",
     send: json("/api/compare-xlsx", {

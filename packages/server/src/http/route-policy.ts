@@ -103,6 +103,8 @@ export const ROUTE_POLICY: Readonly<Record<string, RoutePolicy>> = {
   "POST /api/query-xlsx": reads(limited(signedIn("read"), 30)),
   "POST /api/xlsxgen": reads(limited(signedIn(), 30)),
   "POST /api/compare": reads(signedIn("read")),
+  "POST /api/tree-children": reads(signedIn("read")),
+  "POST /api/tree-path": reads(signedIn("read")),
   "POST /api/compare-xlsx": reads(limited(signedIn("read"), 30)),
   "POST /api/approved-uploads": reads(signedIn("read")),
   "POST /api/changes": reads(signedIn("read")),

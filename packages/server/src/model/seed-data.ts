@@ -62,6 +62,8 @@ async function seedType(
   const joins: RawBuilder<unknown>[] = [];
   const values = attrs.map((a, i) => {
     if (a.dataType !== "Reference") return sql`src.${sql.id(a.name)}`;
+    // A record of the file may be another's parent: set once all are inserted (linkSelfReferences).
+    if (a.referencedEntityType === type.name) return sql`null::bigint`;
     const target = findEntityType(context, a.referencedEntityType as string) as EntityType;
     const key = identityAttributes(target);
     if (key.length !== 1)
@@ -99,6 +101,7 @@ async function seedType(
     where e.context = ${context.name} and e.entity_type = ${type.name}
       and e.entity_key_id = t.entity_key_id and t.last_event_id is null`.execute(tx);
 
+  await linkSelfReferences(tx, context, type, rows);
   const unresolved = attrs.filter((a) => a.dataType === "Reference" && !a.nullable);
   for (const a of unresolved) {
     const { rows: bad } = await sql<{ n: number }>`
@@ -112,4 +115,40 @@ async function seedType(
     tx,
   );
   return counted.length;
+}
+
+/**
+ * Sets the references of a seed's records to records of the same file (a tree's parents), which
+ * the insert could not see, in the records and in their Create events.
+ */
+async function linkSelfReferences(
+  tx: Kysely<unknown>,
+  context: ContextModel,
+  type: EntityType,
+  rows: unknown[],
+): Promise<void> {
+  const key = identityAttributes(type);
+  const selfReferences = storedAttributes(type).filter(
+    (a) => a.dataType === "Reference" && a.referencedEntityType === type.name,
+  );
+  if (selfReferences.length === 0) return;
+  if (key.length !== 1)
+    throw new Error(`${type.name}: seeds can only reference types with one identity attribute`);
+  const table = sql.table(`${context.schema}.${type.name}`);
+  const id = sql.id(key[0].name);
+  for (const a of selfReferences) {
+    const column = sql.id(a.name);
+    await sql`with src as (
+        select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as src(${id} text, ${column} text)
+      ), linked as (
+        update ${table} t set ${column} = p.entity_key_id
+        from src join ${table} p on p.${id}::text = src.${column}
+        where t.${id}::text = src.${id}
+        returning t.entity_key_id, t.${column} as target
+      )
+      update app.events e set new_values = e.new_values || jsonb_build_object(${a.name}::text, l.target)
+      from linked l
+      where e.context = ${context.name} and e.entity_type = ${type.name}
+        and e.entity_key_id = l.entity_key_id and e.source = 'seed'`.execute(tx);
+  }
 }

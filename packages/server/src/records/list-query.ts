@@ -1,12 +1,14 @@
 import {
   type EntityQuery,
   LABEL_ORDER,
+  PATH_ATTRIBUTE,
   type RowConstraint,
   type RuleBreach,
 } from "@ledgerline/contract";
 import { type RawBuilder, sql } from "kysely";
 import { UnconfirmedCaller } from "../auth/caller-check.ts";
 import { BadRequestError } from "../errors.ts";
+import { isTreeOperator, treeConstraintSql, treePathSql } from "../hierarchy/tree-constraint.ts";
 import { loggedCountAt, pastMoment, readViewAt, versionsAt } from "../history/as-of-sql.ts";
 import type { Attribute, ContextModel, EntityType } from "../model/model.ts";
 import { findEntityType } from "../model/model.ts";
@@ -163,6 +165,12 @@ export function buildListQuery(
     }
   }
   for (const name of requested) {
+    if (name === PATH_ATTRIBUTE) {
+      const alias = `c${columns.length}`;
+      columns.push({ alias, name, kind: "value" });
+      selects.push(sql`${treePathSql(source.rows(type), type)} as ${sql.id(alias)}`);
+      continue;
+    }
     if (!name.includes(".")) {
       attributeOf(type, name, "requestedAttributes");
       continue;
@@ -262,11 +270,15 @@ function countSql(
   return sql`select coalesce(${loggedCountAt(context, type, source.at)}, (${counted}))::int as n`;
 }
 
-/** Every constraint holding (AND) on the row `alias`; generated attributes cannot be filtered. */
+/**
+ * Every constraint holding (AND) on the row `alias`; generated attributes cannot be filtered. A
+ * tree's Descendants and Ancestors walk `rows`, the type's rows the list reads.
+ */
 export function constraintsSql(
   type: EntityType,
   constraints: readonly RowConstraint[],
-  alias = "v",
+  alias: string,
+  rows: RawBuilder<unknown>,
 ): RawBuilder<boolean> {
   if (constraints.length === 0) return sql<boolean>`true`;
   const parts = constraints.map((c) => {
@@ -275,6 +287,7 @@ export function constraintsSql(
       throw new BadRequestError(
         `rowConstraints: '${attr.name}' is generated and cannot be filtered`,
       );
+    if (isTreeOperator(c.operator)) return treeConstraintSql(type, attr, c, alias, rows);
     return constraintSql(attr, sql.ref(`${alias}.${attr.name}`), c);
   });
   return sql<boolean>`(${sql.join(parts, sql` and `)})`;
@@ -317,9 +330,9 @@ function whereSql(
   }
   if (q.entityKeyID !== undefined) parts.push(sql<boolean>`v.entity_key_id = ${q.entityKeyID}`);
   if (q.breaksRule) parts.push(breaksAnyRule(context, type, "v", source.records));
-  parts.push(constraintsSql(type, q.rowConstraints ?? []));
+  parts.push(constraintsSql(type, q.rowConstraints ?? [], "v", source.rows(type)));
   if (q.constraintGroups?.length) {
-    const groups = q.constraintGroups.map((g) => constraintsSql(type, g));
+    const groups = q.constraintGroups.map((g) => constraintsSql(type, g, "v", source.rows(type)));
     parts.push(sql<boolean>`(${sql.join(groups, sql` or `)})`);
   }
   return sql<boolean>`${sql.join(parts, sql` and `)}`;
