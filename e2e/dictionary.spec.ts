@@ -586,7 +586,12 @@ test.describe("generic partial viewer and test pages", () => {
     // Technology and connection file are chosen, as on the system environment's own form: from
     // the model's 'one of' rule and from the server's connection files.
     const technology = modal.getByTestId("field-technology");
-    await expect(technology.locator("option")).toHaveText(["(choose)", "postgres"]);
+    await expect(technology.locator("option")).toHaveText([
+      "(choose)",
+      "postgres",
+      "mariadb",
+      "mysql",
+    ]);
     await technology.selectOption("postgres");
     const connectionFile = modal.getByTestId("field-connectionfile");
     await expect(connectionFile.locator("option", { hasText: file })).toHaveCount(1);
