@@ -1,6 +1,7 @@
 // Writes the sample files of examples/ that fit the demo layouts (DESIGN.md §13):
 // countries.xlsx and currencies.xlsx upload cleanly; countries-invalid.xlsx is refused with
-// row-level messages; countries-rule-breaches.xlsx is refused for the demo's data quality rules.
+// row-level messages; countries-rule-breaches.xlsx is refused for the demo's data quality rules;
+// regions.xlsx (the UN M49 tree) uploads cleanly; regions-loop.xlsx is refused: it closes a loop.
 // Run: npm run examples:generate
 import fs from "node:fs/promises";
 import path from "node:path";
@@ -15,6 +16,11 @@ interface CountrySeed {
   population: number | null;
   joined_eu: string | null;
   eu_member: boolean;
+}
+interface RegionSeed {
+  code: string;
+  name: string;
+  parent: string | null;
 }
 interface CurrencySeed {
   code: string;
@@ -162,6 +168,36 @@ export async function buildRuleBreaches(): Promise<ExcelJS.Workbook> {
   return workbook;
 }
 
+function regionSheet(workbook: ExcelJS.Workbook): ExcelJS.Worksheet {
+  const sheet = workbook.addWorksheet("Regions");
+  sheet.columns = [
+    { header: "M49 code", key: "code", width: 10 },
+    { header: "Name", key: "name", width: 34 },
+    { header: "Part of", key: "parent", width: 10 },
+  ];
+  return sheet;
+}
+
+/** The UN M49 regions as stored, each under its parent (by M49 code): uploads cleanly. */
+export async function buildRegions(): Promise<ExcelJS.Workbook> {
+  const workbook = new ExcelJS.Workbook();
+  const sheet = regionSheet(workbook);
+  for (const r of await readSeed<RegionSeed>("region.json")) sheet.addRow(r);
+  return workbook;
+}
+
+/**
+ * Europe moved under Western Europe, which lies in Europe: each region would be its own ancestor,
+ * so the file is refused as a whole, naming the loop.
+ */
+export async function buildRegionLoop(): Promise<ExcelJS.Workbook> {
+  const workbook = new ExcelJS.Workbook();
+  const sheet = regionSheet(workbook);
+  sheet.addRow({ code: "150", name: "Europe", parent: "155" });
+  sheet.addRow({ code: "155", name: "Western Europe", parent: "150" });
+  return workbook;
+}
+
 async function main(): Promise<void> {
   const dir = path.join(ROOT, "examples");
   await fs.mkdir(dir, { recursive: true });
@@ -170,6 +206,8 @@ async function main(): Promise<void> {
     ["currencies.xlsx", await buildCurrencies()],
     ["countries-invalid.xlsx", await buildInvalidCountries()],
     ["countries-rule-breaches.xlsx", await buildRuleBreaches()],
+    ["regions.xlsx", await buildRegions()],
+    ["regions-loop.xlsx", await buildRegionLoop()],
   ];
   for (const [name, workbook] of files) {
     await workbook.xlsx.writeFile(path.join(dir, name));

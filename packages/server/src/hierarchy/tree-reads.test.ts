@@ -1,12 +1,16 @@
+import fs from "node:fs/promises";
+import path from "node:path";
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listRecords, messageOf } from "../testing/records-client.ts";
 import {
   ADMIN_PASSWORD,
   createTestApp,
+  REPO_ROOT,
   TEST_USER_PASSWORD,
   type TestApp,
 } from "../testing/test-app.ts";
+import { upload } from "../testing/xlsx-files.ts";
 
 // The demo's UN M49 regions: the tree read through the list (Descendants, Ancestors, _path), its
 // children a page at a time, a record's path, and all of it as of a moment.
@@ -54,6 +58,22 @@ describe("the demo's regions", () => {
       rowConstraints: [{ attribute: "region", operator: "=", values: [null] }],
     });
     expect(without.querySize).toBe(0);
+  });
+});
+
+describe("the example workbooks", () => {
+  const example = (name: string) => fs.readFile(path.join(REPO_ROOT, "examples", name));
+
+  it("regions.xlsx uploads cleanly; regions-loop.xlsx is refused, naming the loop", async () => {
+    const clean = await upload(t, steward, await example("regions.xlsx"), { layout: "regions" });
+    expect(clean.statusCode, clean.body).toBe(200);
+    const loop = await upload(t, steward, await example("regions-loop.xlsx"), {
+      layout: "regions",
+    });
+    expect(loop.statusCode).toBe(422);
+    expect(loop.body).toContain(
+      "'Europe' would be its own ancestor: Europe / Western Europe / Europe",
+    );
   });
 });
 
