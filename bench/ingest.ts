@@ -1,6 +1,6 @@
 // `npm run bench -- ingest`: POST /api/upload of a 100,000 x 10 workbook into an empty type, the
 // re-upload with 10% changed, 5% new and 5% removed (deleteMissing), and a plain baseline in the
-// same run (yauzl + saxes + COPY in chunks).
+// same run (yauzl + saxes + COPY in chunks). BENCH_SEARCHABLE=0 makes no attribute searchable.
 import { execFile, spawn } from "node:child_process";
 import { once } from "node:events";
 import fsp from "node:fs/promises";
@@ -439,6 +439,13 @@ const figures = (runs: number, run: MedianRun, prefix = ""): Record<string, numb
  * The same measurements on PostgreSQL (the targets; BENCH_INGEST_RUNS runs, each on a new
  * database) and once on the embedded PGlite.
  */
+/** The model with `searchable: false` on every String attribute (flow and block style). */
+function unsearchable(yaml: string): string {
+  return yaml
+    .replace(/dataType: String([,}])/g, "dataType: String, searchable: false$1")
+    .replace(/^(\s+)dataType: String$/gm, "$1dataType: String\n$1searchable: false");
+}
+
 export async function benchIngest(): Promise<void> {
   const rows = envSize("BENCH_INGEST_ROWS", 100_000);
   const runs = envNumber("BENCH_INGEST_RUNS", 3);
@@ -453,7 +460,9 @@ export async function benchIngest(): Promise<void> {
     ]);
     const size = (await fsp.stat(first)).size / MB;
     console.log(`workbook: ${size.toFixed(1)} MB`);
-    const model = { "bench.yaml": benchModelWithLayout() };
+    // BENCH_SEARCHABLE=0: no attribute searchable, for the search indexes' cost on uploads.
+    const yaml = benchModelWithLayout();
+    const model = { "bench.yaml": envFlag("BENCH_SEARCHABLE", true) ? yaml : unsearchable(yaml) };
     const postgres: IngestRun[] = [];
     for (let run = 1; envFlag("BENCH_POSTGRES", true) && run <= runs; run++) {
       console.log(`PostgreSQL, run ${run} of ${runs}:`);
