@@ -59,6 +59,7 @@ describe("POST /api/query-xlsx", () => {
       "ISO code",
       "Name",
       "Currency",
+      "Region",
       "Population",
       "Joined EU",
       "EU member",
@@ -70,11 +71,12 @@ describe("POST /api/query-xlsx", () => {
     const de = at(2 + ["AT", "BE", "BG", "CY", "CZ"].length);
     expect(de[0]).toBe("DE");
     expect(de[2]).toBe("EUR - Euro");
-    expect(de[3]).toBe(83000000);
-    expect(de[4]).toBeInstanceOf(Date);
-    expect((de[4] as Date).toISOString().slice(0, 10)).toBe("1958-01-01");
-    expect(de[5]).toBe(true);
-    expect(de[8]).toBe("large");
+    expect(de[3]).toBe("Western Europe");
+    expect(de[4]).toBe(83000000);
+    expect(de[5]).toBeInstanceOf(Date);
+    expect((de[5] as Date).toISOString().slice(0, 10)).toBe("1958-01-01");
+    expect(de[6]).toBe(true);
+    expect(de[9]).toBe("large");
   });
 
   it("writes text that looks like a formula as text, never as a formula", async () => {

@@ -83,6 +83,16 @@ describe("POST /api/filelayouts", () => {
         ...notApprover,
       },
       {
+        name: "regions",
+        uiName: "Regions",
+        entityType: "region",
+        deleteMissing: false,
+        approveEverything: false,
+        showDeleteMissing: true,
+        showApproveEverything: true,
+        ...notApprover,
+      },
+      {
         name: "currencies",
         uiName: "Currencies",
         entityType: "currency",
@@ -108,6 +118,11 @@ describe("POST /api/filelayouts", () => {
         name: "countries",
         may: false,
         why: "'Approve everything' would approve your own changes, and Country does not allow self-approval",
+      },
+      {
+        name: "regions",
+        may: false,
+        why: "'Approve everything' would approve your own changes, and Region does not allow self-approval",
       },
       { name: "currencies", may: true, why: undefined },
     ]);

@@ -31,7 +31,7 @@ describe("POST /api/entitytypes", () => {
     const res = await t.post("/api/entitytypes", { context: "reference" }, viewer);
     expect(res.statusCode).toBe(200);
     const types = res.json();
-    expect(types.map((x: { name: string }) => x.name)).toEqual(["currency", "country"]);
+    expect(types.map((x: { name: string }) => x.name)).toEqual(["currency", "country", "region"]);
     expect(types[1]).toMatchObject({
       uiName: "Country",
       context: "reference",
