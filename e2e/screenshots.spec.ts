@@ -76,3 +76,39 @@ test("narrow and medium windows", async ({ page }) => {
   await expect(page).toHaveURL(/\/login$/);
   await shot(page, "17-phone-login", true);
 });
+
+test("main screens in the light and the dark theme", async ({ page }) => {
+  test.setTimeout(180_000);
+  await signIn(page, admin);
+  await chooseContext(page, REFERENCE.uiName);
+  const screens: [string, string][] = [
+    ["home", "/"],
+    ["upload", "/upload"],
+    ["explorer", "/explorer?context=reference&type=country"],
+    ["pending", "/pending?context=reference"],
+    ["notifications", "/notifications"],
+    ["users", "/usermanagement"],
+    ["theme", "/theme"],
+  ];
+  for (const theme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: theme });
+    for (const [name, url] of screens) {
+      await page.goto(url);
+      await page.waitForLoadState("networkidle");
+      await shot(page, `20-${theme}-${name}`);
+    }
+    await page.goto("/explorer?context=reference");
+    await page.getByTestId("type-sidenav").getByRole("button", { name: "Country" }).click();
+    await expect(page.getByTestId("record-row").first()).toBeVisible();
+    await page.getByTestId("filter-toggle").click();
+    await shot(page, `21-${theme}-explorer-country`);
+    await chooseContext(page, DICTIONARY.uiName);
+    await page.goto("/system-environment");
+    await page.waitForLoadState("networkidle");
+    await shot(page, `22-${theme}-system-environments`);
+    await page.goto("/wikimanager");
+    await page.waitForLoadState("networkidle");
+    await shot(page, `23-${theme}-wikimanager`);
+    await chooseContext(page, REFERENCE.uiName);
+  }
+});

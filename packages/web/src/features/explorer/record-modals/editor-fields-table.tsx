@@ -153,6 +153,7 @@ export function EditorFieldsTable({
                     onClick={() => onUndo(attr)}
                     title="Undo"
                     aria-label={`Undo ${attr.uiName}`}
+                    data-undo={attr.name}
                   >
                     <i className="bi bi-arrow-counterclockwise" aria-hidden="true" />
                   </Button>

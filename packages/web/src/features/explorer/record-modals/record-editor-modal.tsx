@@ -1,5 +1,5 @@
 import type { AttributeInfo, EntityTypeInfo, SaveResponse } from "@ledgerline/contract";
-import { useMemo, useState } from "react";
+import { useMemo, useRef, useState } from "react";
 import Alert from "react-bootstrap/Alert";
 import Button from "react-bootstrap/Button";
 import Modal from "react-bootstrap/Modal";
@@ -61,6 +61,14 @@ export function RecordEditorModal({
   const check = useMemo(() => checkRules(type, values, changed), [type, values, changed]);
   const title = record?.label ?? Object.values(record?.keyAttrValues ?? {}).join(" / ");
 
+  // The 'Edit' button that opened the value's dialog is disabled once the value is edited, so
+  // the dialog cannot give the focus back to it: the field's 'Undo' takes it (WCAG 2.4.3).
+  const body = useRef<HTMLDivElement>(null);
+  const focusUndoOf = (name: string) =>
+    window.setTimeout(() =>
+      body.current?.querySelector<HTMLButtonElement>(`[data-undo="${CSS.escape(name)}"]`)?.focus(),
+    );
+
   const apply = () => {
     if (!record) return;
     save.mutate(
@@ -84,7 +92,7 @@ export function RecordEditorModal({
             {title && <span className="text-body-secondary fw-normal ms-2">{title}</span>}
           </Modal.Title>
         </Modal.Header>
-        <Modal.Body>
+        <Modal.Body ref={body}>
           {isLoading || !record ? (
             <div className="text-center py-4">
               <Spinner role="status" aria-label="Loading record" />
@@ -164,6 +172,7 @@ export function RecordEditorModal({
               [editing.name]: editedTo(record, editing.name, editOf(e, editing.name), value, label),
             }));
             setEditing(null);
+            focusUndoOf(editing.name);
           }}
         />
       )}
