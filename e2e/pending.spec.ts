@@ -103,7 +103,7 @@ async function rejectLeftovers(prefix: string): Promise<void> {
 const rows = (page: Page): Locator => page.getByTestId("pending-row");
 const position = (page: Page): Locator => page.getByTestId("position-message");
 const cell = (row: Locator, column: number): Locator => row.locator("td").nth(column);
-const COLUMN = { type: 0, date: 1, iso2: 2, name: 3, currency: 4, population: 5 } as const;
+const COLUMN = { type: 0, date: 1, iso2: 2, name: 3, currency: 4, population: 6 } as const;
 /** The change-kind label of a row (the cell may also hold a rule-breach badge: test codes are no ISO codes). */
 const kind = (row: Locator): Locator => cell(row, COLUMN.type).getByTestId("change-kind");
 
@@ -138,6 +138,7 @@ test("an approver sees the coloured changes and approves one after confirming th
     "ISO code",
     "Name",
     "Currency",
+    "Region",
     "Population",
     "Joined EU",
     "EU member",
@@ -152,8 +153,8 @@ test("an approver sees the coloured changes and approves one after confirming th
   const population = cell(update, COLUMN.population);
   await expectChangedCell(population, "1000", "2500");
   // Filled where it was empty: a new value, green. Untouched: white.
-  await expect(cell(update, 6)).toHaveAttribute("data-change", "new");
-  await expect(cell(update, 6)).toHaveText("2020-02-02");
+  await expect(cell(update, 7)).toHaveAttribute("data-change", "new");
+  await expect(cell(update, 7)).toHaveText("2020-02-02");
   await expect(cell(update, COLUMN.name)).toHaveAttribute("data-change", "unchanged");
   await expect(cell(update, COLUMN.name)).toHaveCSS("background-color", "rgb(255, 255, 255)");
   await expect(cell(update, COLUMN.name)).toHaveText(`Testland ${prefix}1`);

@@ -98,6 +98,7 @@ test.describe("upload", () => {
     await expect(layoutSelect(page).getByRole("option")).toHaveText([
       "(none selected)",
       "Countries",
+      "Regions",
       "Currencies",
     ]);
     await expect(layoutSelect(page)).toHaveValue("");

@@ -21,6 +21,8 @@ export const AttributeInfo = z.object({
   referencedEntityType: z.string().optional(),
   /** The data quality rules its values must keep (model.md). */
   rules: z.array(AttributeRule),
+  /** The type's parent attribute: its records form a tree (Descendants and Ancestors filter it). */
+  parent: z.boolean().optional(),
 });
 export type AttributeInfo = z.infer<typeof AttributeInfo>;
 

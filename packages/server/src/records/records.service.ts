@@ -53,6 +53,7 @@ function typeInfo(context: ContextModel, type: EntityType, rights: ContextRights
         filter: a.filter,
         referencedEntityType: a.referencedEntityType,
         rules: [...a.rules],
+        ...(a.parent && { parent: true }),
       })),
     rules: [...type.rules],
     ...(type.hierarchy && {

@@ -1,13 +1,16 @@
 import type { AttributeInfo } from "@ledgerline/contract";
 import { describe, expect, it } from "vitest";
 import {
+  attributeOperators,
   type FilterRow,
   type FilterTab,
   filterChoices,
   operatorsOf,
+  operatorText,
   parseFilterValue,
   tabsUpdates,
   toConstraintGroups,
+  withTreeFilter,
 } from "./filter-model.ts";
 
 function attribute(
@@ -133,5 +136,35 @@ describe("tabsUpdates", () => {
         .remove(1)(start)
         .map((t) => t.id),
     ).toEqual([2]);
+  });
+});
+
+describe("a tree's parent", () => {
+  const parent = attribute("parent", "Reference", { parent: true, referencedEntityType: "region" });
+
+  it("is filtered by Descendants of and Ancestors of besides =", () => {
+    expect(attributeOperators(parent)).toEqual(["=", "Descendants", "Ancestors"]);
+    expect(attributeOperators(attribute("region", "Reference"))).toEqual(["="]);
+    expect(operatorText("Descendants")).toBe("Descendants of");
+  });
+
+  it("adds 'Descendants of <record>' to the first tab, which it enables, or to a new one", () => {
+    const [tab] = withTreeFilter([], parent, "Descendants", 42);
+    expect(toConstraintGroups([tab], [parent])).toEqual([
+      [{ attribute: "parent", operator: "Descendants", values: [42] }],
+    ]);
+    const name = attribute("name", "String");
+    const first: FilterTab = {
+      id: 1,
+      enabled: false,
+      filters: [{ id: 2, attribute: "name", operator: "StartsWith", value: "E" }],
+    };
+    const [both] = withTreeFilter([first], parent, "Ancestors", 7);
+    expect(toConstraintGroups([both], [parent, name])).toEqual([
+      [
+        { attribute: "name", operator: "StartsWith", values: ["E"] },
+        { attribute: "parent", operator: "Ancestors", values: [7] },
+      ],
+    ]);
   });
 });

@@ -3,6 +3,7 @@ import {
   type DataType,
   OPERATORS_BY_TYPE,
   type RowConstraint,
+  TREE_OPERATORS,
 } from "@ledgerline/contract";
 
 /** One filter row as typed: the value stays text until the query is built. */
@@ -24,6 +25,17 @@ export interface FilterTab {
 export function operatorsOf(dataType: DataType): readonly string[] {
   // Booleans and references offer only '=': '= false' or '= null' read better than '!='.
   return dataType === "Boolean" || dataType === "Reference" ? ["="] : OPERATORS_BY_TYPE[dataType];
+}
+
+/** The operators offered for an attribute: a tree's parent also filters by Descendants and Ancestors. */
+export function attributeOperators(attr: AttributeInfo): readonly string[] {
+  const own = operatorsOf(attr.dataType);
+  return attr.parent ? [...own, ...TREE_OPERATORS] : own;
+}
+
+/** How an operator reads in the filter row. */
+export function operatorText(operator: string): string {
+  return (TREE_OPERATORS as readonly string[]).includes(operator) ? `${operator} of` : operator;
 }
 
 /** Offered in the 'add filter' list: filterable attributes, and generated ones (disabled). */
@@ -115,6 +127,21 @@ const inTab =
   (tabId: number, change: (filters: FilterRow[]) => FilterRow[]): TabsUpdate =>
   (tabs) =>
     tabs.map((t) => (t.id === tabId ? { ...t, filters: change(t.filters) } : t));
+
+/**
+ * A filter of the first tab (a new tab when there is none) on the tree's parent: `operator`
+ * (Descendants, Ancestors) of the record `key`, the tab enabled.
+ */
+export function withTreeFilter(
+  tabs: readonly FilterTab[],
+  parent: AttributeInfo,
+  operator: (typeof TREE_OPERATORS)[number],
+  key: number,
+): FilterTab[] {
+  const row = { ...newFilter(parent), operator, value: String(key) };
+  const [first, ...rest] = tabs.length > 0 ? tabs : [newTab()];
+  return [{ ...first, enabled: true, filters: [...first.filters, row] }, ...rest];
+}
 
 /** Pure updates of the panel's tabs, for setState. */
 export const tabsUpdates = {

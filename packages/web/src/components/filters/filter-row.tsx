@@ -1,7 +1,11 @@
 import type { AttributeInfo } from "@ledgerline/contract";
 import Button from "react-bootstrap/Button";
 import Form from "react-bootstrap/Form";
-import { type FilterRow as FilterRowValue, operatorsOf } from "./filter-model.ts";
+import {
+  attributeOperators,
+  type FilterRow as FilterRowValue,
+  operatorText,
+} from "./filter-model.ts";
 import { FilterValueInput } from "./filter-value-input.tsx";
 
 interface FilterRowProps {
@@ -32,9 +36,9 @@ export function FilterRow({ context, attr, row, onChange, onDuplicate, onRemove 
         onChange={(e) => onChange({ ...row, operator: e.target.value })}
         aria-label={`${attr.uiName} operator`}
       >
-        {operatorsOf(attr.dataType).map((op) => (
+        {attributeOperators(attr).map((op) => (
           <option key={op} value={op}>
-            {op}
+            {operatorText(op)}
           </option>
         ))}
       </Form.Select>

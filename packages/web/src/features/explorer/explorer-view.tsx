@@ -4,11 +4,18 @@ import Collapse from "react-bootstrap/Collapse";
 import { isApiError } from "../../api/index.ts";
 import { ConfirmModal } from "../../components/confirm-modal.tsx";
 import { shownBounds, useKeepPageInRange } from "../../components/data-table/use-list-controls.ts";
-import { activeFilterCount } from "../../components/filters/filter-model.ts";
+import { activeFilterCount, withTreeFilter } from "../../components/filters/filter-model.ts";
 import { FilterPanel } from "../../components/filters/filter-panel.tsx";
 import { DELETE_CONFIRMATION } from "../../components/records/delete-confirmation.ts";
 import { useRecords } from "../../components/records/use-records.ts";
 import type { ToastVariant } from "../../components/toasts.tsx";
+import { tableColumns } from "../hierarchy/path-column.ts";
+import {
+  parentAttribute,
+  TreeBreadcrumbs,
+  type TreeFilterOperator,
+} from "../hierarchy/tree-breadcrumbs.tsx";
+import { TreePanel } from "../hierarchy/tree-panel.tsx";
 import { AsOfBanner } from "../history/as-of-banner.tsx";
 import { useFailureToast } from "../history/use-failure-toast.ts";
 import { explorerEmptyText } from "./explorer-empty.ts";
@@ -72,6 +79,15 @@ export function ExplorerView(props: ExplorerViewProps) {
     if (asOf) setDialog(null);
   }, [asOf]);
 
+  const columns = tableColumns(type);
+  const parent = parentAttribute(type);
+  // 'Descendants of <record>' / 'Ancestors of <record>' join the filter tabs, shown open.
+  const onTreeFilter = (operator: TreeFilterOperator, key: number) => {
+    if (!parent) return;
+    view.setFilterTabs((tabs) => withTreeFilter(tabs, parent, operator, key));
+    setFilterOpen(true);
+  };
+
   const onSaved = (answer: SaveResponse) => {
     setDialog(null);
     showToast(
@@ -83,7 +99,7 @@ export function ExplorerView(props: ExplorerViewProps) {
 
   const onAction = (action: ExplorerAction) => {
     if (action === "xlsx") {
-      const visible = type.attributes.filter((a) => view.columnVisibility[a.name] !== false);
+      const visible = columns.filter((a) => view.columnVisibility[a.name] !== false);
       exportXlsx.mutate(
         {
           ...view.baseQuery,
@@ -111,6 +127,34 @@ export function ExplorerView(props: ExplorerViewProps) {
       },
     );
   };
+
+  const tableArea = (
+    <>
+      {record !== null && (
+        <OneRecordNotice
+          onShowAll={props.onShowAll}
+          found={list.length > 0 || records.isFetching}
+        />
+      )}
+      <RecordsTable
+        attributes={columns}
+        records={list}
+        loading={records.isFetching}
+        sorting={view.sorting}
+        onSortingChange={view.setSorting}
+        columnVisibility={view.columnVisibility}
+        trimCells={view.trimCells}
+        emptyText={explorerEmptyText(view.query)}
+        selectedId={selectedId}
+        onSelect={setSelectedId}
+        onOpen={(record) => {
+          setSelectedId(record.entityKeyID);
+          // The editor, which has the history as a tab; for those who may not edit, the history.
+          setDialog(type.canedit && !asOf && !record.requested.isDeleted ? "edit" : "history");
+        }}
+      />
+    </>
+  );
 
   return (
     <div data-testid="explorer-view">
@@ -148,29 +192,32 @@ export function ExplorerView(props: ExplorerViewProps) {
           />
         </div>
       </Collapse>
-      {record !== null && (
-        <OneRecordNotice
-          onShowAll={props.onShowAll}
-          found={list.length > 0 || records.isFetching}
-        />
+      {type.hierarchy ? (
+        <div className="row g-3">
+          <div className="col-md-4 col-xl-3">
+            <TreePanel
+              context={context}
+              type={type}
+              asOf={asOf}
+              selectedId={selectedId}
+              onSelect={setSelectedId}
+            />
+          </div>
+          <div className="col-md-8 col-xl-9">
+            <TreeBreadcrumbs
+              context={context}
+              type={type}
+              asOf={asOf}
+              selectedId={selectedId}
+              onSelect={setSelectedId}
+              onFilter={onTreeFilter}
+            />
+            {tableArea}
+          </div>
+        </div>
+      ) : (
+        tableArea
       )}
-      <RecordsTable
-        attributes={type.attributes}
-        records={list}
-        loading={records.isFetching}
-        sorting={view.sorting}
-        onSortingChange={view.setSorting}
-        columnVisibility={view.columnVisibility}
-        trimCells={view.trimCells}
-        emptyText={explorerEmptyText(view.query)}
-        selectedId={selectedId}
-        onSelect={setSelectedId}
-        onOpen={(record) => {
-          setSelectedId(record.entityKeyID);
-          // The editor, which has the history as a tab; for those who may not edit, the history.
-          setDialog(type.canedit && !asOf && !record.requested.isDeleted ? "edit" : "history");
-        }}
-      />
       {dialog === "add" && (
         <AddRecordModal
           context={context}

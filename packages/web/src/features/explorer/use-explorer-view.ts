@@ -1,4 +1,4 @@
-import type { EntityQuery, EntityTypeInfo } from "@ledgerline/contract";
+import { type EntityQuery, type EntityTypeInfo, PATH_ATTRIBUTE } from "@ledgerline/contract";
 import type { VisibilityState } from "@tanstack/react-table";
 import { useCallback, useMemo, useState } from "react";
 import { useListControls } from "../../components/data-table/use-list-controls.ts";
@@ -16,7 +16,11 @@ export function useExplorerView(
   /** One record only (a search result opened, `record` in the address); null for the whole list. */
   record: number | null = null,
 ) {
-  const [columnVisibility, setColumnVisibility] = useState<VisibilityState>({});
+  // A tree's Path column is there to be chosen, not shown from the start.
+  const [columnVisibility, setColumnVisibility] = useState<VisibilityState>(
+    (): VisibilityState => (type.hierarchy ? { [PATH_ATTRIBUTE]: false } : {}),
+  );
+  const pathShown = type.hierarchy !== undefined && columnVisibility[PATH_ATTRIBUTE] !== false;
   const [showDiscontinued, setShowDiscontinued] = useState(false);
   const [trimCells, setTrimCells] = useState(true);
   // 'Breaks a rule' is offered only for types that declare rules.
@@ -58,8 +62,11 @@ export function useExplorerView(
       ...(exactCount ? { exactCount: true } : {}),
       // Each listed value marks the rules it breaks (the table's cells).
       ...(rulesDeclared ? { includeRuleBreaches: true } : {}),
+      ...(pathShown
+        ? { requestedAttributes: [...type.attributes.map((a) => a.name), PATH_ATTRIBUTE] }
+        : {}),
     }),
-    [baseQuery, page, pageSize, seek, exactCount, rulesDeclared],
+    [baseQuery, page, pageSize, seek, exactCount, rulesDeclared, pathShown, type.attributes],
   );
 
   const hiddenCount = type.attributes.filter((a) => columnVisibility[a.name] === false).length;

@@ -1,4 +1,4 @@
-import type { AttributeInfo } from "@ledgerline/contract";
+import { type AttributeInfo, PATH_ATTRIBUTE } from "@ledgerline/contract";
 import type { VisibilityState } from "@tanstack/react-table";
 import Badge from "react-bootstrap/Badge";
 import Dropdown from "react-bootstrap/Dropdown";
@@ -17,7 +17,10 @@ export function ColumnVisibilityMenu({
   onChange,
 }: ColumnVisibilityMenuProps) {
   const hideable = attributes.filter((a) => !a.identity);
-  const hidden = attributes.filter((a) => visibility[a.name] === false).length;
+  // A tree's Path is an extra column to choose, hidden from the start: not counted as hidden.
+  const hidden = attributes.filter(
+    (a) => visibility[a.name] === false && a.name !== PATH_ATTRIBUTE,
+  ).length;
   const allShown = hidden === 0;
   const toggleAll = () =>
     onChange(allShown ? Object.fromEntries(hideable.map((a) => [a.name, false])) : {});

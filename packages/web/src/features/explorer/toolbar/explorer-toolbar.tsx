@@ -6,6 +6,7 @@ import {
 } from "@ledgerline/contract";
 import { PagingControls } from "../../../components/data-table/paging-controls.tsx";
 import { FilterToggle } from "../../../components/filters/filter-toggle.tsx";
+import { tableColumns } from "../../hierarchy/path-column.ts";
 import { AsOfControl } from "../../history/as-of-control.tsx";
 import type { ExplorerView } from "../use-explorer-view.ts";
 import { ActionsMenu, type ExplorerAction } from "./actions-menu.tsx";
@@ -41,7 +42,7 @@ export function ExplorerToolbar(props: ExplorerToolbarProps) {
   return (
     <div className="data-toolbar mb-2" data-testid="explorer-toolbar">
       <ColumnVisibilityMenu
-        attributes={type.attributes}
+        attributes={tableColumns(type)}
         visibility={view.columnVisibility}
         onChange={view.setColumnVisibility}
       />
