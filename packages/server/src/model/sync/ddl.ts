@@ -110,12 +110,14 @@ export type IndexKind =
   | "prefix"
   | "trigram"
   | "searchStart"
-  | "searchWords";
+  | "searchWords"
+  | "tree";
 
 /**
  * An index over plain columns (`unique`, `btree`), `lower(col) text_pattern_ops` (`pattern`), the
  * same covering what a list's StartsWith filter reads (`prefix`), a pg_trgm GIN, or the search
- * box's two over the folded text (`searchStart`, `searchWords`: migration 018).
+ * box's two over the folded text (`searchStart`, `searchWords`: migration 018), a tree's parent
+ * and key with the live flags (`tree`).
  */
 export function createIndexSql(
   schema: string,
@@ -138,6 +140,10 @@ export function createIndexSql(
       // column the query names. So a filtered list's keys and its count are index-only scans; the
       // price is that a soft delete, holding an indexed flag, is no longer a HOT update.
       return `create index ${quoteIdent(name)} on ${target} (lower(${cols[0]}) text_pattern_ops) include (${cols[0]}, entity_key_id, is_deleted, is_pending_new)`;
+    // A tree's parent and key, covering the flags a live node is told by: a node's children, a page
+    // of them and their count, and each walk down (hierarchy/) are index-only scans.
+    case "tree":
+      return `create index ${quoteIdent(name)} on ${target} (${cols.join(", ")}) include (is_deleted, is_pending_new)`;
     case "trigram":
       return `create index ${quoteIdent(name)} on ${target} using gin (${cols[0]} gin_trgm_ops)`;
     // The search box's (search/): a folded value's start, and its words for inner words and typos.

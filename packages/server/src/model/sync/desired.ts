@@ -83,7 +83,7 @@ function desiredTable(context: ContextModel, type: EntityType): DesiredTable {
     if (a.parent)
       indexes.push({
         name: objectName(type.name, a.name, "tree"),
-        kind: "btree",
+        kind: "tree",
         columns: [a.name, "entity_key_id"],
       });
     else if ((a.filter || a.dataType === "Reference" || unique) && a.name !== identity[0])
