@@ -20,7 +20,7 @@ function WaitingLink({ to, icon, count, text, testId }: WaitingLinkProps) {
   return (
     <Link
       to={to}
-      className={`text-decoration-none text-nowrap ${count === 0 ? "link-secondary" : "fw-semibold"}`}
+      className={`text-decoration-none ${count === 0 ? "link-secondary" : "fw-semibold"}`}
       data-testid={testId}
     >
       <i className={`bi ${icon} me-1`} aria-hidden="true" />
