@@ -5,6 +5,7 @@ import { benchDictionary } from "./dictionary.ts";
 import { benchExplorer } from "./explorer.ts";
 import { benchExport } from "./export.ts";
 import { benchFeed } from "./feed.ts";
+import { benchHierarchy } from "./hierarchy.ts";
 import { benchHistory } from "./history.ts";
 import { benchIngest } from "./ingest.ts";
 import { benchLoad } from "./load.ts";
@@ -30,6 +31,7 @@ const BENCHMARKS: Record<string, () => Promise<void>> = {
   feed: benchFeed,
   search: benchSearch,
   backup: benchBackup,
+  hierarchy: benchHierarchy,
 };
 
 const name = process.argv[2];

@@ -259,6 +259,33 @@ describe("an upload", () => {
 });
 
 describe("discontinuing a record with live children", () => {
+  it("by an upload's 'Delete missing' is refused unless its children go too", async () => {
+    await chain("unit", ["missing-parent", "missing-child"]);
+    const { rows } = await sql<{ code: string; up: string | null }>`
+      select u.code, p.code as up from ctx_reference.unit u
+        left join ctx_reference.unit p on p.entity_key_id = u.up
+      where not u.is_deleted order by u.entity_key_id`.execute(t.database.db);
+    const file = (leftOut: string[]) =>
+      workbookOf("Units", [
+        ["Code", "Part of"],
+        ...rows.filter((r) => !leftOut.includes(r.code)).map((r) => [r.code, r.up]),
+      ]);
+    const parentOnly = await upload(t, steward, await file(["missing-parent"]), {
+      layout: "units",
+      deleteMissing: true,
+    });
+    expect(parentOnly.statusCode).toBe(409);
+    expect(parentOnly.body).toContain("1 Unit record it leaves out is still referred to");
+    const both = await upload(t, steward, await file(["missing-parent", "missing-child"]), {
+      layout: "units",
+      deleteMissing: true,
+    });
+    expect(both.statusCode, both.body).toBe(200);
+    const { rows: gone } = await sql<{ n: number }>`select count(*)::int as n
+      from ctx_reference.unit where code like 'missing-%' and is_deleted`.execute(t.database.db);
+    expect(gone[0].n).toBe(2);
+  });
+
   it("is refused unless its children go in the same change", async () => {
     const [parent, child] = await chain("unit", ["keep-parent", "keep-child"]);
     const alone = await t.post(

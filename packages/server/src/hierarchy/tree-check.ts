@@ -70,21 +70,33 @@ function walkSql(context: ContextModel, type: EntityType, tree: Hierarchy): RawB
   const parent = sql.id(tree.parent.name);
   const max = tree.maxDepth;
   const c = CHANGES;
+  const live = (alias: string) =>
+    sql`o.id is null and (${sql.ref(`${alias}.is_deleted`)} or ${sql.ref(`${alias}.is_pending_new`)})`;
+  const parentOf = sql`case when o.id is null then p.${parent} else o.parent end`;
+  // The walks go up from the changes' parents, not from each change: the 100,000 records an upload
+  // moves may hang from 3,000 parents, whose ancestors they share. A change is on a loop when the
+  // walk from its parent meets it; its depth is one more than its parent's.
   return sql<Problem>`with recursive
-    up(id, start, node, parent, level, gone) as (
-      select c.id, c.key, c.key, c.parent, 1, false from ${c} c
+    up(start, node, parent, level, gone) as (
+      select s.p, p.entity_key_id, ${parentOf}, 1, ${live("p")}
+      from (select distinct parent as p from ${c} where parent is not null) s
+        join ${t} p on p.entity_key_id = s.p
+        left join ${c} o on o.key = p.entity_key_id
       union all
-      select u.id, u.start, p.entity_key_id,
-        case when o.id is null then p.${parent} else o.parent end, u.level + 1,
-        o.id is null and (p.is_deleted or p.is_pending_new)
+      select u.start, p.entity_key_id, ${parentOf}, u.level + 1, ${live("p")}
       from up u join ${t} p on p.entity_key_id = u.parent
         left join ${c} o on o.key = p.entity_key_id
-      where u.level <= ${max} and (u.level = 1 or u.node is distinct from u.start)),
+      where u.level < ${max} and p.entity_key_id <> u.start),
+    above as (
+      select start, max(level) as levels, bool_or(level = 1 and gone) as gone from up group by start),
+    looped as (
+      select u.start, u.node, min(u.level) as level
+      from up u join ${c} c on c.key = u.node and c.parent = u.start group by u.start, u.node),
     ends as (
-      select id, start, max(level) as depth,
-        bool_or(level > 1 and node = start) as loop,
-        bool_or(gone and level = 2) as gone
-      from up group by id, start),
+      select c.id, c.key as start, c.parent, coalesce(a.levels, 0) + 1 as depth,
+        l.node is not null as loop, coalesce(a.gone, false) as gone, l.level as loop_level
+      from ${c} c left join above a on a.start = c.parent
+        left join looped l on l.start = c.parent and l.node = c.key),
     down(id, node, level) as (
       select e.id, e.start, e.depth from ends e
       where e.start is not null and not e.loop and e.depth <= ${max}
@@ -101,9 +113,10 @@ function walkSql(context: ContextModel, type: EntityType, tree: Hierarchy): RawB
       (select 'gone', id, start, 2 from ends where gone and not loop limit ${NAMED})
       union all
       (select 'below', id, node, level from down where level > ${max} limit ${NAMED}))
-    select p.kind, c.key::text as start, c.name, p.node::text as node, p.level,
-      (select array_agg(u.node::text order by u.level) from up u where u.id = p.id) as chain
-    from problems p join ${c} c on c.id = p.id
+    select p.kind, e.start::text as start, c.name, p.node::text as node, p.level,
+      array[e.start::text] || coalesce((select array_agg(u.node::text order by u.level) from up u
+        where u.start = e.parent and u.level <= coalesce(e.loop_level, ${max})), '{}') as chain
+    from problems p join ends e on e.id = p.id join ${c} c on c.id = p.id
     order by p.kind, p.id`;
 }
 

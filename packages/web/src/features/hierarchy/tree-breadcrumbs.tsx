@@ -1,8 +1,9 @@
-import type { AttributeInfo, EntityTypeInfo } from "@ledgerline/contract";
+import { type AttributeInfo, type EntityTypeInfo, TREE_OPERATORS } from "@ledgerline/contract";
 import Button from "react-bootstrap/Button";
 import { useTreePath } from "./use-tree.ts";
 
-export type TreeFilterOperator = "Descendants" | "Ancestors";
+export type TreeFilterOperator = (typeof TREE_OPERATORS)[number];
+const TREE_FILTERS: readonly TreeFilterOperator[] = TREE_OPERATORS;
 
 interface TreeBreadcrumbsProps {
   context: string;
@@ -48,22 +49,17 @@ export function TreeBreadcrumbs(props: TreeBreadcrumbsProps) {
           )}
         </ol>
       </nav>
-      <Button
-        size="sm"
-        variant="outline-secondary"
-        onClick={() => props.onFilter("Descendants", record.entityKeyID)}
-        data-testid="tree-filter-descendants"
-      >
-        {`Descendants of ${record.label}`}
-      </Button>
-      <Button
-        size="sm"
-        variant="outline-secondary"
-        onClick={() => props.onFilter("Ancestors", record.entityKeyID)}
-        data-testid="tree-filter-ancestors"
-      >
-        {`Ancestors of ${record.label}`}
-      </Button>
+      {TREE_FILTERS.map((operator) => (
+        <Button
+          key={operator}
+          size="sm"
+          variant="outline-secondary"
+          onClick={() => props.onFilter(operator, record.entityKeyID)}
+          data-testid={`tree-filter-${operator.toLowerCase()}`}
+        >
+          {`${operator} of ${record.label}`}
+        </Button>
+      ))}
     </div>
   );
 }
