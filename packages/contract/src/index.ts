@@ -4,6 +4,7 @@ export * from "./audit.ts";
 export * from "./auth.ts";
 export * from "./common.ts";
 export * from "./contexts.ts";
+export * from "./dictionary-details.ts";
 export * from "./entities.ts";
 export * from "./feed.ts";
 export * from "./hierarchy.ts";

@@ -39,13 +39,17 @@ export interface StoredProfile extends ColumnProfile {
   takenAt: Date;
 }
 
-/** The profiles of each source's latest succeeded run that took any. */
+/**
+ * The profiles of each source's latest succeeded run that took any; with `of`, only that data
+ * object's (schema and name in the source).
+ */
 export async function latestProfiles(
   db: Db,
   sourceIds: readonly number[],
+  of?: { schema: string; name: string },
 ): Promise<StoredProfile[]> {
   if (sourceIds.length === 0) return [];
-  const rows = await db
+  let query = db
     .with("latest", (q) =>
       q
         .selectFrom("app.import_runs as r")
@@ -67,8 +71,9 @@ export async function latestProfiles(
     .selectFrom("latest")
     .innerJoin("app.column_profiles as p", "p.run_id", "latest.run_id")
     .selectAll("p")
-    .select(["latest.metadata_source_id", "latest.finished_at"])
-    .execute();
+    .select(["latest.metadata_source_id", "latest.finished_at"]);
+  if (of) query = query.where("p.schema_name", "=", of.schema).where("p.object_name", "=", of.name);
+  const rows = await query.execute();
   return rows.map((r) => ({
     sourceId: Number(r.metadata_source_id),
     takenAt: r.finished_at as Date,

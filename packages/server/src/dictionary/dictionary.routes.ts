@@ -4,6 +4,8 @@ import {
   ErrorBody,
   MetadataSourceRequest,
   MsgBody,
+  ObjectDetailsRequest,
+  ObjectDetailsResponse,
 } from "@ledgerline/contract";
 import { z } from "zod";
 import { requireTypePermission, rightsIn } from "../admin/permissions.ts";
@@ -17,6 +19,7 @@ import { notifierOf } from "../notifications/notify.service.ts";
 import { checkCron } from "./cron.ts";
 import { dictionaryContext } from "./dictionary-model.ts";
 import { importMetadataSource, openSource, sourceOf } from "./import.service.ts";
+import { objectDetails } from "./object-details.ts";
 import { listConnectionFiles } from "./sources/connection-file-text.ts";
 import { SourceConnectionError } from "./sources/source-error.ts";
 
@@ -31,9 +34,10 @@ export async function dictionaryRoutes(
   // Index builds an import leaves for after its commit; closing the server waits for them.
   const background = new BackgroundWork();
   app.addHook("onClose", () => background.settled());
-  const rightsFor = async (user: CurrentUser, typeName: string, permission: "read") => {
+  const rightsFor = async (user: CurrentUser, ...typeNames: string[]) => {
     const context = dictionaryContext(model);
-    requireTypePermission(rightsIn(model, user, context.name), typeName, permission);
+    const rights = rightsIn(model, user, context.name);
+    for (const typeName of typeNames) requireTypePermission(rights, typeName, "read");
     return context;
   };
   // Both refusals carry texts worded for users; other errors go to the error handler as they are.
@@ -57,7 +61,7 @@ export async function dictionaryRoutes(
       },
     },
     async (request) => {
-      await rightsFor(currentUser(request), "systemenvironment", "read");
+      await rightsFor(currentUser(request), "systemenvironment");
       return listConnectionFiles(config.connectionsDir);
     },
   );
@@ -93,7 +97,7 @@ export async function dictionaryRoutes(
     },
     async (request) => {
       const user = currentUser(request);
-      const context = await rightsFor(user, "metadatasource", "read");
+      const context = await rightsFor(user, "metadatasource");
       const source = await openSource(
         config.connectionsDir,
         await sourceOf(db, context, request.body.EntityKeyID),
@@ -144,6 +148,22 @@ export async function dictionaryRoutes(
           ),
       }).catch(answerable(user));
       return { Msg: outcome.message };
+    },
+  );
+  app.post(
+    "/data-dictionary/object-details",
+    {
+      schema: {
+        description:
+          "A data object's column profiles (its source's latest import that took any) and its lineage: what it reads (a view) and the views that read it; needs the read right on data objects, data elements and view lineage.",
+        tags: ["dictionary"],
+        body: ObjectDetailsRequest,
+        response: { 200: ObjectDetailsResponse, 403: ErrorBody, 404: ErrorBody },
+      },
+    },
+    async (request) => {
+      const context = await rightsFor(currentUser(request), "dataobject", "dataelement", "lineage");
+      return objectDetails(db, context, request.body.EntityKeyID);
     },
   );
 }

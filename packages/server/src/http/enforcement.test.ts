@@ -292,6 +292,11 @@ const CALLS: Record<string, () => Promise<Call>> = {
     alsoAllowed: [404],
     send: json("/data-dictionary/ping-metadata-source", { EntityKeyID: 999_999 }),
   }),
+  "POST /data-dictionary/object-details": async () => ({
+    context: "Data Dictionary",
+    alsoAllowed: [404],
+    send: json("/data-dictionary/object-details", { EntityKeyID: 999_999 }),
+  }),
   "POST /data-dictionary/import-metadata-from-source": async () => ({
     context: "Data Dictionary",
     alsoAllowed: [404],

@@ -118,6 +118,7 @@ export const ROUTE_POLICY: Readonly<Record<string, RoutePolicy>> = {
   "GET /data-dictionary/connection-files": reads(signedIn("read", "none")),
   "POST /data-dictionary/validate-cron-string": reads(text(signedIn())),
   "POST /data-dictionary/ping-metadata-source": reads(limited(text(signedIn("read")), 30)),
+  "POST /data-dictionary/object-details": reads(signedIn("read")),
   "POST /data-dictionary/import-metadata-from-source": writes(
     limited(text(signedIn("createOrEdit")), 10),
   ),
