@@ -585,7 +585,11 @@ describe("pending summary", () => {
     const res = await post("/api/getpendingsummary", {}, approver);
     expect(res.statusCode).toBe(200);
     const rows = res.json();
-    expect(rows.map((r: { entityType: string }) => r.entityType)).toEqual(["currency", "country"]);
+    expect(rows.map((r: { entityType: string }) => r.entityType)).toEqual([
+      "currency",
+      "country",
+      "region",
+    ]);
     const { rows: expected } = await sql<{ action: string; n: number }>`
       select action, count(*)::int as n from app.events where context = 'reference' and entity_type = 'country' and status = 'pending' group by action`.execute(
       t.database.db,

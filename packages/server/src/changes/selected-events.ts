@@ -143,7 +143,8 @@ export async function selectPendingEvents(
 
 /**
  * Judges the selected removals of records that live records still refer to as conflicts
- * ('referenced'); records of the type that the selection removes too do not count.
+ * ('referenced'); records of the type that the selection removes too, or points elsewhere (a
+ * tree's children moved away from the parent it discontinues), do not count.
  */
 async function judgeReferencedRemovals(
   tx: Db,
@@ -153,8 +154,10 @@ async function judgeReferencedRemovals(
   for (const referrer of referrersOf(context, type)) {
     const besides =
       referrer.type.name === type.name
-        ? sql<boolean>`not exists (select 1 from ${SELECTED} r
-            where r.entity_key_id = o.entity_key_id and r.outcome = 'remove')`
+        ? sql<boolean>`not exists (select 1 from ${SELECTED} r join app.events e on e.event_id = r.event_id
+            where r.entity_key_id = o.entity_key_id and (r.outcome = 'remove'
+              or (r.outcome = 'change' and e.new_values ? ${referrer.attribute.name}
+                and (e.new_values ->> ${referrer.attribute.name}) is distinct from s.entity_key_id::text)))`
         : undefined;
     await sql`update ${SELECTED} s set outcome = 'referenced' where s.outcome = 'remove'
       and exists (${liveReferrersSql(context, referrer, sql`= s.entity_key_id`, besides)})`.execute(

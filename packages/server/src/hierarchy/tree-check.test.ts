@@ -55,6 +55,16 @@ beforeAll(async () => {
         ],
       });
       doc.fileLayouts?.push({
+        name: "teams",
+        uiName: "Teams",
+        entityType: "team",
+        sheet: "Teams",
+        columns: [
+          { header: "Code", attribute: "code" },
+          { header: "Part of", attribute: "up" },
+        ],
+      });
+      doc.fileLayouts?.push({
         name: "unit_codes",
         uiName: "Unit codes",
         entityType: "unit",
@@ -185,6 +195,31 @@ describe("an approval", () => {
     );
     expect(one.statusCode, one.body).toBe(200);
     expect(await parentOf("team", a)).toBe(b);
+  });
+});
+
+describe("an approval discontinuing a parent", () => {
+  it("applies when the same change set moves its children away", async () => {
+    const approve = (body: object) =>
+      t.post("/api/approve", { context: "reference", entityType: "team", ...body }, admin);
+    const parent = await save("team", { code: "old-parent" });
+    await approve({ entityEventIds: [parent.json().entityEventID] });
+    const parentKey = await keyOf("team", "old-parent");
+    const child = await save("team", { code: "old-child", up: parentKey });
+    await approve({ entityEventIds: [child.json().entityEventID] });
+    const { rows } = await sql<{ code: string }>`select code from ctx_reference.team
+      where not is_deleted and not is_pending_new and code <> 'old-parent'`.execute(t.database.db);
+    // The file leaves the parent out and puts its child at the root: one change set.
+    const file = await workbookOf("Teams", [
+      ["Code", "Part of"],
+      ...rows.map((r) => [r.code, null]),
+    ]);
+    const proposed = await upload(t, steward, file, { layout: "teams", deleteMissing: true });
+    expect(proposed.statusCode, proposed.body).toBe(200);
+    const approved = await approve({ uploadId: Number(proposed.headers["x-upload-id"]) });
+    expect(approved.statusCode, approved.body).toBe(200);
+    expect(approved.json().conflicts).toEqual([]);
+    expect(await parentOf("team", await keyOf("team", "old-child"))).toBeNull();
   });
 });
 
