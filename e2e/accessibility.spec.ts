@@ -302,3 +302,47 @@ test("administration modals and a token's secret", async ({ page }) => {
   await expect(page.getByTestId("new-token-secret")).toBeVisible();
   await expectAccessible(page, "a new token's secret");
 });
+
+test.describe("narrow and wide windows", () => {
+  test("at 320 px wide the screens reflow without scrolling sideways (WCAG 1.4.10)", async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    await signIn(page, admin);
+    await chooseContext(page, REFERENCE.uiName);
+    await page.setViewportSize({ width: 320, height: 700 });
+    // docs/accessibility.md lists the screens that still scroll sideways at this width.
+    for (const url of [
+      "/",
+      "/upload",
+      "/explorer?context=reference",
+      "/pending?context=reference",
+      "/notifications",
+      "/tokens",
+    ]) {
+      await page.goto(url);
+      await settled(page);
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      expect(width, `the page's width at ${url}`).toBeLessThanOrEqual(320);
+    }
+  });
+
+  test("the navigation bar's height at 1280 and 1440 px, an application selected", async ({
+    page,
+  }) => {
+    await signIn(page, admin);
+    await chooseContext(page, DICTIONARY.uiName);
+    for (const width of [1280, 1440]) {
+      await page.setViewportSize({ width, height: 800 });
+      const height = await page
+        .locator("header")
+        .evaluate((header) => header.getBoundingClientRect().height);
+      // Measured, not yet met: one row is about 60 px (docs/accessibility.md, known shortfalls).
+      test.info().annotations.push({
+        type: "navigation bar",
+        description: `${width} px: ${height} px high`,
+      });
+      expect(height).toBeGreaterThan(0);
+    }
+  });
+});

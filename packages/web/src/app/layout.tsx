@@ -21,7 +21,7 @@ export function Layout() {
       <SkipLink />
       <NavBar />
       {/* tabIndex -1: the skip link can focus it, Tab does not stop on it. */}
-      <main id={MAIN_ID} tabIndex={-1} className="container-fluid px-4 pb-5">
+      <main id={MAIN_ID} tabIndex={-1} className="container-fluid px-3 px-sm-4 pb-5">
         <Outlet />
       </main>
     </>

@@ -32,7 +32,7 @@ export function AsOfControl({ asOf, onChange }: AsOfControlProps) {
     onChange(past);
   };
   return (
-    <InputGroup size="sm" className="w-auto flex-nowrap">
+    <InputGroup size="sm" className="w-auto flex-sm-nowrap">
       <InputGroup.Text as="label" htmlFor="explorer-as-of">
         <i className="bi bi-clock-history me-1" aria-hidden="true" />
         As of
