@@ -263,10 +263,14 @@ export async function benchHierarchy(): Promise<void> {
         moves.map((m) => [m.code, m.from]),
       );
       const times = { tree: [] as number[], twin: [] as number[] };
+      // ABBA: each type goes first as often as second, as the tables and their history grow.
       for (let round = 0; round < rounds; round++) {
-        for (const file of [away, back]) {
-          times.twin.push(await timedUpload(s.app.url, cookie, `${TWIN}s`, file));
-          times.tree.push(await timedUpload(s.app.url, cookie, `${TREE}s`, file));
+        for (const [i, file] of [away, back].entries()) {
+          const order = (round + i) % 2 === 0 ? [TWIN, TREE] : [TREE, TWIN];
+          for (const type of order)
+            times[type === TREE ? "tree" : "twin"].push(
+              await timedUpload(s.app.url, cookie, `${type}s`, file),
+            );
         }
         console.log(
           `round ${round + 1}: tree ${times.tree

@@ -73,6 +73,11 @@ function walkSql(context: ContextModel, type: EntityType, tree: Hierarchy): RawB
   const live = (alias: string) =>
     sql`o.id is null and (${sql.ref(`${alias}.is_deleted`)} or ${sql.ref(`${alias}.is_pending_new`)})`;
   const parentOf = sql`case when o.id is null then p.${parent} else o.parent end`;
+  // Each step looks its rows up by index (lateral, fenced by `offset 0` so that the planner keeps
+  // it so): misjudging a recursive step's size, it would otherwise hash or sort the whole table
+  // or the changes once per level.
+  const change = sql`left join lateral (select o.id, o.parent from ${c} o
+    where o.key = p.entity_key_id offset 0) o on true`;
   // The walks go up from the changes' parents, not from each change: the 100,000 records an upload
   // moves may hang from 3,000 parents, whose ancestors they share. A change is on a loop when the
   // walk from its parent meets it; its depth is one more than its parent's.
@@ -80,12 +85,11 @@ function walkSql(context: ContextModel, type: EntityType, tree: Hierarchy): RawB
     up(start, node, parent, level, gone) as (
       select s.p, p.entity_key_id, ${parentOf}, 1, ${live("p")}
       from (select distinct parent as p from ${c} where parent is not null) s
-        join ${t} p on p.entity_key_id = s.p
-        left join ${c} o on o.key = p.entity_key_id
+        join ${t} p on p.entity_key_id = s.p ${change}
       union all
       select u.start, p.entity_key_id, ${parentOf}, u.level + 1, ${live("p")}
-      from up u join ${t} p on p.entity_key_id = u.parent
-        left join ${c} o on o.key = p.entity_key_id
+      from up u cross join lateral (select * from ${t} p where p.entity_key_id = u.parent offset 0) p
+        ${change}
       where u.level < ${max} and p.entity_key_id <> u.start),
     above as (
       select start, max(level) as levels, bool_or(level = 1 and gone) as gone from up group by start),
@@ -102,9 +106,10 @@ function walkSql(context: ContextModel, type: EntityType, tree: Hierarchy): RawB
       where e.start is not null and not e.loop and e.depth <= ${max}
       union all
       select d.id, ch.entity_key_id, d.level + 1
-      from down d join ${t} ch on ch.${parent} = d.node
-      where d.level <= ${max} and not ch.is_deleted and not ch.is_pending_new
-        and not exists (select from ${c} c where c.key = ch.entity_key_id)),
+      from down d cross join lateral (select ch.entity_key_id from ${t} ch
+        where ch.${parent} = d.node and not ch.is_deleted and not ch.is_pending_new
+          and not exists (select from ${c} x where x.key = ch.entity_key_id) offset 0) ch
+      where d.level <= ${max}),
     problems as (
       (select 'loop' as kind, id, start as node, depth as level from ends where loop limit ${NAMED})
       union all

@@ -5,8 +5,9 @@ import { labelSql } from "../records/label-sql.ts";
 /**
  * The keys of the records below `key` in the tree read from `rows` (a type's table, or its rows as
  * of a moment), level by level from its children, at most maxDepth levels down. The walk reads
- * only the tree index (parent, key) of a table; discontinued records hold no live children, so the
- * list's own conditions leave them out.
+ * only the tree index (parent, key) of a table, a lookup per node (lateral, fenced by `offset 0`:
+ * misjudging a level's size, the planner would otherwise sort or hash the whole table once per
+ * level); discontinued records hold no live children, so the list's own conditions leave them out.
  */
 export function descendantsSql(
   rows: RawBuilder<unknown>,
@@ -17,7 +18,8 @@ export function descendantsSql(
   return sql`with recursive below(key, level) as (
       select c.entity_key_id, 1 from ${rows} c where c.${parent} = ${key}
       union all
-      select c.entity_key_id, b.level + 1 from below b join ${rows} c on c.${parent} = b.key
+      select c.key, b.level + 1 from below b
+        cross join lateral (select c.entity_key_id as key from ${rows} c where c.${parent} = b.key offset 0) c
       where b.level < ${tree.maxDepth})
     select key from below`;
 }
