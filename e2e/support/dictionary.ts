@@ -33,8 +33,15 @@ export function sourceServerUrl(): string {
   return process.env.E2E_SOURCE_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 }
 
-/** A throw-away database with one commented table to import; null when no server answers. */
-export async function createSourceDatabase(): Promise<{
+const ONE_TABLE = [
+  "create table public.e2e_customer (id integer primary key, name text not null); comment on table public.e2e_customer is 'Customers of the e2e test'",
+];
+
+/**
+ * A throw-away database made by `statements` (by default one commented table) to import; null when
+ * no server answers.
+ */
+export async function createSourceDatabase(statements: readonly string[] = ONE_TABLE): Promise<{
   name: string;
   drop: () => Promise<void>;
 } | null> {
@@ -53,9 +60,7 @@ export async function createSourceDatabase(): Promise<{
   url.pathname = `/${name}`;
   const db = new pg.Client({ connectionString: url.toString() });
   await db.connect();
-  await db.query(
-    "create table public.e2e_customer (id integer primary key, name text not null); comment on table public.e2e_customer is 'Customers of the e2e test'",
-  );
+  for (const statement of statements) await db.query(statement);
   await db.end();
   return {
     name,

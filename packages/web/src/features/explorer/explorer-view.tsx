@@ -9,6 +9,10 @@ import { FilterPanel } from "../../components/filters/filter-panel.tsx";
 import { DELETE_CONFIRMATION } from "../../components/records/delete-confirmation.ts";
 import { useRecords } from "../../components/records/use-records.ts";
 import type { ToastVariant } from "../../components/toasts.tsx";
+import {
+  hasObjectDetails,
+  ObjectDetailsPanel,
+} from "../dictionary/object-details/object-details-panel.tsx";
 import { tableColumns } from "../hierarchy/path-column.ts";
 import {
   parentAttribute,
@@ -153,6 +157,9 @@ export function ExplorerView(props: ExplorerViewProps) {
           setDialog(type.canedit && !asOf && !record.requested.isDeleted ? "edit" : "history");
         }}
       />
+      {selected && !asOf && hasObjectDetails(context, type.name) && (
+        <ObjectDetailsPanel keyId={selected.entityKeyID} />
+      )}
     </>
   );
 
