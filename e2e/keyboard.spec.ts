@@ -129,7 +129,7 @@ test("signs in, uploads a workbook and reads the result", async ({ page }) => {
 });
 
 test("filters the explorer, sorts, pages, exports, and edits a record", async ({ page }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   await signInByKeyboard(page, admin);
   await chooseApplication(page, REFERENCE.uiName);
   await openByNav(page, "Data explorer");
