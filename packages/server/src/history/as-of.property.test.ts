@@ -29,7 +29,16 @@ const IDENTITY: Record<TypeName, string> = { currency: "code", country: "iso2" }
 /** The stored attributes: a record Changed when one of them differs. */
 const STORED: Record<TypeName, readonly string[]> = {
   currency: ["code", "name", "minor_units", "active"],
-  country: ["iso2", "name", "currency", "population", "joined_eu", "eu_member", "verified_on"],
+  country: [
+    "iso2",
+    "name",
+    "currency",
+    "region",
+    "population",
+    "joined_eu",
+    "eu_member",
+    "verified_on",
+  ],
 };
 /** Every attribute in model order: the formula `display` and generated `population_band` too. */
 const ATTRIBUTES: Record<TypeName, readonly string[]> = {

@@ -503,7 +503,7 @@ describe("a start", () => {
     expect(refused).toBeInstanceOf(ModelError);
     expect((refused as ModelError).problems).toEqual([
       expect.stringMatching(
-        /^reference\.yaml: entityTypes\.1\.attributes\.0\.rules\.0\.pattern: PostgreSQL cannot run it \(.*invalid regular expression.*\); use the syntax both RE2 and PostgreSQL share$/,
+        /^reference\.yaml: entityTypes\.2\.attributes\.0\.rules\.0\.pattern: PostgreSQL cannot run it \(.*invalid regular expression.*\); use the syntax both RE2 and PostgreSQL share$/,
       ),
     ]);
     // Nothing of the model was made.
