@@ -33,9 +33,10 @@ interface Problem {
  * parent is discontinued or not approved yet. The tree is the stored records with the changes laid
  * over them, so the same check judges a proposal before it is written and a write already done in
  * the caller's transaction (the changes then being what is stored). Set-based: one statement walks
- * up from every changed record (at most maxDepth levels, so a loop ends the walk either way) and,
- * from each that moved, down through its unchanged descendants; only a refusal reads more, to name
- * the records. Answers the problems as messages, none when the change may be written.
+ * up from the changed records' parents (at most maxDepth levels, so a loop ends the walk either
+ * way) and, from each changed record still fine, down through its unchanged descendants; only a
+ * refusal reads more, to name the records. Answers the problems as messages, none when the change
+ * may be written. Runs in the caller's transaction (its own when there is none).
  */
 export async function treeProblems(
   db: Db,
@@ -45,10 +46,11 @@ export async function treeProblems(
 ): Promise<string[]> {
   const tree = type.hierarchy;
   if (!tree) return [];
+  if (!db.isTransaction)
+    return db.transaction().execute((tx) => treeProblems(tx, context, type, changes));
   // Two writers each judging the tree without the other's move could close a loop together: from
   // here to the commit no one else writes the type (reads go on). An approval holds more already.
-  if (db.isTransaction)
-    await sql`lock table ${entityTable(context, type)} in share row exclusive mode`.execute(db);
+  await sql`lock table ${entityTable(context, type)} in share row exclusive mode`.execute(db);
   // The walks look each record up among the changes: a table with an index, not a CTE, which the
   // recursive steps would scan once per row they visit.
   await sql`drop table if exists ${CHANGES}`.execute(db);
