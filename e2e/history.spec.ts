@@ -151,8 +151,8 @@ const rows = (page: Page): Locator => page.getByTestId("record-row");
 const rowOf = (page: Page, iso2: string): Locator => rows(page).filter({ hasText: iso2 });
 const position = (page: Page): Locator => page.getByTestId("position-message");
 const banner = (page: Page): Locator => page.getByTestId("as-of-banner");
-/** Explorer columns: ISO code, Name, Currency, Population, ... */
-const EXPLORER = { iso2: 0, name: 1, population: 3 } as const;
+/** Explorer columns: ISO code, Name, Currency, Region, Population, ... */
+const EXPLORER = { iso2: 0, name: 1, population: 4 } as const;
 
 /** Signs in the steward and opens the explorer on Country, with more of the address if given. */
 async function openCountries(page: Page, query = "", title = "explorer-title"): Promise<void> {
@@ -313,8 +313,8 @@ test("a link with asOf restores the view of then; a future moment is refused", a
   expect(await page.evaluate(() => window.history.length)).toBe(steps + 1);
 });
 
-/** Compare columns: Change, ISO code, Name, Currency, Population, ... */
-const COMPARE = { change: 0, iso2: 1, name: 2, population: 4 } as const;
+/** Compare columns: Change, ISO code, Name, Currency, Region, Population, ... */
+const COMPARE = { change: 0, iso2: 1, name: 2, population: 5 } as const;
 const compareRow = (page: Page, iso2: string): Locator =>
   page.getByTestId("compare-row").filter({ hasText: iso2 });
 
