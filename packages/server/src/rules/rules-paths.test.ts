@@ -133,8 +133,8 @@ function referenceWithRules(doc: ModelFileDoc): void {
   ];
   layoutIn(doc, "countries").columns.push(...COUNTRY_COLUMNS);
   doc.entityTypes.push({
-    name: "region",
-    uiName: "Region",
+    name: "sales_region",
+    uiName: "Sales region",
     uiSequence: 3,
     attributes: [
       { name: "code", uiName: "Code", dataType: "String", identity: true },
@@ -143,9 +143,9 @@ function referenceWithRules(doc: ModelFileDoc): void {
     ],
   });
   doc.fileLayouts?.push({
-    name: "regions",
+    name: "sales_regions",
     uiName: "Regions",
-    entityType: "region",
+    entityType: "sales_region",
     sheet: "Regions",
     columns: [
       { header: "Code", attribute: "code" },
@@ -224,7 +224,7 @@ async function footprint() {
   return {
     events: await n(sql`select count(*)::int as n from app.events`),
     countries: await n(sql`select count(*)::int as n from ctx_reference.country`),
-    regions: await n(sql`select count(*)::int as n from ctx_reference.region`),
+    regions: await n(sql`select count(*)::int as n from ctx_reference.sales_region`),
     stages: await n(
       sql`select count(*)::int as n from pg_tables where schemaname = 'app' and tablename like 'ingest_stage_%'`,
     ),
@@ -818,7 +818,7 @@ describe("uploads", () => {
         t,
         steward,
         await workbookOf("Regions", [REGION_HEADERS, ["R1", "North", -1], ["R2", "South", 3]]),
-        { layout: "regions" },
+        { layout: "sales_regions" },
       );
       expect(res.statusCode).toBe(422);
       expect(res.body.split("\n")).toEqual([
@@ -831,7 +831,7 @@ describe("uploads", () => {
     it("refuses names repeated in the file, naming each row, offers them to fix, and loads the fixed list", async () => {
       const before = await footprint();
       const identityIndex = async () =>
-        (await tableIndexes(t.database.db, "ctx_reference.region")).find((i) =>
+        (await tableIndexes(t.database.db, "ctx_reference.sales_region")).find((i) =>
           i.definition.startsWith("CREATE UNIQUE INDEX"),
         );
       const indexBefore = await identityIndex();
@@ -847,7 +847,7 @@ describe("uploads", () => {
           ["R4", "East", 40],
           ["R5", "South", 50],
         ]),
-        { layout: "regions", fileName: "regions.xlsx" },
+        { layout: "sales_regions", fileName: "regions.xlsx" },
       );
       expect(res.statusCode).toBe(422);
       expect(res.body.split("\n")).toEqual([
@@ -884,7 +884,7 @@ describe("uploads", () => {
       sheet.getCell("B4").value = "Northwest";
       sheet.getCell("B5").value = "Southwest";
       const fixed = await upload(t, steward, Buffer.from(await wb.xlsx.writeBuffer()), {
-        layout: "regions",
+        layout: "sales_regions",
         fileName: "regions - problems.xlsx",
       });
       expect(fixed.statusCode, fixed.body).toBe(200);
@@ -898,7 +898,7 @@ describe("uploads", () => {
 
     it("then, holding records, refuses a name another region has (the diff)", async () => {
       const pending = await listRecords(t, approver, {
-        entityType: "region",
+        entityType: "sales_region",
         requirePending: true,
         pageSize: 0,
       });
@@ -906,7 +906,7 @@ describe("uploads", () => {
         "/api/approve",
         {
           context: "reference",
-          entityType: "region",
+          entityType: "sales_region",
           entityEventIds: pending.data.map((r) => r.pending?.[0].entityEventID),
         },
         approver,
@@ -917,7 +917,7 @@ describe("uploads", () => {
         t,
         steward,
         await workbookOf("Regions", [REGION_HEADERS, ["R6", "Northwest", 60], ["R7", "West", 70]]),
-        { layout: "regions" },
+        { layout: "sales_regions" },
       );
       expect(res.statusCode).toBe(422);
       expect(res.body.split("\n")).toEqual([
@@ -930,7 +930,7 @@ describe("uploads", () => {
         t,
         steward,
         await workbookOf("Regions", [REGION_HEADERS, ["R1", "Far north"], ["R6", "North"]]),
-        { layout: "regions" },
+        { layout: "sales_regions" },
       );
       expect(swap.statusCode, swap.body).toBe(200);
     });
