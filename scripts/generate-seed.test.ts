@@ -67,6 +67,7 @@ describe("buildCountries", () => {
       iso2: "DE",
       name: "Germany",
       currency: "EUR",
+      region: "155",
       population: null,
       joined_eu: "1958-01-01",
       eu_member: true,

@@ -7,6 +7,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { countries as countryList, type ICountry } from "countries-list";
 import { type CurrencyCodeRecord, data as currencyCodeData } from "currency-codes";
+import { COUNTRY_REGIONS } from "./m49-country-regions.ts";
 
 export interface CurrencySeed {
   code: string;
@@ -19,6 +20,8 @@ export interface CountrySeed {
   iso2: string;
   name: string;
   currency: string;
+  /** The M49 area's code (region.json), or null for a country the table does not place. */
+  region: string | null;
   population: number | null;
   joined_eu: string | null;
   eu_member: boolean;
@@ -159,6 +162,7 @@ export function buildCountries(
       iso2,
       name: country.name,
       currency,
+      region: COUNTRY_REGIONS[iso2] ?? null,
       population: null,
       joined_eu: joined,
       eu_member: joined !== null,
