@@ -174,9 +174,9 @@ test("the navigation bar's menus", async ({ page }) => {
   await expect(page.getByRole("link", { name: "Role management" })).toBeVisible();
   await expectAccessible(page, "administration menu");
   await page.keyboard.press("Escape");
-  await page.getByRole("button", { name: /^Theme: / }).click();
-  await expect(page.getByRole("button", { name: "Dark" })).toBeVisible();
-  await expectAccessible(page, "theme menu");
+  await page.getByRole("button", { name: /^\[User: / }).click();
+  await expect(page.getByRole("button", { name: "Dark theme" })).toBeVisible();
+  await expectAccessible(page, "user menu");
   await page.keyboard.press("Escape");
 });
 
@@ -327,22 +327,22 @@ test.describe("narrow and wide windows", () => {
     }
   });
 
-  test("the navigation bar's height at 1280 and 1440 px, an application selected", async ({
-    page,
-  }) => {
-    await signIn(page, admin);
-    await chooseContext(page, DICTIONARY.uiName);
-    for (const width of [1280, 1440]) {
+  // One row of the bar is 62 px high. The Data Dictionary's two extra links need 1920 px; below,
+  // the bar wraps to two rows without hiding anything (docs/accessibility.md).
+  for (const [width, context] of [
+    [1280, REFERENCE.uiName],
+    [1440, REFERENCE.uiName],
+    [1920, DICTIONARY.uiName],
+  ] as const) {
+    test(`the navigation bar keeps to one row at ${width} px with '${context}' selected`, async ({
+      page,
+    }) => {
+      await signIn(page, admin);
       await page.setViewportSize({ width, height: 800 });
-      const height = await page
-        .locator("header")
-        .evaluate((header) => header.getBoundingClientRect().height);
-      // Measured, not yet met: one row is about 60 px (docs/accessibility.md, known shortfalls).
-      test.info().annotations.push({
-        type: "navigation bar",
-        description: `${width} px: ${height} px high`,
-      });
-      expect(height).toBeGreaterThan(0);
-    }
-  });
+      await chooseContext(page, context);
+      const header = await page.locator("header").boundingBox();
+      expect(header?.height).toBeLessThan(70);
+      await expect(page.getByRole("button", { name: "Log out" })).toBeInViewport({ ratio: 1 });
+    });
+  }
 });

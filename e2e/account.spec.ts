@@ -1,6 +1,6 @@
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
 import { post, signedIn } from "./support/api.ts";
-import { signIn } from "./support/app.ts";
+import { openUserMenu, signIn } from "./support/app.ts";
 import { shot } from "./support/screenshots.ts";
 import { admin } from "./support/users.ts";
 
@@ -40,8 +40,8 @@ test("a user changes their e-mail address and password on My account", async ({ 
   const elsewhere = await signedIn(user.username, user.password);
 
   await signIn(page, user);
-  // The name in the navigation bar leads to the page.
-  await page.locator("header").getByRole("link", { name: "My account" }).click();
+  // The user menu, opened from the name in the navigation bar, leads to the page.
+  await (await openUserMenu(page)).getByRole("link", { name: "My account" }).click();
   await expect(page).toHaveURL(/\/account$/);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("My account");
   await expect(page.getByTestId("account-details")).toContainText(user.username);
@@ -55,7 +55,7 @@ test("a user changes their e-mail address and password on My account", async ({ 
   await expect(email.getByLabel("Current password")).toHaveValue("");
 
   // The Notifications page sends to the new address, and links back to change it.
-  await page.getByRole("link", { name: "Notifications" }).click();
+  await (await openUserMenu(page)).getByRole("link", { name: "Notifications" }).click();
   await expect(page.getByTestId("notifications-email")).toHaveText(newEmail);
   await page.getByRole("link", { name: "Change it on My account" }).click();
   await expect(page).toHaveURL(/\/account$/);

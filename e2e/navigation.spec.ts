@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { chooseContext, contextSelect, mainNav, signIn } from "./support/app.ts";
+import { chooseContext, contextSelect, mainNav, openUserMenu, signIn } from "./support/app.ts";
 import { admin, DICTIONARY, norole, plain, REFERENCE, solo } from "./support/users.ts";
 
 const contextItems = ["Upload (xlsx)", "Data explorer", "Pending changes"];
@@ -65,6 +65,30 @@ test.describe("navigation bar of an administrator and developer", () => {
     await expect(item("Role management")).toBeVisible();
     await expect(page.getByTestId("nav-usermanagement")).toHaveAttribute("href", "/usermanagement");
     await expect(page.getByTestId("nav-rolemanagement")).toHaveAttribute("href", "/rolemanagement");
+  });
+
+  test("the user menu holds My account, Notifications, My tokens and the theme", async ({
+    page,
+  }) => {
+    await openUserMenu(page);
+    const header = page.locator("header");
+    await expect(header.getByRole("link", { name: "My account" })).toHaveAttribute(
+      "href",
+      "/account",
+    );
+    await expect(header.getByRole("link", { name: "Notifications" })).toHaveAttribute(
+      "href",
+      "/notifications",
+    );
+    await expect(header.getByRole("link", { name: "My tokens" })).toHaveAttribute(
+      "href",
+      "/tokens",
+    );
+    await header.getByRole("button", { name: "Dark theme" }).click();
+    await expect(page.locator("html")).toHaveAttribute("data-bs-theme", "dark");
+    await openUserMenu(page);
+    await header.getByRole("button", { name: "Light theme" }).click();
+    await expect(page.locator("html")).toHaveAttribute("data-bs-theme", "light");
   });
 
   test("the chosen context survives a reload", async ({ page }) => {

@@ -1,6 +1,6 @@
 import { expect, type Locator, type Page, test } from "@playwright/test";
 import { type Person, personWithRole, post, signedIn } from "./support/api.ts";
-import { contextSelect, signIn } from "./support/app.ts";
+import { contextSelect, openUserMenu, signIn } from "./support/app.ts";
 import { rejectUpload, uploadCountries } from "./support/countries.ts";
 import { pendingLinkOf, waitForMail } from "./support/mail.ts";
 import { shot } from "./support/screenshots.ts";
@@ -134,7 +134,7 @@ test("the Notifications page lists the four kinds; a switch survives a reload", 
   page,
 }) => {
   await signIn(page, viewer);
-  await page.locator("header").getByRole("link", { name: "Notifications" }).click();
+  await (await openUserMenu(page)).getByRole("link", { name: "Notifications" }).click();
   await expect(page).toHaveURL(/\/notifications$/);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Notifications");
   await expect(page.getByTestId("notifications-email")).toHaveText(emailOf(viewer));

@@ -15,6 +15,14 @@ export async function signIn(page: Page, user: Credentials): Promise<void> {
   await expect(page.getByTestId("nav-user")).toHaveText(`[User: ${user.username}]`);
 }
 
+/** Opens the user menu ('[User: <name>]'): My account, Notifications, My tokens and the theme. */
+export async function openUserMenu(page: Page): Promise<Locator> {
+  const toggle = page.locator("header").getByRole("button", { name: /^\[User: / });
+  await toggle.click();
+  await expect(toggle).toHaveAttribute("aria-expanded", "true");
+  return page.locator("header");
+}
+
 /** The 'Application' selector of the navigation bar (screens may have their own). */
 export function contextSelect(page: Page): Locator {
   return page.locator("header").getByLabel("Application");

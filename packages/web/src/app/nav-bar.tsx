@@ -9,12 +9,13 @@ import { Link, NavLink, useLocation } from "react-router";
 import { useMayPublish } from "../components/entity-types/use-entity-types.ts";
 import { useWaiting } from "../components/waiting/use-waiting.ts";
 import { waitingForMeIn, waitingForMeText } from "../components/waiting/waiting-counts.ts";
+import { UserMenu } from "../features/account/user-menu.tsx";
 import { SearchBox } from "../features/search/search-box.tsx";
-import { ThemeMenu } from "../features/theme/theme-menu.tsx";
 import { useProfile, useSelectedContext } from "../state/session-store.ts";
 import { ContextSelect } from "./context-select.tsx";
 import { useAppConfig, useNavShown } from "./use-app-config.ts";
 import { useLogout } from "./use-logout.ts";
+import "./nav-bar.css";
 
 interface NavEntry {
   to: string;
@@ -92,8 +93,9 @@ export function NavBar() {
     >
       <Container fluid>
         <Navbar.Brand as="span" className="fw-semibold">
-          <i className="bi bi-journal-text me-2" aria-hidden="true" />
-          {config?.productName ?? "Ledgerline"}
+          <i className="bi bi-journal-text" aria-hidden="true" />
+          {/* Between 1200 and 1400 px the bar needs the room the name takes. */}
+          <span className="ms-2 d-xl-none d-xxl-inline">{config?.productName ?? "Ledgerline"}</span>
         </Navbar.Brand>
         <Navbar.Toggle aria-controls="main-nav" />
         <Navbar.Collapse id="main-nav" className="flex-wrap row-gap-1">
@@ -134,35 +136,19 @@ export function NavBar() {
               </NavDropdown>
             )}
           </Nav>
-          <Nav className="ms-auto align-items-xl-center gap-xl-3">
+          <Nav className="ms-auto align-items-xl-center gap-xl-2">
             <SearchBox />
             {profile && <ContextSelect />}
-            {profile && (
-              // The user's name leads to My account: no room taken that the bar lacks at 1280 px.
-              <Nav.Link
-                as={NavLink}
-                to="/account"
-                title="My account"
-                className="text-nowrap"
-                data-testid="nav-account"
-              >
-                <span className="visually-hidden">My account: </span>
-                <span data-testid="nav-user">[User: {profile.username}]</span>
-              </Nav.Link>
-            )}
-            <ThemeMenu />
-            {profile && (
-              <IconLink
-                to="/notifications"
-                label="Notifications"
-                icon="bell"
-                testId="nav-notifications"
-              />
-            )}
-            {profile && <IconLink to="/tokens" label="My tokens" icon="key" testId="nav-tokens" />}
+            {profile && <UserMenu username={profile.username} />}
             {profile?.isadmin && shown("admin") && (
               <NavDropdown
-                title="Administration"
+                title={
+                  <>
+                    <i className="bi bi-gear fs-5 d-none d-xl-inline" aria-hidden="true" />
+                    {/* Only the icon shows in the one-row bar; the name stays for screen readers. */}
+                    <span className="nav-label-xl-hidden">Administration</span>
+                  </>
+                }
                 id="nav-admin"
                 data-testid="nav-admin"
                 align="end"
@@ -209,24 +195,5 @@ export function NavBar() {
         </Navbar.Collapse>
       </Container>
     </Navbar>
-  );
-}
-
-/** A navigation link shown as an icon, named for screen readers and in its tooltip. */
-function IconLink({
-  to,
-  label,
-  icon,
-  testId,
-}: {
-  to: string;
-  label: string;
-  icon: string;
-  testId: string;
-}) {
-  return (
-    <Nav.Link as={NavLink} to={to} aria-label={label} title={label} data-testid={testId}>
-      <i className={`bi bi-${icon} fs-5`} aria-hidden="true" />
-    </Nav.Link>
   );
 }

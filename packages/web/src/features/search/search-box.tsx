@@ -136,6 +136,7 @@ export function SearchBox() {
         onKeyDown={onKeyDown}
         data-testid="search-input"
       />
+      <i className="bi bi-search search-icon" aria-hidden="true" />
       <div
         id={listId}
         role="listbox"

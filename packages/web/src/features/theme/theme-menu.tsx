@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from "react";
 import NavDropdown from "react-bootstrap/NavDropdown";
 import { THEME_CHOICES, THEME_LABELS, type ThemeChoice } from "./theme-choice.ts";
-import { chooseTheme, currentTheme, subscribeTheme, themeChoice } from "./theme-store.ts";
+import { chooseTheme, subscribeTheme, themeChoice } from "./theme-store.ts";
 
 const ICONS: Record<ThemeChoice, string> = {
   light: "bi-sun",
@@ -9,24 +9,12 @@ const ICONS: Record<ThemeChoice, string> = {
   system: "bi-circle-half",
 };
 
-/** The navigation bar's 'Theme' menu: Light, Dark or System (the default), remembered. */
-export function ThemeMenu() {
+/** The user menu's 'Theme' choices: Light, Dark or System (the default), remembered. */
+export function ThemeMenuItems() {
   const choice = useSyncExternalStore(subscribeTheme, themeChoice);
-  const theme = useSyncExternalStore(subscribeTheme, currentTheme);
-  const title = (
-    <>
-      <i className={`bi ${ICONS[choice]} fs-5`} aria-hidden="true" />
-      <span className="visually-hidden">Theme: {THEME_LABELS[choice]}</span>
-    </>
-  );
   return (
-    <NavDropdown
-      title={title}
-      id="nav-theme-menu"
-      align="end"
-      data-testid="nav-theme-menu"
-      data-theme={theme}
-    >
+    <>
+      <NavDropdown.ItemText className="small fw-semibold">Theme</NavDropdown.ItemText>
       {THEME_CHOICES.map((option) => (
         <NavDropdown.Item
           key={option}
@@ -35,6 +23,7 @@ export function ThemeMenu() {
           // Not the 'active' prop: inside a Nav it adds aria-selected, which a menu item may not carry.
           className={option === choice ? "active" : undefined}
           aria-current={option === choice ? "true" : undefined}
+          aria-label={`${THEME_LABELS[option]} theme`}
           onClick={() => chooseTheme(option)}
           data-testid={`theme-${option}`}
         >
@@ -42,6 +31,6 @@ export function ThemeMenu() {
           {THEME_LABELS[option]}
         </NavDropdown.Item>
       ))}
-    </NavDropdown>
+    </>
   );
 }

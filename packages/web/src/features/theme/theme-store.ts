@@ -48,10 +48,6 @@ export function themeChoice(): ThemeChoice {
   return choice;
 }
 
-export function currentTheme(): Theme {
-  return resolveTheme(choice, darkQuery().matches);
-}
-
 export function chooseTheme(next: ThemeChoice): void {
   choice = next;
   try {
