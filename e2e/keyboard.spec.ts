@@ -128,6 +128,49 @@ test("signs in, uploads a workbook and reads the result", async ({ page }) => {
   await expect(result).toHaveCount(0);
 });
 
+test("the rows of a table are one tab stop and move with the arrow keys", async ({ page }) => {
+  await signInByKeyboard(page, admin);
+  await chooseApplication(page, REFERENCE.uiName);
+  await openByNav(page, "Data explorer");
+  await tabTo(page, page.getByTestId("type-sidenav").getByRole("button", { name: "Country" }));
+  await page.keyboard.press("Enter");
+  // 300 rows a page: a long page renders only the rows in view, and the keys reach the others too.
+  await page.getByTestId("page-size").selectOption("300");
+  await expect(page.getByTestId("position-message")).toContainText(/^1 - \d{3} of/);
+  const rows = page.getByTestId("record-row");
+  await page.locator("body").focus();
+  await tabTo(page, rows.first());
+  const focusedIndex = () =>
+    page.evaluate(() => document.activeElement?.getAttribute("data-index") ?? null);
+  const expectFocusedRow = async (index: string) => {
+    await expect.poll(focusedIndex).toBe(index);
+    await expect(
+      page.locator(`[data-testid="record-row"][data-index="${index}"]`),
+    ).toBeInViewport();
+    await expectFocusRing(page);
+  };
+  await page.keyboard.press("ArrowDown");
+  await expectFocusedRow("1");
+  await page.keyboard.press("PageDown");
+  await expectFocusedRow("11");
+  await page.keyboard.press("ArrowUp");
+  await expectFocusedRow("10");
+  await page.keyboard.press("End");
+  // 'a - b of n results': the page's last row is number b - a.
+  const [, from, to] = (await page.getByTestId("position-message").textContent())?.match(
+    /(\d+) - (\d+) of/,
+  ) ?? ["", "1", "1"];
+  await expectFocusedRow(String(Number(to) - Number(from)));
+  await page.keyboard.press("Home");
+  await expectFocusedRow("0");
+  // One tab stop: Tab leaves the table, Shift+Tab comes back to the row last focused.
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("Tab");
+  await expect.poll(focusedIndex).toBeNull();
+  await page.keyboard.press("Shift+Tab");
+  await expectFocusedRow("1");
+});
+
 test("filters the explorer, sorts, pages, exports, and edits a record", async ({ page }) => {
   test.setTimeout(240_000);
   await signInByKeyboard(page, admin);

@@ -1,6 +1,14 @@
 import type { Cell, Row, Table } from "@tanstack/react-table";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { Fragment, type KeyboardEvent, type MouseEvent, type ReactNode, useRef } from "react";
+import {
+  Fragment,
+  type KeyboardEvent,
+  type MouseEvent,
+  type ReactNode,
+  useEffect,
+  useRef,
+  useState,
+} from "react";
 import Spinner from "react-bootstrap/Spinner";
 import "./column-meta.ts";
 import "./data-table.css";
@@ -9,6 +17,31 @@ import { SortableHeader } from "./sortable-header.tsx";
 /** Pages longer than this render only the rows in view. */
 const VIRTUAL_AFTER = 100;
 const ROW_ESTIMATE_PX = 35;
+/** Rows moved by Page Up and Page Down. */
+const PAGE_ROWS = 10;
+
+/** The row index a key moves the focus to from `index`, or null for a key that does not move it. */
+function rowAfterKey(key: string, index: number, count: number): number | null {
+  const moves: Record<string, number> = {
+    ArrowDown: index + 1,
+    ArrowUp: index - 1,
+    PageDown: index + PAGE_ROWS,
+    PageUp: index - PAGE_ROWS,
+    Home: 0,
+    End: count - 1,
+  };
+  const to = moves[key];
+  return to === undefined ? null : Math.max(0, Math.min(count - 1, to));
+}
+
+/** Scrolls the frame just enough for the row to show below the sticky header. */
+function revealRow(frame: HTMLElement, row: HTMLElement): void {
+  const box = frame.getBoundingClientRect();
+  const rowBox = row.getBoundingClientRect();
+  const top = box.top + (frame.querySelector("thead")?.offsetHeight ?? 0);
+  if (rowBox.top < top) frame.scrollTop -= top - rowBox.top;
+  else if (rowBox.bottom > box.bottom) frame.scrollTop += rowBox.bottom - box.bottom;
+}
 
 /** How one row looks and answers the mouse and keyboard. */
 export interface DataRowProps {
@@ -38,6 +71,7 @@ export interface DataTableProps<T> {
 /**
  * A page of server-side rows: framed, scrolling under a sticky header of sortable columns, with
  * a loading overlay and an empty message; rows outside the view are left out on long pages.
+ * The rows are one tab stop: the arrow keys, Page Up / Page Down and Home / End move between them.
  */
 export function DataTable<T>({
   table,
@@ -65,6 +99,38 @@ export function DataTable<T>({
   const padBottom =
     virtual && items.length > 0 ? virtualizer.getTotalSize() - items[items.length - 1].end : 0;
   const columnCount = table.getVisibleLeafColumns().length;
+
+  // The row Tab enters the table at (the one last focused), and one the keys asked for that a
+  // long page had not rendered yet: focused once the virtualiser has scrolled it in.
+  const [active, setActive] = useState(0);
+  const tabStop = Math.min(active, Math.max(rows.length - 1, 0));
+  const pendingFocus = useRef<number | null>(null);
+  const focusRow = (index: number) => {
+    const frame = scrollRef.current;
+    const row = frame?.querySelector<HTMLElement>(`tr[data-index="${index}"]`);
+    if (!frame || !row) return false;
+    row.focus({ preventScroll: true });
+    revealRow(frame, row);
+    return true;
+  };
+  useEffect(() => {
+    if (pendingFocus.current !== null && focusRow(pendingFocus.current))
+      pendingFocus.current = null;
+  });
+  const moveFocus = (event: KeyboardEvent<HTMLTableRowElement>, index: number) => {
+    // Keys typed in a field of the row stay the field's.
+    if (event.target !== event.currentTarget || event.altKey || event.ctrlKey || event.metaKey)
+      return false;
+    const to = rowAfterKey(event.key, index, rows.length);
+    if (to === null) return false;
+    event.preventDefault();
+    setActive(to);
+    if (!focusRow(to)) {
+      pendingFocus.current = to;
+      virtualizer.scrollToIndex(to);
+    }
+    return true;
+  };
 
   return (
     <div className="data-table-frame border rounded shadow-sm bg-body position-relative">
@@ -98,7 +164,10 @@ export function DataTable<T>({
                   ref={virtual ? virtualizer.measureElement : undefined}
                   className={classes.join(" ").trim() || undefined}
                   aria-selected={props.selected}
-                  tabIndex={0}
+                  tabIndex={index === tabStop ? 0 : -1}
+                  onFocus={(event) => {
+                    if (event.target === event.currentTarget) setActive(index);
+                  }}
                   // Focus without scrolling: a wide row would otherwise jump sideways.
                   onMouseDown={(event) => {
                     event.currentTarget.focus({ preventScroll: true });
@@ -106,7 +175,9 @@ export function DataTable<T>({
                   }}
                   onClick={props.onClick}
                   onDoubleClick={props.onDoubleClick}
-                  onKeyDown={props.onKeyDown}
+                  onKeyDown={(event) => {
+                    if (!moveFocus(event, index)) props.onKeyDown?.(event);
+                  }}
                   data-testid={testIds.row}
                   {...props.data}
                 >
