@@ -6,15 +6,19 @@ import { RELATIONS } from "./catalog.ts";
 // What PostgreSQL already keeps about each column of the documented tables (pg_stats, filled by
 // ANALYZE, and pg_class.reltuples): one query, no row of the tables read. Values (the most common
 // ones, the histogram's ends) are selected only for columns that are not sensitive; the histogram
-// exists for orderable types only, so minimum and maximum are theirs (the ends of the histogram,
-// which leaves out the most common values: approximate). The tables never analysed are sampled.
+// exists for orderable types only (numbers, text, dates and times and booleans are known to be
+// orderable without one: all their values may be most common ones); minimum and maximum are the least and greatest of its ends and
+// the most common values, which the histogram leaves out (both as ANALYZE saw them in its sample).
+// The tables never analysed are sampled.
 const STATISTICS = `
   with rels as (${RELATIONS}),
   cols as (
     select rels.schema, rels.name as object, rels.relkind, c.reltuples, a.attname, a.atttypid,
+           t.typcategory in ('N', 'S', 'D', 'B') as orderable,
            a.attname ~* any($1::text[]) as sensitive
     from rels join pg_class c on c.oid = rels.oid
     join pg_attribute a on a.attrelid = rels.oid and a.attnum > 0 and not a.attisdropped
+    join pg_type t on t.oid = a.atttypid
     where rels.relkind in ('r', 'p', 'm'))
   select cols.schema, cols.object, cols.attname as column, cols.sensitive,
     case when cols.reltuples >= 0 then cols.reltuples::bigint end as "rowCount",
@@ -22,8 +26,12 @@ const STATISTICS = `
     case when cols.sensitive then null
          when s.n_distinct >= 0 then s.n_distinct::bigint
          when cols.reltuples > 0 then round(-s.n_distinct * cols.reltuples)::bigint end as "distinctCount",
-    case when not cols.sensitive then (s.histogram_bounds::text::text[])[1] end as "minValue",
-    case when not cols.sensitive then (s.histogram_bounds::text::text[])[cardinality(s.histogram_bounds::text::text[])] end as "maxValue",
+    case when not cols.sensitive then (s.histogram_bounds::text::text[])[1] end as "histogramMin",
+    case when not cols.sensitive then (s.histogram_bounds::text::text[])[cardinality(s.histogram_bounds::text::text[])] end as "histogramMax",
+    case when not cols.sensitive and (cols.orderable or s.histogram_bounds is not null)
+         then s.most_common_vals::text::text[] end as "commonValues",
+    s.histogram_bounds is not null as "hasHistogram",
+    (select sum(f) from unnest(s.most_common_freqs) f) as "commonShare",
     case when not cols.sensitive and cols.atttypid in ('text'::regtype, 'varchar'::regtype, 'bpchar'::regtype)
          then s.avg_width end as "avgLength",
     case when not cols.sensitive then (s.most_common_vals::text::text[])[1:5] end as "topValues",
@@ -42,8 +50,13 @@ interface StatisticsRow {
   rowCount: string | number | null;
   nullShare: number | null;
   distinctCount: string | number | null;
-  minValue: string | null;
-  maxValue: string | null;
+  histogramMin: string | null;
+  histogramMax: string | null;
+  /** Every most common value, for an orderable column only. */
+  commonValues: string[] | null;
+  hasHistogram: boolean;
+  /** The share of rows the most common values hold together. */
+  commonShare: number | null;
   avgLength: number | null;
   topValues: string[] | null;
   topShares: number[] | null;
@@ -51,6 +64,47 @@ interface StatisticsRow {
 }
 
 const numberOrNull = (v: string | number | null) => (v === null ? null : Number(v));
+
+/**
+ * Whether the statistics hold every value's place: a histogram (with the most common values
+ * beside it), or most common values that, with the nulls, are all the rows ANALYZE saw.
+ */
+const rangeKnown = (r: StatisticsRow) =>
+  r.hasHistogram || (r.commonShare ?? 0) + (r.nullShare ?? 0) > 0.999;
+
+const NUMERIC_TYPE = /^(smallint|integer|bigint|numeric|decimal|real|double precision)\b/;
+
+/**
+ * The least and greatest of the histogram's ends and the most common values, compared as the
+ * column's type orders them: numbers as numbers ('NaN' above all, as PostgreSQL sorts it), other
+ * types by their text, which orders dates and times and, near enough, text.
+ */
+export function valueRange(
+  datatype: string,
+  values: readonly (string | null)[],
+): { min: string | null; max: string | null } {
+  const present = values.filter((v): v is string => v !== null);
+  if (present.length === 0) return { min: null, max: null };
+  const asNumber = (v: string) => (v === "NaN" ? Number.POSITIVE_INFINITY : Number(v));
+  const compare = NUMERIC_TYPE.test(datatype)
+    ? (a: string, b: string) =>
+        asNumber(a) === asNumber(b) ? 0 : asNumber(a) < asNumber(b) ? -1 : 1
+    : (a: string, b: string) => a.localeCompare(b);
+  const sorted = [...present].sort(compare);
+  return { min: sorted[0], max: sorted[sorted.length - 1] };
+}
+
+const columnKey = (c: { schema: string; object: string; column: string }) =>
+  `${c.schema}\u0000${c.object}\u0000${c.column}`;
+
+/** Each column's type as the catalog read it, by columnKey. */
+const columnTypes = (catalog: Catalog) =>
+  new Map(
+    catalog.elements.map((e) => [
+      columnKey({ schema: e.schema, object: e.object, column: e.name }),
+      e.datatype,
+    ]),
+  );
 
 /**
  * The profiles of every column of the documented tables, from PostgreSQL's statistics, and for
@@ -62,21 +116,28 @@ export async function readPostgresProfiles(
   sensitive: readonly string[],
 ): Promise<ColumnProfile[]> {
   const { rows } = await client.query<StatisticsRow>(STATISTICS, [sensitive]);
-  const profiles: ColumnProfile[] = rows.map((r) => ({
-    schema: r.schema,
-    object: r.object,
-    column: r.column,
-    method: r.sensitive ? "sensitive" : r.analysed ? "statistics" : "none",
-    rowCount: numberOrNull(r.rowCount),
-    nullShare: r.nullShare,
-    distinctCount: numberOrNull(r.distinctCount),
-    minValue: r.minValue,
-    maxValue: r.maxValue,
-    avgLength: r.avgLength,
-    topValues: r.topValues
-      ? r.topValues.map((value, i) => ({ value, share: r.topShares?.[i] ?? 0 }))
-      : null,
-  }));
+  const typeOf = columnTypes(catalog);
+  const profiles: ColumnProfile[] = rows.map((r) => {
+    const range = valueRange(
+      typeOf.get(columnKey(r)) ?? "",
+      rangeKnown(r) ? [r.histogramMin, r.histogramMax, ...(r.commonValues ?? [])] : [],
+    );
+    return {
+      schema: r.schema,
+      object: r.object,
+      column: r.column,
+      method: r.sensitive ? "sensitive" : r.analysed ? "statistics" : "none",
+      rowCount: numberOrNull(r.rowCount),
+      nullShare: r.nullShare,
+      distinctCount: numberOrNull(r.distinctCount),
+      minValue: range.min,
+      maxValue: range.max,
+      avgLength: r.avgLength,
+      topValues: r.topValues
+        ? r.topValues.map((value, i) => ({ value, share: r.topShares?.[i] ?? 0 }))
+        : null,
+    };
+  });
   return sampleWhatIsMissing(client, catalog, profiles);
 }
 
@@ -89,9 +150,7 @@ async function sampleWhatIsMissing(
   catalog: Catalog,
   profiles: ColumnProfile[],
 ): Promise<ColumnProfile[]> {
-  const typeOf = new Map(
-    catalog.elements.map((e) => [`${e.schema}\u0000${e.object}\u0000${e.name}`, e.datatype]),
-  );
+  const typeOf = columnTypes(catalog);
   const missing = new Map<string, number[]>();
   profiles.forEach((p, i) => {
     if (p.method !== "none") return;
@@ -114,7 +173,7 @@ async function sampleWhatIsMissing(
         {
           ...p,
           rowCount: p.rowCount ?? rowCount,
-          datatype: typeOf.get(`${p.schema}\u0000${p.object}\u0000${p.column}`) ?? "",
+          datatype: typeOf.get(columnKey(p)) ?? "",
         },
         rows.map((r) => r[n]),
       );
