@@ -1,6 +1,7 @@
 import pg from "pg";
 import type { Catalog, ColumnProfile } from "../catalog.ts";
 import { profileOfSample, SAMPLE_ROWS } from "../sample-profile.ts";
+import { codeOf, textOf } from "../source-error.ts";
 import { RELATIONS } from "./catalog.ts";
 
 // What PostgreSQL already keeps about each column of the documented tables (pg_stats, filled by
@@ -142,6 +143,20 @@ export async function readPostgresProfiles(
 }
 
 /**
+ * A sample's rows, or null when its table was dropped after the catalog was read (its name gone,
+ * or its relation gone while the sample waited for the lock of the statement dropping it).
+ */
+async function sampleRows(client: pg.Client, text: string): Promise<unknown[][] | null> {
+  try {
+    return (await client.query<unknown[]>({ text, rowMode: "array" })).rows;
+  } catch (error) {
+    if (codeOf(error) === "42P01" || /^could not open relation with OID/.test(textOf(error)))
+      return null;
+    throw error;
+  }
+}
+
+/**
  * Replaces the profiles without statistics by ones from the table's first SAMPLE_ROWS rows: one
  * plain SELECT a table (the lock any SELECT takes), naming only those columns, as text.
  */
@@ -161,10 +176,12 @@ async function sampleWhatIsMissing(
   for (const indexes of missing.values()) {
     const { schema, object } = profiles[indexes[0]];
     const ident = pg.escapeIdentifier;
-    const { rows } = await client.query<unknown[]>({
-      text: `select ${indexes.map((i) => `${ident(profiles[i].column)}::text`).join(", ")} from ${ident(schema)}.${ident(object)} limit ${SAMPLE_ROWS}`,
-      rowMode: "array",
-    });
+    const rows = await sampleRows(
+      client,
+      `select ${indexes.map((i) => `${ident(profiles[i].column)}::text`).join(", ")} from ${ident(schema)}.${ident(object)} limit ${SAMPLE_ROWS}`,
+    );
+    // Dropped since the catalog was read: its profiles stay empty, the next import finds it gone.
+    if (rows === null) continue;
     // Fewer rows than the sample holds are all of them: an exact count.
     const rowCount = rows.length < SAMPLE_ROWS ? rows.length : null;
     indexes.forEach((index, n) => {
