@@ -797,7 +797,7 @@ describe("rows breaking a rule", () => {
       unchanged: 3,
     });
     expect(await minorUnits("Q000001")).toBe(7);
-  });
+  }, 120_000);
 });
 
 describe("an ingest PostgreSQL fails to break a deadlock", () => {
