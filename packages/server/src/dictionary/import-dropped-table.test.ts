@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { listRecords } from "../testing/records-client.ts";
+import { createMetadataSource, dictionaryClient } from "../publish/testing/dictionary.ts";
 import {
   createSourceDatabase,
   SOURCE_SERVER_URL,
@@ -13,7 +13,6 @@ import {
 } from "../testing/source-database.ts";
 import { ADMIN_PASSWORD, createTestApp, type TestApp } from "../testing/test-app.ts";
 
-const DD = "Data Dictionary";
 const reachable = await sourceServerReachable();
 
 // Two tables never analysed, so 'Profile columns' samples them: 'gone' first, being dropped.
@@ -30,25 +29,6 @@ let source: SourceDatabase;
 let admin: string;
 let sourceKey: number;
 
-async function keyOf(entityType: string, name: string): Promise<number> {
-  const list = await listRecords(t, admin, {
-    context: DD,
-    entityType,
-    rowConstraints: [{ attribute: "name", operator: "=", values: [name] }],
-  });
-  return list.data[0].entityKeyID;
-}
-
-async function save(entityType: string, record: object): Promise<number> {
-  const res = await t.post(
-    "/api/save",
-    { context: DD, entityType, record, action: "create" },
-    admin,
-  );
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json().entityKeyID;
-}
-
 const importNow = () =>
   t.post("/data-dictionary/import-metadata-from-source", { EntityKeyID: sourceKey }, admin);
 
@@ -59,22 +39,11 @@ describe.skipIf(!reachable)("a table dropped while its source is imported", () =
     await writeConnectionFile(connectionsDir, "shop.conf", source);
     t = await createTestApp({ env: { CONNECTIONS_DIR: connectionsDir } });
     admin = await t.login("admin", ADMIN_PASSWORD);
-    const environment = await save("systemenvironment", {
-      name: "Dropping shop",
-      description: "A shop whose table goes",
-      technology: "postgres",
-      connectionfile: "shop.conf",
-    });
-    sourceKey = await save("metadatasource", {
-      application: await keyOf("application", "Demo"),
-      applicationaspect: await keyOf("applicationaspect", "Operational"),
-      systemenvironment: environment,
-      name: "Dropping shop",
-      description: "The shop's tables",
-      importfrequency: "0 3 * * *",
-      enableschedule: false,
-      profilecolumns: true,
-    });
+    sourceKey = await createMetadataSource(
+      dictionaryClient(t, admin),
+      { name: "Dropping shop", connectionfile: "shop.conf" },
+      { profilecolumns: true },
+    );
   });
   afterAll(async () => {
     await t?.close();

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { dictionaryClient } from "../publish/testing/dictionary.ts";
+import { createMetadataSource, dictionaryClient } from "../publish/testing/dictionary.ts";
 import {
   createSourceDatabase,
   type SourceDatabase,
@@ -48,20 +48,7 @@ async function importInto(first?: string): Promise<Imported> {
     const admin = await t.login("admin", ADMIN_PASSWORD);
     const dd = dictionaryClient(t, admin);
     const importSource = async (file: string) => {
-      const environment = await dd.create("systemenvironment", {
-        name: `${file} DB`,
-        description: file,
-        technology: "postgres",
-        connectionfile: file,
-      });
-      const key = await dd.create("metadatasource", {
-        application: await dd.keyOf("application", "Demo"),
-        applicationaspect: await dd.keyOf("applicationaspect", "Operational"),
-        systemenvironment: environment,
-        name: file,
-        description: file,
-        importfrequency: "0 3 * * *",
-      });
+      const key = await createMetadataSource(dd, { name: file, connectionfile: file });
       const res = await t.post(
         "/data-dictionary/import-metadata-from-source",
         { EntityKeyID: key },

@@ -50,6 +50,32 @@ export function createTable(dd: DictionaryClient, source: number, name: string):
 }
 
 /**
+ * A system environment on `connectionfile` and a metadata source of it in the demo application
+ * (aspect 'Operational', schedule off unless `extra` says otherwise); answers the source's key.
+ */
+export async function createMetadataSource(
+  dd: DictionaryClient,
+  source: { name: string; connectionfile: string; technology?: string },
+  extra: Record<string, unknown> = {},
+): Promise<number> {
+  const environment = await dd.create("systemenvironment", {
+    name: `${source.name} DB`,
+    description: source.name,
+    technology: source.technology ?? "postgres",
+    connectionfile: source.connectionfile,
+  });
+  return dd.create("metadatasource", {
+    application: await dd.keyOf("application", "Demo"),
+    applicationaspect: await dd.keyOf("applicationaspect", "Operational"),
+    systemenvironment: environment,
+    name: source.name,
+    description: source.name,
+    importfrequency: "0 3 * * *",
+    ...extra,
+  });
+}
+
+/**
  * A small dictionary in the demo application: metadata source 'Shop DB' (system environment
  * 'prod') with `sales.customer` (`id`, primary key) and `sales.order_lines`, whose `customer_id`
  * refers to `sales.customer.id`. Answers the source's key.
