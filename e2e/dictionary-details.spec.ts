@@ -149,6 +149,8 @@ test("a person reads a table's column profiles and follows its lineage to the vi
     await expect(profiles.getByRole("columnheader", { name: "Nulls" })).toBeVisible();
     await expect(column("name")).toContainText("0 % null");
     await expect(column("name")).toContainText("Ann (50 %)");
+    // Minimum and maximum, the most common value 'Ann' being the least.
+    await expect(column("name").getByRole("cell")).toContainText(["Ann", "Cy"]);
     await expect(column("nick")).toContainText("50 % null");
     await expect(column("email")).toContainText("sensitive: values not read");
     await expect(column("email")).not.toContainText("example.test");
