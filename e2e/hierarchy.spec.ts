@@ -64,6 +64,16 @@ test.describe("the tree of a type with a parent", () => {
     ]);
   });
 
+  test("a record selected in the table opens the nodes above it in the tree", async ({ page }) => {
+    await openRegions(page);
+    await expect(tree(page).getByRole("treeitem")).toHaveCount(1);
+    await rows(page).filter({ hasText: "Western Africa" }).click();
+    for (const above of ["World", "Africa", "Sub-Saharan Africa"])
+      await expect(node(page, above)).toHaveAttribute("aria-expanded", "true");
+    await expect(node(page, "Western Africa")).toHaveAttribute("aria-selected", "true");
+    await expect(node(page, "Western Africa").getByTestId("tree-label")).toBeInViewport();
+  });
+
   test("shows the selected record's path and filters by its descendants and ancestors", async ({
     page,
   }) => {

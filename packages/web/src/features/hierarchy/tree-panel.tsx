@@ -1,9 +1,9 @@
 import type { EntityTypeInfo, TreeNode } from "@ledgerline/contract";
-import { type KeyboardEvent, useState } from "react";
+import { type KeyboardEvent, useEffect, useRef, useState } from "react";
 import Button from "react-bootstrap/Button";
 import Spinner from "react-bootstrap/Spinner";
 import "./tree.css";
-import { useTreeChildren } from "./use-tree.ts";
+import { useTreeChildren, useTreePath } from "./use-tree.ts";
 
 interface TreePanelProps {
   context: string;
@@ -16,8 +16,11 @@ interface TreePanelProps {
 /**
  * The records of a type with a parent attribute as a tree beside the table: its roots, each node
  * opened and closed by its toggle, its children read (a page at a time) only once it is opened.
+ * A record selected elsewhere (the table, a search hit's link) opens the nodes above it.
  */
 export function TreePanel({ context, type, asOf, selectedId, onSelect }: TreePanelProps) {
+  const path = useTreePath(context, type.name, selectedId, asOf);
+  const above = new Set((path.data?.path ?? []).slice(0, -1).map((n) => n.entityKeyID));
   return (
     <div className="tree-panel border rounded p-2" data-testid="tree-panel">
       <div className="tree-list" role="tree" aria-label={`${type.uiName} tree`}>
@@ -28,6 +31,7 @@ export function TreePanel({ context, type, asOf, selectedId, onSelect }: TreePan
           parentKeyID={null}
           level={1}
           selectedId={selectedId}
+          above={above}
           onSelect={onSelect}
         />
       </div>
@@ -42,6 +46,8 @@ interface TreeLevelProps {
   parentKeyID: number | null;
   level: number;
   selectedId: number | null;
+  /** The nodes above the selected record, opened to show it. */
+  above: ReadonlySet<number>;
   onSelect: (key: number) => void;
 }
 
@@ -96,6 +102,17 @@ function TreeLevel(props: TreeLevelProps) {
 function TreeItem({ node, level, ...props }: TreeLevelProps & { node: TreeNode }) {
   const [open, setOpen] = useState(false);
   const selected = props.selectedId === node.entityKeyID;
+  // Opened once for each record selected beneath it; closing it afterwards is the user's choice.
+  const onPath = props.above.has(node.entityKeyID);
+  const [openedFor, setOpenedFor] = useState<number | null>(null);
+  if (onPath && openedFor !== props.selectedId) {
+    setOpenedFor(props.selectedId);
+    setOpen(true);
+  }
+  const itemRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (selected && itemRef.current) revealInPanel(itemRef.current);
+  }, [selected]);
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (event.target !== event.currentTarget) return;
     if (event.key === "Enter" || event.key === " ") props.onSelect(node.entityKeyID);
@@ -108,6 +125,7 @@ function TreeItem({ node, level, ...props }: TreeLevelProps & { node: TreeNode }
   };
   return (
     <div
+      ref={itemRef}
       role="treeitem"
       aria-level={level}
       aria-selected={selected}
@@ -160,4 +178,15 @@ function focusNeighbour(item: HTMLElement, step: 1 | -1): void {
     item.closest('[role="tree"]')?.querySelectorAll<HTMLElement>('[role="treeitem"]') ?? [],
   );
   items[items.indexOf(item) + step]?.focus();
+}
+
+/** Scrolls the tree's panel (not the page) just enough to show the node's own row. */
+function revealInPanel(item: HTMLElement): void {
+  const panel = item.closest<HTMLElement>(".tree-panel");
+  const row = item.querySelector<HTMLElement>(".tree-row");
+  if (!panel || !row) return;
+  const box = panel.getBoundingClientRect();
+  const rowBox = row.getBoundingClientRect();
+  if (rowBox.top < box.top) panel.scrollTop -= box.top - rowBox.top;
+  else if (rowBox.bottom > box.bottom) panel.scrollTop += rowBox.bottom - box.bottom;
 }
