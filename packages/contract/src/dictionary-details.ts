@@ -49,11 +49,16 @@ export type DownstreamLineage = z.infer<typeof DownstreamLineage>;
 
 /**
  * A data object's column profiles, from its source's latest import that took any (`profiledAt`,
- * null without any), in the order of its columns; and its lineage in the approved dictionary:
- * how a view's reads were found or why not (`lineage`), upstream and downstream.
+ * null without any), in the order of its columns; its indexes (one line each, by name) and a
+ * view's definition; and its lineage in the approved dictionary: how a view's reads were found or
+ * why not (`lineage`), upstream and downstream.
  */
 export const ObjectDetailsResponse = z.object({
-  object: LinkedDataObject.extend({ lineage: z.string().nullable() }),
+  object: LinkedDataObject.extend({
+    lineage: z.string().nullable(),
+    definition: z.string().nullable(),
+    indexes: z.array(z.string()),
+  }),
   profiledAt: z.string().nullable(),
   profiles: z.array(ColumnProfileBody),
   upstream: z.array(UpstreamLineage),

@@ -40,6 +40,12 @@ const SETUP = [
   "comment on table sales.customer is 'People who buy'",
   "comment on column sales.customer.name is 'Full name'",
   "create table sales.orders (id serial primary key, customer_id bigint not null references sales.customer (id), total numeric(12,2) default 0, placed date)",
+  // A unique constraint, an expression index, a partial unique index of two columns and a plain
+  // one of two, one descending.
+  "alter table sales.customer add constraint customer_email_key unique (email)",
+  "create index customer_lower_name_idx on sales.customer (lower(name))",
+  "create unique index orders_customer_placed_key on sales.orders (customer_id, placed) where total > 0",
+  "create index orders_placed_total_idx on sales.orders (placed desc, total)",
   "create view sales.big_orders as select * from sales.orders where total > 1000",
   "create materialized view sales.order_totals as select customer_id, sum(total) as total from sales.orders group by 1",
   "create table hr.events (id int, at date not null) partition by range (at)",
@@ -352,6 +358,64 @@ describe.skipIf(!reachable)("Data Dictionary metadata sources", () => {
       datatype: { value: "numeric(12,2)" },
       defaultvalue: { value: "0" },
     });
+    // The columns of the partial unique index; not those of the primary key or a plain index.
+    expect(["id", "customer_id", "total", "placed"].map((c) => byName[c].uniquekey.value)).toEqual([
+      null,
+      "orders_customer_placed_key",
+      null,
+      "orders_customer_placed_key",
+    ]);
+    const structure = (name: string) => {
+      const v = objects.data.find((o) => o.requested.attrValues.name.value === name)?.requested
+        .attrValues;
+      return { definition: v?.definition.value, indexes: v?.indexes.value };
+    };
+    // Every index by name, the unique constraint's and primary key's among them; an expression
+    // as pg_get_indexdef writes it, a partial index's condition.
+    expect(structure("customer")).toEqual({
+      definition: null,
+      indexes: [
+        "customer_email_key UNIQUE (email)",
+        "customer_lower_name_idx (lower(name))",
+        "customer_pkey PRIMARY KEY (id)",
+      ].join("\n"),
+    });
+    expect(structure("orders").indexes).toBe(
+      [
+        "orders_customer_placed_key UNIQUE (customer_id, placed) WHERE total > 0::numeric",
+        "orders_pkey PRIMARY KEY (id)",
+        "orders_placed_total_idx (placed DESC, total)",
+      ].join("\n"),
+    );
+    // A view's definition as pg_get_viewdef writes it, every table named with its schema.
+    expect(structure("big_orders")).toEqual({
+      definition: expect.stringMatching(/^SELECT .*\n\s+FROM sales\.orders\n\s+WHERE .*1000/s),
+      indexes: null,
+    });
+    expect(structure("order_totals").definition).toMatch(/FROM sales\.orders\n\s+GROUP BY/);
+    const customerColumns = await listRecords(t, admin, {
+      context: DD,
+      entityType: "dataelement",
+      pageSize: 0,
+      rowConstraints: [
+        { attribute: "dataobject", operator: "=", values: [customer?.entityKeyID as number] },
+      ],
+    });
+    expect(
+      Object.fromEntries(
+        customerColumns.data.map((e) => [
+          e.requested.attrValues.name.value,
+          e.requested.attrValues.uniquekey.value,
+        ]),
+      ),
+    ).toEqual({ id: null, name: null, email: "customer_email_key" });
+    // Imported again with nothing changed at the source: no change is proposed.
+    const unchanged = await dd("/data-dictionary/import-metadata-from-source", {
+      EntityKeyID: sourceKey,
+    });
+    expect(unchanged.json().Msg).toBe(
+      "metadata imported: 6 data objects (0 added, 0 changed, 0 missing, 6 unchanged); 17 data elements (0 added, 0 changed, 0 missing, 17 unchanged); 2 view lineages (0 added, 0 changed, 0 missing, 2 unchanged); nothing to change",
+    );
     const lastimport = await listRecords(t, admin, {
       context: DD,
       entityType: "metadatasource",

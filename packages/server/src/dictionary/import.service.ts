@@ -28,7 +28,12 @@ import { dictionaryTypes } from "./dictionary-model.ts";
 import { finishRun, startRun } from "./import-runs.repository.ts";
 import { scheduledBy } from "./scheduled-by.repository.ts";
 import { adapterFor } from "./sources/adapters.ts";
-import type { CatalogObject, CatalogReading, ColumnProfile } from "./sources/catalog.ts";
+import {
+  type CatalogObject,
+  type CatalogReading,
+  type ColumnProfile,
+  indexesText,
+} from "./sources/catalog.ts";
 import { sensitivePatterns } from "./sources/sensitive-columns.ts";
 import type { SourceConnection } from "./sources/source-adapter.ts";
 import { SourceConnectionError } from "./sources/source-error.ts";
@@ -341,6 +346,8 @@ async function ingestCatalog(
     "description",
     "rowestimate",
     "lineage",
+    "definition",
+    "indexes",
   ];
   const objectAttributes = attributesOf(dataobject, objectColumns);
   const objects = await ingest(tx, {
@@ -358,6 +365,8 @@ async function ingestCatalog(
         description: o.description,
         rowestimate: o.rowestimate,
         lineage: o.lineage,
+        definition: o.definition,
+        indexes: indexesText(o.indexes),
       })),
     ),
     columnName: (name) => name,
@@ -383,6 +392,7 @@ async function ingestCatalog(
     "defaultvalue",
     "primarykey",
     "foreignkey",
+    "uniquekey",
     "description",
   ];
   const elementAttributes = attributesOf(dataelement, elementColumns);
@@ -403,6 +413,7 @@ async function ingestCatalog(
         defaultvalue: e.defaultvalue,
         primarykey: e.primarykey,
         foreignkey: e.foreignkey,
+        uniquekey: e.uniquekey,
         description: e.description,
       })),
     ),

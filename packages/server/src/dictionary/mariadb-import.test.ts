@@ -49,6 +49,9 @@ const SETUP = [
   `create table shipments (
      shipped_line int, shipped_order int,
      foreign key (shipped_order, shipped_line) references order_lines (order_id, line))`,
+  // A unique index of two columns (one descending), a plain one of two (one by its prefix).
+  "create unique index orders_customer_placed on orders (customer_id, placed desc)",
+  "create index orders_status_total on orders (status(4), total)",
   "create view big_orders as select id, total from orders where total > 1000",
   "create view customer_orders as select c.name, o.total from customer c join orders o on o.customer_id = c.id",
   "create view recent_orders as with r as (select id from orders) select id from r",
@@ -105,6 +108,17 @@ async function objects() {
   });
 }
 
+/** Each data object's definition and indexes, by name. */
+async function structureOf() {
+  const list = await listRecords(t, admin, { context: DD, entityType: "dataobject", pageSize: 0 });
+  return Object.fromEntries(
+    list.data.map((o) => {
+      const v = o.requested.attrValues;
+      return [String(v.name.value), { definition: v.definition.value, indexes: v.indexes.value }];
+    }),
+  );
+}
+
 async function columnsOf(objectKey: number) {
   const list = await listRecords(t, admin, {
     context: DD,
@@ -125,6 +139,7 @@ async function columnsOf(objectKey: number) {
           defaultvalue: v.defaultvalue.value,
           primarykey: v.primarykey.value,
           foreignkey: v.foreignkey.value,
+          uniquekey: v.uniquekey.value,
           description: v.description.value,
         },
       ];
@@ -242,6 +257,7 @@ describe.skipIf(!reachable)("a MariaDB metadata source", () => {
         defaultvalue: "auto_increment",
         primarykey: true,
         foreignkey: null,
+        uniquekey: null,
         description: null,
       },
       name: {
@@ -251,6 +267,7 @@ describe.skipIf(!reachable)("a MariaDB metadata source", () => {
         defaultvalue: null,
         primarykey: false,
         foreignkey: null,
+        uniquekey: null,
         description: MARKUP,
       },
       email: {
@@ -260,6 +277,7 @@ describe.skipIf(!reachable)("a MariaDB metadata source", () => {
         defaultvalue: null,
         primarykey: false,
         foreignkey: null,
+        uniquekey: "email",
         description: null,
       },
       created: {
@@ -269,11 +287,37 @@ describe.skipIf(!reachable)("a MariaDB metadata source", () => {
         defaultvalue: "current_timestamp() on update current_timestamp()",
         primarykey: false,
         foreignkey: null,
+        uniquekey: null,
         description: null,
       },
     });
     const orders = await columnsOf(keyOfObject("orders"));
     expect(orders.customer_id.foreignkey).toBe(`${source.name}.customer.id`);
+    // Both columns of the unique index; not those of plain indexes.
+    expect([orders.customer_id, orders.placed, orders.status].map((c) => c.uniquekey)).toEqual([
+      "orders_customer_placed",
+      "orders_customer_placed",
+      null,
+    ]);
+    // Every index by name (code-point order: PRIMARY first), its key parts in SEQ_IN_INDEX order
+    // (the foreign key's own index InnoDB dropped once the unique one served the key). A view's
+    // definition as stored.
+    const structure = await structureOf();
+    expect(structure.orders).toEqual({
+      definition: null,
+      indexes: [
+        "PRIMARY PRIMARY KEY (id)",
+        "orders_customer_placed UNIQUE (customer_id, placed DESC)",
+        "orders_placed (placed)",
+        "orders_status_total (status(4), total)",
+      ].join("\n"),
+    });
+    expect(structure.customer.indexes).toBe("PRIMARY PRIMARY KEY (id)\nemail UNIQUE (email)");
+    const q = (name: string) => `\`${source.name}\`.\`orders\`.\`${name}\``;
+    expect(structure.big_orders).toEqual({
+      definition: `select ${q("id")} AS \`id\`,${q("total")} AS \`total\` from \`${source.name}\`.\`orders\` where ${q("total")} > 1000`,
+      indexes: null,
+    });
     expect(orders.total).toMatchObject({ datatype: "decimal(12,2)", defaultvalue: "0.00" });
     expect(orders.status.defaultvalue).toBe("'new'");
     const lines = await columnsOf(keyOfObject("order_lines"));
@@ -308,8 +352,9 @@ describe.skipIf(!reachable)("a MariaDB metadata source", () => {
     ]);
     const res = await importSource();
     expect(res.statusCode, res.body).toBe(200);
+    // big_orders changes: its definition, as its lineage does.
     expect(res.json().Msg).toBe(
-      "metadata imported: 8 data objects (1 added, 0 changed, 1 missing, 7 unchanged); 22 data elements (3 added, 1 changed, 2 missing, 18 unchanged); 4 view lineages (0 added, 1 changed, 0 missing, 3 unchanged); 9 changes pending approval",
+      "metadata imported: 8 data objects (1 added, 1 changed, 1 missing, 6 unchanged); 22 data elements (3 added, 1 changed, 2 missing, 18 unchanged); 4 view lineages (0 added, 1 changed, 0 missing, 3 unchanged); 10 changes pending approval",
     );
     await approveAll();
     // The dropped table goes once its columns have gone.
@@ -464,6 +509,14 @@ describe.skipIf(!reachable)("a MariaDB metadata source", () => {
     expect(await page("recent_orders")).toContain(
       "What it reads: not known: a common table expression (WITH).",
     );
+    // The indexes on the table's page, the unique mark on its columns, a view's query as code.
+    expect(customer).toContain("| UK email |");
+    const orders = await page("orders");
+    expect(orders).toContain(
+      `## Indexes\n\n| Index |\n| --- |\n| PRIMARY PRIMARY KEY (id) |\n| ${md("orders_customer_placed UNIQUE (customer_id, placed DESC)")} |\n`,
+    );
+    expect(orders).toContain(`, UK ${md("orders_customer_placed")} |`);
+    expect(bigOrders).toMatch(/## Definition\n\n```sql\nselect `[^\n]+` > 1000\n```\n/);
   });
 
   describe("faults end in plain words, and leave the dictionary as it was", () => {

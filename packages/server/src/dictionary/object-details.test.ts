@@ -129,7 +129,13 @@ describe.skipIf(!reachable)("POST /data-dictionary/object-details", () => {
     const res = await details(customer);
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json() as ObjectDetailsResponse;
-    expect(body.object).toMatchObject({ schema: "shop", name: "customer", kind: "table" });
+    expect(body.object).toMatchObject({
+      schema: "shop",
+      name: "customer",
+      kind: "table",
+      definition: null,
+      indexes: ["customer_pkey PRIMARY KEY (id)"],
+    });
     expect(body.profiledAt).toMatch(/^\d{4}-\d\d-\d\dT/);
     // In the order of the columns.
     expect(body.profiles.map((p) => p.column)).toEqual(["id", "name", "email", "nick"]);
@@ -164,6 +170,10 @@ describe.skipIf(!reachable)("POST /data-dictionary/object-details", () => {
     expect(view.statusCode, view.body).toBe(200);
     const body = view.json() as ObjectDetailsResponse;
     expect(body.object.lineage).toBeTruthy();
+    expect(body.object.indexes).toEqual([]);
+    expect(body.object.definition).toMatch(
+      /^SELECT c\.name,\s+o\.total\s+FROM \(?shop\.customer c/,
+    );
     expect(body.profiles).toEqual([]);
     expect(body.upstream.map((u) => [u.reads, u.object?.name ?? null, u.columns])).toEqual([
       ["shop.customer", "customer", "id, name"],

@@ -26,9 +26,10 @@ const linked = (row: ObjectRow): LinkedDataObject => ({
 });
 
 /**
- * A data object's column profiles and lineage, as the dictionary shows them: the object may be
- * discontinued, the lineage and the objects it names are the approved, live records (as the wiki's).
- * A proposed object not yet approved is not found, as in the explorer's list.
+ * A data object's column profiles, indexes, definition and lineage, as the dictionary shows them:
+ * the object may be discontinued, the lineage and the objects it names are the approved, live
+ * records (as the wiki's). A proposed object not yet approved is not found, as in the explorer's
+ * list.
  */
 export async function objectDetails(
   db: Db,
@@ -38,8 +39,16 @@ export async function objectDetails(
   const view = (typeName: string) => sql.table(`${context.schema}.${viewNameOf(typeName)}`);
   const objects = view("dataobject");
   const lineage = view("lineage");
-  const { rows: found } = await sql<ObjectRow & { lineage: string | null; source: number }>`
-    select o.entity_key_id as key, o.schema, o.name, o.kind, o.lineage, o.metadatasource as source
+  const { rows: found } = await sql<
+    ObjectRow & {
+      lineage: string | null;
+      definition: string | null;
+      indexes: string | null;
+      source: number;
+    }
+  >`
+    select o.entity_key_id as key, o.schema, o.name, o.kind, o.lineage, o.definition, o.indexes,
+      o.metadatasource as source
     from ${objects} o
     where o.entity_key_id = ${objectKey} and not o.is_pending_new`.execute(db);
   const object = found[0];
@@ -76,7 +85,12 @@ export async function objectDetails(
   profiles.sort((a, b) => order(a.column) - order(b.column) || a.column.localeCompare(b.column));
 
   return {
-    object: { ...linked(object), lineage: object.lineage },
+    object: {
+      ...linked(object),
+      lineage: object.lineage,
+      definition: object.definition,
+      indexes: object.indexes ? object.indexes.split("\n") : [],
+    },
     profiledAt: profiles[0]?.takenAt.toISOString() ?? null,
     profiles: profiles.map((p) => ({
       column: p.column,

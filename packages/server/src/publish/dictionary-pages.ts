@@ -186,6 +186,10 @@ function objectPage(
         target ? doc.link(ids.object(target), str(e.foreignkey)) : str(e.foreignkey),
       );
     }
+    if (e.uniquekey) {
+      if (parts.length > 0) parts.push(", ");
+      parts.push(`UK ${str(e.uniquekey)}`);
+    }
     return parts;
   };
   const title = `${str(object.schema)}.${str(object.name)}`;
@@ -213,6 +217,7 @@ function objectPage(
       str(e.description),
     ]),
   });
+  blocks.push(...indexBlocks(object));
   const targets = new Map<string, Row>();
   for (const e of elements) {
     const t = e.foreignkey ? fkTarget(e.foreignkey) : undefined;
@@ -242,6 +247,22 @@ function objectPage(
   blocks.push(...lineageBlocks(ids, object, lineage));
   blocks.push(...profileBlocks(elements, profiles));
   return { id: ids.object(object), title, blocks };
+}
+
+/** A table's indexes (one line each, as the import stores them) and a view's definition. */
+function indexBlocks(object: Row): Block[] {
+  const blocks: Block[] = [];
+  const indexes = str(object.indexes);
+  if (indexes !== "")
+    blocks.push(doc.heading(2, "Indexes"), {
+      kind: "table",
+      header: ["Index"],
+      rows: indexes.split("\n").map((line) => [line]),
+    });
+  const definition = str(object.definition);
+  if (definition !== "")
+    blocks.push(doc.heading(2, "Definition"), { kind: "code", language: "sql", text: definition });
+  return blocks;
 }
 
 const percent = (share: number) => `${Math.round(share * 100)} %`;

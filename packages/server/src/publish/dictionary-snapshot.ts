@@ -128,6 +128,8 @@ async function loadRecords(
       "description",
       "rowestimate",
       "lineage",
+      "definition",
+      "indexes",
       ...DOCS,
     ]),
     // A data element's page is its object's: its own curated documentation is not published.
@@ -140,6 +142,7 @@ async function loadRecords(
       "defaultvalue",
       "primarykey",
       "foreignkey",
+      "uniquekey",
       "description",
     ]),
     lineage: await rowsOf(db, context, "lineage", ["view", "reads", "readsobject", "columns"]),

@@ -9,7 +9,9 @@ export type Block =
   | { kind: "paragraph"; parts: Inline[] }
   | { kind: "list"; items: Inline[][] }
   | { kind: "table"; header: string[]; rows: Cell[][] }
-  | { kind: "diagram"; mermaid: string };
+  | { kind: "diagram"; mermaid: string }
+  /** Text shown as it is, line by line, in a fixed-width font (a view's SQL). */
+  | { kind: "code"; language: "sql"; text: string };
 
 /**
  * One wiki page: a stable id (used in links and as the file name or title; letters, digits, '.',

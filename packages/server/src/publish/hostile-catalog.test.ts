@@ -50,6 +50,8 @@ const CHILD = "c\n# h\n<script>alert(1)</script>";
 const FK_COLUMN = 'f\n```\n[x](http://evil)\n~~~ %% "; }';
 const OTHER_COLUMN = "**b** {{Template}}\r|x|";
 const TYPE = "<img src=x>";
+// An index's name goes into the object's 'Indexes' and the column's 'Keys' (its unique key).
+const INDEX = "u ``` [[L]] {{T}} ~~~ __NOTOC__ <b>";
 // Comments have no length limit: all of it at once, with block markers at the start of lines.
 const COMMENT = [
   "- list",
@@ -73,6 +75,7 @@ const SETUP = [
   `create table ${q(SCHEMA)}.${q(CHILD)} (
      ${q(FK_COLUMN)} int references ${q(SCHEMA)}.${q(PARENT)} (${q(PARENT_KEY)}),
      ${q(OTHER_COLUMN)} ${q(SCHEMA)}.${q(TYPE)} default ${lit("[x](http://evil) <script>alert(1)</script> {{Template}}")})`,
+  `create unique index ${q(INDEX)} on ${q(SCHEMA)}.${q(CHILD)} (${q(OTHER_COLUMN)})`,
   `comment on table ${q(SCHEMA)}.${q(PARENT)} is ${lit(`~~~\n${COMMENT}`)}`,
   `comment on table ${q(SCHEMA)}.${q(CHILD)} is ${lit(`    ${COMMENT}`)}`,
   `comment on column ${q(SCHEMA)}.${q(CHILD)}.${q(FK_COLUMN)} is ${lit(COMMENT)}`,
@@ -237,6 +240,8 @@ describe.skipIf(!reachable)("hostile catalog content in published pages", () => 
     }
     // The child's page draws its key to the parent, the parent's page the reference back.
     expect(edges).toBe(2);
+    // Both list their indexes (the parent its primary key, the child the unique one).
+    expect([...pages.values()].filter((p) => p.includes("## Indexes\n"))).toHaveLength(2);
     // Each run of other characters in the key's name became one '_'.
     expect(
       [...pages.values()].filter((p) => p.includes(': "f_x_(http://evil)_ _ _ _"')),

@@ -65,6 +65,12 @@ function block(b: Block): string {
       const fence = fenceFor(b.mermaid);
       return `${fence}mermaid\n${b.mermaid}\n${fence}`;
     }
+    case "code": {
+      // Inside a fence nothing is markup: only the fence itself could end it early.
+      const code = b.text.replace(/\r\n?/g, "\n");
+      const fence = fenceFor(code);
+      return `${fence}${b.language}\n${code}\n${fence}`;
+    }
   }
 }
 

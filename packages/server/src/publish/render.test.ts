@@ -179,6 +179,48 @@ describe("dictionary pages", () => {
     `);
   });
 
+  it("list a table's indexes, mark its unique columns and show a view's definition as code", () => {
+    const s = snapshot();
+    s.objects[0].indexes =
+      "orders_customer_key UNIQUE (customer_id)\norders_pkey PRIMARY KEY (id)\norders_x_idx (lower(note) DESC) WHERE total > 0";
+    s.elements[0].uniquekey = "orders_customer_key";
+    s.objects.push({
+      ...s.objects[1],
+      key: 12,
+      name: "big_orders",
+      kind: "view",
+      definition:
+        "SELECT o.id,\r\n    '```' || '</pre> ~~~~ __NOTOC__ & <b>' AS x\n   FROM sales.orders o;",
+    });
+    const pages = buildPages(s);
+    const page = (id: string) => {
+      const found = pages.find((p) => p.id === id);
+      if (!found) throw new Error(`no page ${id}`);
+      return found;
+    };
+    const orders = renderMarkdown(page("Object-3-sales.orders"));
+    expect(orders).toContain(
+      "| 2 | customer\\_id | bigint | no |  | FK [sales.customer.id](Object-3-sales.customer), UK orders\\_customer\\_key |  |",
+    );
+    expect(orders).toContain(
+      "## Indexes\n\n| Index |\n| --- |\n| orders\\_customer\\_key UNIQUE (customer\\_id) |\n| orders\\_pkey PRIMARY KEY (id) |\n| orders\\_x\\_idx (lower(note) DESC) WHERE total \\> 0 |\n",
+    );
+    expect(orders).not.toContain("## Definition");
+    const view = renderMarkdown(page("Object-3-sales.big_orders"));
+    expect(view).toContain(
+      "## Definition\n\n````sql\nSELECT o.id,\n    '```' || '</pre> ~~~~ __NOTOC__ & <b>' AS x\n   FROM sales.orders o;\n````\n",
+    );
+    expect(view).not.toContain("## Indexes");
+
+    const wikiOrders = renderWikitext("Data Dictionary", page("Object-3-sales.orders"));
+    expect(wikiOrders).toContain("|-\n| orders_x_idx (lower(note) DESC) WHERE total &#62; 0\n");
+    expect(wikiOrders).toContain(", UK orders_customer_key ||");
+    const wikiView = renderWikitext("Data Dictionary", page("Object-3-sales.big_orders"));
+    expect(wikiView).toContain(
+      "=== Definition ===\n\n<pre>\nSELECT o.id,\n    '```' || '&lt;/pre> &#126;&#126;&#126;&#126; &#95;_NOTOC&#95;_ &amp; &lt;b>' AS x\n   FROM sales.orders o;\n</pre>\n",
+    );
+  });
+
   it("say 'not analysed' where a table has no row estimate yet", () => {
     const pages = buildPages(snapshot());
     const customer = pages.find((p) => p.id === "Object-3-sales.customer");

@@ -67,6 +67,15 @@ function block(root: string, b: Block): string {
       // <pre> shows its content as it is (no links, templates or tags); '&' and '<' are the
       // only characters that could still end it or turn into something else.
       return `<pre class="mermaid">\n${b.mermaid.replace(/&/g, "&amp;").replace(/</g, "&lt;")}\n</pre>`;
+    case "code":
+      // As a diagram's, and also '~' and '__' as entities (which <pre> shows as the characters),
+      // so neither a signature nor a behaviour switch can form whatever MediaWiki's version does.
+      return `<pre>\n${b.text
+        .replace(/\r\n?/g, "\n")
+        .replace(/&/g, "&amp;")
+        .replace(/</g, "&lt;")
+        .replace(/~/g, "&#126;")
+        .replace(/_(?=_)/g, "&#95;")}\n</pre>`;
   }
 }
 

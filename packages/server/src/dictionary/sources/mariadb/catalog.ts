@@ -2,9 +2,11 @@ import type { Connection, RowDataPacket } from "mysql2/promise";
 import {
   type Catalog,
   type CatalogElement,
+  type CatalogIndex,
   type CatalogLineage,
   type CatalogObject,
   LINEAGE,
+  uniqueKeyText,
 } from "../catalog.ts";
 import { viewReads } from "./view-definition.ts";
 
@@ -55,6 +57,108 @@ const ELEMENTS = (where: string) => `
   where ${where}
   order by c.table_schema, c.table_name, c.ordinal_position`;
 
+// The columns of information_schema.statistics that only some servers have: MySQL 8's functional
+// key parts (COLUMN_NAME null, EXPRESSION the expression) and invisible indexes, MariaDB's (10.6+)
+// ignored ones.
+const OPTIONAL_STATISTICS = ["EXPRESSION", "IS_VISIBLE", "IGNORED"] as const;
+type OptionalStatistic = (typeof OPTIONAL_STATISTICS)[number];
+
+const STATISTICS_COLUMNS = `
+  select upper(column_name) as name from information_schema.columns
+  where table_schema = 'information_schema' and table_name = 'STATISTICS' and upper(column_name) in (?)`;
+
+// One row per key part, in order; every unique key is a unique index here (PRIMARY the primary key).
+const INDEX_PARTS = (where: string, has: ReadonlySet<OptionalStatistic>) => `
+  select s.table_schema as \`schema\`, s.table_name as object, s.index_name as name,
+    s.non_unique, s.seq_in_index, s.column_name as \`column\`, s.sub_part, s.collation as sort_order,
+    s.index_type,
+    ${has.has("EXPRESSION") ? "s.expression" : "null"} as expression,
+    ${has.has("IS_VISIBLE") ? "s.is_visible = 'NO'" : "0"} as invisible,
+    ${has.has("IGNORED") ? "s.ignored = 'YES'" : "0"} as ignored
+  from information_schema.statistics s
+  where ${where}
+  order by s.table_schema, s.table_name, s.index_name, s.seq_in_index`;
+
+/** One key part of an index, as information_schema.statistics answers it. */
+export interface IndexPart {
+  schema: string;
+  object: string;
+  name: string;
+  non_unique: number | string;
+  seq_in_index: number | string;
+  column: string | null;
+  sub_part: number | string | null;
+  sort_order: string | null;
+  index_type: string;
+  expression: string | null;
+  invisible: number | string;
+  ignored: number | string;
+}
+
+/** A key part as the dictionary shows it: the column (with its prefix length) or expression, DESC where so. */
+function keyPart(row: IndexPart): string {
+  const part =
+    row.column === null
+      ? String(row.expression ?? "")
+      : row.sub_part === null
+        ? row.column
+        : `${row.column}(${Number(row.sub_part)})`;
+  return row.sort_order === "D" ? `${part} DESC` : part;
+}
+
+/**
+ * The indexes of each table (by `schema.name`) and the unique keys of each column (by
+ * `schema.table.column`), from the key parts in their order.
+ */
+export function indexesOf(rows: readonly IndexPart[]): {
+  indexes: Map<string, CatalogIndex[]>;
+  uniqueKeys: Map<string, string[]>;
+} {
+  const byIndex = new Map<string, { object: string; index: CatalogIndex; parts: IndexPart[] }>();
+  for (const row of rows) {
+    const object = `${row.schema}.${row.object}`;
+    const key = `${object}\u0000${row.name}`;
+    let found = byIndex.get(key);
+    if (!found) {
+      const type = String(row.index_type ?? "BTREE").toLowerCase();
+      found = {
+        object,
+        index: {
+          name: row.name,
+          primary: row.name === "PRIMARY",
+          unique: Number(row.non_unique) === 0,
+          columns: [],
+          include: [],
+          method: type === "btree" ? null : type,
+          where: null,
+          state: Number(row.invisible) ? "invisible" : Number(row.ignored) ? "ignored" : null,
+        },
+        parts: [],
+      };
+      byIndex.set(key, found);
+    }
+    found.parts.push(row);
+  }
+  const indexes = new Map<string, CatalogIndex[]>();
+  const uniqueKeys = new Map<string, string[]>();
+  for (const { object, index, parts } of byIndex.values()) {
+    parts.sort((a, b) => Number(a.seq_in_index) - Number(b.seq_in_index));
+    index.columns = parts.map(keyPart);
+    const list = indexes.get(object);
+    if (list) list.push(index);
+    else indexes.set(object, [index]);
+    if (!index.unique || index.primary) continue;
+    for (const part of parts) {
+      if (part.column === null) continue;
+      const column = `${object}.${part.column}`;
+      const names = uniqueKeys.get(column);
+      if (names) names.push(index.name);
+      else uniqueKeys.set(column, [index.name]);
+    }
+  }
+  return { indexes, uniqueKeys };
+}
+
 interface ColumnRow extends RowDataPacket {
   schema: string;
   object: string;
@@ -98,10 +202,10 @@ export function defaultOf(
 }
 
 /**
- * Reads the documented objects and their columns from information_schema: two set-based queries,
- * the objects first (with what each view reads, from its definition), handed to `objectsRead` as
- * soon as they are read. information_schema is not
- * a snapshot, so columns of an object created between the two are left for the next import.
+ * Reads the documented objects and their columns from information_schema: a few set-based
+ * queries, the objects first (with their indexes, and what each view reads, from its definition),
+ * handed to `objectsRead` as soon as they are read. information_schema is not a snapshot, so
+ * columns of an object created between the queries are left for the next import.
  */
 export async function readMariadbCatalog(
   connection: Connection,
@@ -110,8 +214,19 @@ export async function readMariadbCatalog(
 ): Promise<Catalog> {
   const [tableWhere, params] = schemaFilter("t", options.databases);
   const [objectRows] = await connection.query<RowDataPacket[]>(OBJECTS(tableWhere), params);
+  const [present] = await connection.query<RowDataPacket[]>(STATISTICS_COLUMNS, [
+    OPTIONAL_STATISTICS,
+  ]);
+  const has = new Set(present.map((r) => String(r.name) as OptionalStatistic));
+  const [indexWhere] = schemaFilter("s", options.databases);
+  const [partRows] = await connection.query<(IndexPart & RowDataPacket)[]>(
+    INDEX_PARTS(indexWhere, has),
+    params,
+  );
+  const { indexes, uniqueKeys } = indexesOf(partRows);
   const lineage: CatalogLineage[] = [];
   const objects: CatalogObject[] = objectRows.map((o) => {
+    const isView = o.kind === "view";
     const object = {
       schema: o.schema,
       name: o.name,
@@ -119,8 +234,11 @@ export async function readMariadbCatalog(
       description: o.description,
       rowestimate: o.rowestimate === null ? null : Number(o.rowestimate),
       lineage: null,
+      // Empty where the user may not SHOW VIEW: then not known, rather than an empty query.
+      definition: isView ? String(o.definition ?? "").trim() || null : null,
+      indexes: indexes.get(`${o.schema}.${o.name}`) ?? [],
     };
-    if (o.kind !== "view") return object;
+    if (!isView) return object;
     const found = viewReads(o.definition);
     if (!found.parsed) return { ...object, lineage: LINEAGE.notParsed(found.why) };
     for (const r of found.reads)
@@ -153,6 +271,7 @@ export async function readMariadbCatalog(
       defaultvalue: defaultOf(c, options.flavour),
       primarykey: Boolean(c.primarykey),
       foreignkey: c.foreignkey,
+      uniquekey: uniqueKeyText(uniqueKeys.get(`${c.schema}.${c.object}.${c.name}`) ?? []),
       description: c.description,
     });
   }

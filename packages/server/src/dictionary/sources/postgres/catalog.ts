@@ -2,9 +2,11 @@ import type pg from "pg";
 import {
   type Catalog,
   type CatalogElement,
+  type CatalogIndex,
   type CatalogLineage,
   type CatalogObject,
   LINEAGE,
+  uniqueKeyText,
 } from "../catalog.ts";
 
 // The relations worth documenting: tables, partitioned tables (partitions folded into them),
@@ -33,10 +35,39 @@ const OBJECTS = `
            select nullif(sum(greatest(pc.reltuples, 0)), 0)::bigint from pg_inherits i join pg_class pc on pc.oid = i.inhrelid
            where i.inhparent = r.oid)
          when r.relkind in ('r', 'm') and c.reltuples >= 0 then c.reltuples::bigint end as rowestimate,
-    case when r.relkind in ('v', 'm') then $1::text end as lineage
+    case when r.relkind in ('v', 'm') then $1::text end as lineage,
+    case when r.relkind in ('v', 'm') then pg_get_viewdef(r.oid, true) end as definition
   from rels r join pg_class c on c.oid = r.oid
   ${COMMENT("ds", "r.oid", "0")}
   order by 1, 2`;
+
+// Each index of a table, partitioned table or materialized view (a primary or unique constraint's
+// too, under its name): its key parts in order, a plain column by its name, an expression as
+// pg_get_indexdef writes it, with DESC and a NULLS order other than the default from indoption.
+const INDEXES = `
+  with rels as (${RELATIONS})
+  select r.schema, r.name as object, ic.relname as name, i.indisprimary as "primary",
+    i.indisunique as "unique",
+    array(select coalesce(a.attname::text, pg_get_indexdef(i.indexrelid, k + 1, true))
+                 || case when i.indoption[k]::int & 1 = 1 then ' DESC' else '' end
+                 || case i.indoption[k]::int & 3 when 2 then ' NULLS FIRST' when 1 then ' NULLS LAST' else '' end
+          from generate_series(0, i.indnkeyatts::int - 1) k
+          left join pg_attribute a on a.attrelid = i.indrelid and a.attnum = i.indkey[k] and i.indkey[k] > 0
+          order by k) as columns,
+    array(select coalesce(a.attname::text, pg_get_indexdef(i.indexrelid, k + 1, true))
+          from generate_series(i.indnkeyatts::int, i.indnatts::int - 1) k
+          left join pg_attribute a on a.attrelid = i.indrelid and a.attnum = i.indkey[k] and i.indkey[k] > 0
+          order by k) as include,
+    case when am.amname <> 'btree' then am.amname::text end as method,
+    pg_get_expr(i.indpred, i.indrelid, true) as "where",
+    case when not i.indisvalid then 'invalid' end as state
+  from rels r
+  join pg_index i on i.indrelid = r.oid
+  join pg_class ic on ic.oid = i.indexrelid
+  join pg_am am on am.oid = ic.relam
+  order by 1, 2, 3`;
+
+type IndexRow = CatalogIndex & { schema: string; object: string };
 
 // The columns in the order of their relations (schema, name), then their position: the relations
 // are ranked once, so the 400,000 columns are sorted by two integers rather than by two names.
@@ -56,17 +87,28 @@ const ELEMENTS = `
   column_keys as (
     select conrelid, attnum, bool_or(contype = 'p') as primarykey,
            min(target) filter (where contype = 'f') as foreignkey
-    from keys group by conrelid, attnum)
+    from keys group by conrelid, attnum),
+  -- The key columns of unique indexes (a unique constraint's among them) but the primary key's.
+  unique_keys as (
+    select i.indrelid, i.indkey[k] as attnum, array_agg(ic.relname::text) as names
+    from pg_index i
+    join rels on rels.oid = i.indrelid
+    join pg_class ic on ic.oid = i.indexrelid
+    cross join lateral generate_series(0, i.indnkeyatts::int - 1) k
+    where i.indisunique and not i.indisprimary and i.indkey[k] > 0
+    group by 1, 2)
   select r.schema, r.name as object, a.attname as name, a.attnum as position,
          format_type(a.atttypid, a.atttypmod) as datatype, not a.attnotnull as nullable,
          case when a.attidentity in ('a', 'd') then 'generated ' || case a.attidentity when 'a' then 'always' else 'by default' end || ' as identity'
               when a.attgenerated = 's' then 'generated always as (' || pg_get_expr(ad.adbin, ad.adrelid) || ') stored'
               else pg_get_expr(ad.adbin, ad.adrelid) end as defaultvalue,
-         coalesce(ck.primarykey, false) as primarykey, ck.foreignkey, ds.description
+         coalesce(ck.primarykey, false) as primarykey, ck.foreignkey, uk.names as uniquekey,
+         ds.description
   from rels r
   join pg_attribute a on a.attrelid = r.oid and a.attnum > 0 and not a.attisdropped
   left join pg_attrdef ad on ad.adrelid = a.attrelid and ad.adnum = a.attnum
   left join column_keys ck on ck.conrelid = a.attrelid and ck.attnum = a.attnum
+  left join unique_keys uk on uk.indrelid = a.attrelid and uk.attnum = a.attnum
   ${COMMENT("ds", "a.attrelid", "a.attnum")}
   order by r.rank, a.attnum`;
 
@@ -89,8 +131,9 @@ const LINEAGE_READS = `
   order by 1, 2, 3, 4`;
 
 /**
- * Reads the documented objects and their columns in one consistent, read-only snapshot: two
- * set-based queries, the objects first, handed to `objectsRead` as soon as they are read.
+ * Reads the documented objects and their columns in one consistent, read-only snapshot: a few
+ * set-based queries, the objects (with their indexes) first, handed to `objectsRead` as soon as
+ * they are read.
  */
 export async function readCatalog(
   client: pg.Client,
@@ -98,17 +141,37 @@ export async function readCatalog(
 ): Promise<Catalog> {
   await client.query("begin isolation level repeatable read read only");
   try {
-    const objects = (await client.query<CatalogObject>(OBJECTS, [LINEAGE.catalog])).rows.map(
-      (o) => ({
-        ...o,
-        rowestimate: o.rowestimate === null ? null : Number(o.rowestimate),
-      }),
-    );
+    // Views and index expressions name every table, type and function with its schema, whatever
+    // the import role's search_path is and becomes (columns' types and defaults keep to it, as
+    // they always have).
+    await client.query("set local search_path to pg_catalog");
+    const found = await client.query<Omit<CatalogObject, "indexes">>(OBJECTS, [LINEAGE.catalog]);
+    const indexes = await client.query<IndexRow>(INDEXES);
+    await client.query("set local search_path to default");
+    const indexesOf = new Map<string, CatalogIndex[]>();
+    for (const { schema, object, ...index } of indexes.rows) {
+      const key = `${schema}.${object}`;
+      const list = indexesOf.get(key);
+      if (list) list.push(index);
+      else indexesOf.set(key, [index]);
+    }
+    const objects: CatalogObject[] = found.rows.map((o) => ({
+      ...o,
+      rowestimate: o.rowestimate === null ? null : Number(o.rowestimate),
+      definition: o.definition === null ? null : o.definition.trim(),
+      indexes: indexesOf.get(`${o.schema}.${o.name}`) ?? [],
+    }));
     objectsRead(objects);
-    const elements = await client.query<CatalogElement>(ELEMENTS);
+    const elements = await client.query<
+      Omit<CatalogElement, "uniquekey"> & { uniquekey: string[] | null }
+    >(ELEMENTS);
     const lineage = await client.query<CatalogLineage>(LINEAGE_READS);
     // attnum is a smallint, which the driver answers as a number already.
-    return { objects, elements: elements.rows, lineage: lineage.rows };
+    return {
+      objects,
+      elements: elements.rows.map((e) => ({ ...e, uniquekey: uniqueKeyText(e.uniquekey ?? []) })),
+      lineage: lineage.rows,
+    };
   } finally {
     await client.query("rollback");
   }

@@ -6,6 +6,7 @@ import { DATA_OBJECT, DICTIONARY } from "../dictionary-texts.ts";
 import { ColumnProfilesTable } from "./column-profiles-table.tsx";
 import { LineageSection } from "./lineage-section.tsx";
 import { qualifiedName } from "./object-link.tsx";
+import { StructureSection } from "./structure-section.tsx";
 import { useObjectDetails } from "./use-object-details.ts";
 import "./object-details.css";
 
@@ -13,7 +14,7 @@ import "./object-details.css";
 export const hasObjectDetails = (context: string, typeName: string) =>
   context === DICTIONARY && typeName === DATA_OBJECT;
 
-/** Below the explorer's table: the selected data object's column profiles and lineage. */
+/** Below the explorer's table: the selected data object's indexes, definition, column profiles and lineage. */
 export function ObjectDetailsPanel({ keyId }: { keyId: number }) {
   const details = useObjectDetails(keyId);
   const data = details.data;
@@ -37,6 +38,7 @@ export function ObjectDetailsPanel({ keyId }: { keyId: number }) {
           <Spinner animation="border" size="sm" role="status" aria-label="Loading details" />
         ) : (
           <>
+            <StructureSection object={data.object} />
             <h3 className="h6 mt-3">Column profiles</h3>
             <ColumnProfilesTable profiles={data.profiles} profiledAt={data.profiledAt} />
             <h3 className="h6 mt-4">Lineage</h3>
