@@ -18,6 +18,7 @@ const schema = `shop_${randomBytes(3).toString("hex")}`;
 const SOURCE = [
   `create schema ${schema}`,
   `create table ${schema}.customer (id int primary key, name text not null, email text, nick text)`,
+  `alter table ${schema}.customer add constraint customer_nick_key unique (nick)`,
   `create table ${schema}.orders (id int primary key, customer_id int references ${schema}.customer (id), total numeric(10,2))`,
   `create view ${schema}.customer_orders as select c.name, o.total from ${schema}.customer c join ${schema}.orders o on o.customer_id = c.id`,
   `create view ${schema}.big_customers as select name from ${schema}.customer_orders where total > 100`,
@@ -154,6 +155,11 @@ test("a person reads a table's column profiles and follows its lineage to the vi
     await expect(column("nick")).toContainText("50 % null");
     await expect(column("email")).toContainText("sensitive: values not read");
     await expect(column("email")).not.toContainText("example.test");
+    // Its indexes, one line each, as the import read them.
+    await expect(details(page).getByTestId("object-indexes").getByRole("listitem")).toHaveText([
+      "customer_nick_key UNIQUE (nick)",
+      "customer_pkey PRIMARY KEY (id)",
+    ]);
     const downstream = details(page).getByRole("region", { name: "Downstream" });
     await expect(downstream.getByRole("link")).toHaveText([`${schema}.customer_orders`]);
     await expect(
@@ -172,6 +178,10 @@ test("a person reads a table's column profiles and follows its lineage to the vi
       `Details of ${schema}.customer_orders`,
     );
     await expect(details(page).getByTestId("profiles-none")).toBeVisible();
+    // A view's definition, its tables named with their schema.
+    await expect(details(page).getByTestId("object-definition")).toContainText(
+      `FROM ${schema}.customer c`,
+    );
     await expect(details(page).getByTestId("lineage-how")).toContainText("What it reads:");
     const upstream = details(page).getByRole("region", { name: "Upstream" });
     await expect(upstream.getByRole("link")).toHaveText([`${schema}.customer`, `${schema}.orders`]);
