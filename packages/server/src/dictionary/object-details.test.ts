@@ -3,7 +3,11 @@ import os from "node:os";
 import path from "node:path";
 import type { ObjectDetailsResponse } from "@ledgerline/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { approvePending } from "../publish/testing/dictionary.ts";
+import {
+  approvePending,
+  createMetadataSource,
+  dictionaryClient,
+} from "../publish/testing/dictionary.ts";
 import { listRecords } from "../testing/records-client.ts";
 import {
   createSourceDatabase,
@@ -46,24 +50,8 @@ let sourceKey: number;
 const details = (key: number, cookie = viewer) =>
   t.post("/data-dictionary/object-details", { EntityKeyID: key }, cookie);
 
-async function keyOf(entityType: string, name: string, cookie = admin): Promise<number> {
-  const list = await listRecords(t, cookie, {
-    context: DD,
-    entityType,
-    rowConstraints: [{ attribute: "name", operator: "=", values: [name] }],
-  });
-  return list.data[0].entityKeyID;
-}
-
-async function save(entityType: string, record: object): Promise<number> {
-  const res = await t.post(
-    "/api/save",
-    { context: DD, entityType, record, action: "create" },
-    admin,
-  );
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json().entityKeyID;
-}
+const keyOf = (entityType: string, name: string, cookie = admin) =>
+  dictionaryClient(t, cookie).keyOf(entityType, name);
 
 describe.skipIf(!reachable)("POST /data-dictionary/object-details", () => {
   beforeAll(async () => {
@@ -84,23 +72,11 @@ describe.skipIf(!reachable)("POST /data-dictionary/object-details", () => {
     approver = await t.login("editor2", TEST_USER_PASSWORD);
     viewer = await t.login("reader2", TEST_USER_PASSWORD);
     outsider = await t.login("outsider", TEST_USER_PASSWORD);
-    const environment = await save("systemenvironment", {
-      name: "Shop PG",
-      description: "The shop",
-      technology: "postgres",
-      connectionfile: "shop.conf",
-    });
-    sourceKey = await save("metadatasource", {
-      application: await keyOf("application", "Demo"),
-      applicationaspect: await keyOf("applicationaspect", "Operational"),
-      systemenvironment: environment,
-      name: "Shop",
-      description: "The shop's tables",
-      importfrequency: "0 3 * * *",
-      enableschedule: false,
-      profilecolumns: true,
-      sensitivecolumns: "*email*",
-    });
+    sourceKey = await createMetadataSource(
+      dictionaryClient(t, admin),
+      { name: "Shop", connectionfile: "shop.conf" },
+      { profilecolumns: true, sensitivecolumns: "*email*" },
+    );
   });
   afterAll(async () => {
     await t?.close();
