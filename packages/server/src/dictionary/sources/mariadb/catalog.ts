@@ -22,6 +22,10 @@ function schemaFilter(alias: string, databases: readonly string[]): [string, unk
     : [`${alias}.table_schema not in (?)`, [SYSTEM_SCHEMAS]];
 }
 
+// Every column these queries select from information_schema carries an alias: without one,
+// MySQL 8.0.12 and later answer the column's name in upper case (NON_UNIQUE), whatever the query
+// wrote, and the rows would lack the names read below.
+
 // Sequences (MariaDB's) are left out, as the PostgreSQL import leaves its sequences out. A view has
 // no comment of its own: the server answers 'VIEW' in its place.
 const OBJECTS = (where: string) => `
@@ -40,7 +44,8 @@ const OBJECTS = (where: string) => `
 const ELEMENTS = (where: string) => `
   select c.table_schema as \`schema\`, c.table_name as object, c.column_name as name,
     c.ordinal_position as position, c.column_type as datatype, c.is_nullable = 'YES' as nullable,
-    c.column_default as column_default, c.extra, c.generation_expression,
+    c.column_default as column_default, c.extra as extra,
+    c.generation_expression as generation_expression,
     coalesce(k.primarykey, 0) as primarykey, k.foreignkey,
     nullif(c.column_comment, '') as description
   from information_schema.columns c
@@ -70,8 +75,8 @@ const STATISTICS_COLUMNS = `
 // One row per key part, in order; every unique key is a unique index here (PRIMARY the primary key).
 const INDEX_PARTS = (where: string, has: ReadonlySet<OptionalStatistic>) => `
   select s.table_schema as \`schema\`, s.table_name as object, s.index_name as name,
-    s.non_unique, s.seq_in_index, s.column_name as \`column\`, s.sub_part, s.collation as sort_order,
-    s.index_type,
+    s.non_unique as non_unique, s.seq_in_index as seq_in_index, s.column_name as \`column\`,
+    s.sub_part as sub_part, s.collation as sort_order, s.index_type as index_type,
     ${has.has("EXPRESSION") ? "s.expression" : "null"} as expression,
     ${has.has("IS_VISIBLE") ? "s.is_visible = 'NO'" : "0"} as invisible,
     ${has.has("IGNORED") ? "s.ignored = 'YES'" : "0"} as ignored
