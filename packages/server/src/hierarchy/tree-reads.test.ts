@@ -10,7 +10,7 @@ import {
   TEST_USER_PASSWORD,
   type TestApp,
 } from "../testing/test-app.ts";
-import { upload } from "../testing/xlsx-files.ts";
+import { upload, workbookOf } from "../testing/xlsx-files.ts";
 
 // The demo's UN M49 regions: the tree read through the list (Descendants, Ancestors, _path), its
 // children a page at a time, a record's path, and all of it as of a moment.
@@ -74,6 +74,45 @@ describe("the example workbooks", () => {
     expect(loop.body).toContain(
       "'Europe' would be its own ancestor: Europe / Western Europe / Europe",
     );
+  });
+});
+
+describe("the Countries layout", () => {
+  const regionOf = async (iso2: string) =>
+    (
+      await listRecords(t, viewer, {
+        entityType: "country",
+        rowConstraints: [{ attribute: "iso2", operator: "=", values: [iso2] }],
+        requestedAttributes: ["region.code"],
+      })
+    ).data[0].requested.attrValues["region.code"].value;
+
+  /** A steward's upload of the Countries layout, approved by the administrator. */
+  const uploadApproved = async (rows: unknown[][]) => {
+    const uploaded = await upload(t, steward, await workbookOf("Countries", rows), {
+      layout: "countries",
+    });
+    expect(uploaded.statusCode, uploaded.body).toBe(200);
+    const uploadId = Number(uploaded.headers["x-upload-id"]);
+    const approved = await t.post(
+      "/api/approve",
+      { context: "reference", entityType: "country", uploadId },
+      admin,
+    );
+    expect(approved.statusCode, approved.body).toBe(200);
+  };
+
+  it("sets a country's region by its M49 code; a file without the column leaves it as it is", async () => {
+    await uploadApproved([
+      ["ISO2", "Name", "Currency", "Region", "Population", "Joined EU", "EU member"],
+      ["QR", "Regionland", "EUR", "155", 1, null, false],
+    ]);
+    expect(await regionOf("QR")).toBe("155");
+    await uploadApproved([
+      ["ISO2", "Name", "Currency", "Population", "Joined EU", "EU member"],
+      ["QR", "Regionland", "EUR", 2, null, false],
+    ]);
+    expect(await regionOf("QR")).toBe("155");
   });
 });
 
