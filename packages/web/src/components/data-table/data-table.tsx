@@ -10,6 +10,7 @@ import {
   useState,
 } from "react";
 import Spinner from "react-bootstrap/Spinner";
+import { revealInFrame } from "../reveal-in-frame.ts";
 import "./column-meta.ts";
 import "./data-table.css";
 import { SortableHeader } from "./sortable-header.tsx";
@@ -32,15 +33,6 @@ function rowAfterKey(key: string, index: number, count: number): number | null {
   };
   const to = moves[key];
   return to === undefined ? null : Math.max(0, Math.min(count - 1, to));
-}
-
-/** Scrolls the frame just enough for the row to show below the sticky header. */
-function revealRow(frame: HTMLElement, row: HTMLElement): void {
-  const box = frame.getBoundingClientRect();
-  const rowBox = row.getBoundingClientRect();
-  const top = box.top + (frame.querySelector("thead")?.offsetHeight ?? 0);
-  if (rowBox.top < top) frame.scrollTop -= top - rowBox.top;
-  else if (rowBox.bottom > box.bottom) frame.scrollTop += rowBox.bottom - box.bottom;
 }
 
 /** How one row looks and answers the mouse and keyboard. */
@@ -110,7 +102,7 @@ export function DataTable<T>({
     const row = frame?.querySelector<HTMLElement>(`tr[data-index="${index}"]`);
     if (!frame || !row) return false;
     row.focus({ preventScroll: true });
-    revealRow(frame, row);
+    revealInFrame(frame, row, frame.querySelector("thead")?.offsetHeight ?? 0);
     return true;
   };
   useEffect(() => {

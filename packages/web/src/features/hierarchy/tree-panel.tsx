@@ -2,6 +2,7 @@ import type { EntityTypeInfo, TreeNode } from "@ledgerline/contract";
 import { type KeyboardEvent, useEffect, useRef, useState } from "react";
 import Button from "react-bootstrap/Button";
 import Spinner from "react-bootstrap/Spinner";
+import { revealInFrame } from "../../components/reveal-in-frame.ts";
 import "./tree.css";
 import { useTreeChildren, useTreePath } from "./use-tree.ts";
 
@@ -111,7 +112,11 @@ function TreeItem({ node, level, ...props }: TreeLevelProps & { node: TreeNode }
   }
   const itemRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    if (selected && itemRef.current) revealInPanel(itemRef.current);
+    const item = itemRef.current;
+    const panel = item?.closest<HTMLElement>(".tree-panel");
+    const row = item?.querySelector<HTMLElement>(".tree-row");
+    // The node's own row: an opened node's box holds its children too.
+    if (selected && panel && row) revealInFrame(panel, row);
   }, [selected]);
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (event.target !== event.currentTarget) return;
@@ -178,15 +183,4 @@ function focusNeighbour(item: HTMLElement, step: 1 | -1): void {
     item.closest('[role="tree"]')?.querySelectorAll<HTMLElement>('[role="treeitem"]') ?? [],
   );
   items[items.indexOf(item) + step]?.focus();
-}
-
-/** Scrolls the tree's panel (not the page) just enough to show the node's own row. */
-function revealInPanel(item: HTMLElement): void {
-  const panel = item.closest<HTMLElement>(".tree-panel");
-  const row = item.querySelector<HTMLElement>(".tree-row");
-  if (!panel || !row) return;
-  const box = panel.getBoundingClientRect();
-  const rowBox = row.getBoundingClientRect();
-  if (rowBox.top < box.top) panel.scrollTop -= box.top - rowBox.top;
-  else if (rowBox.bottom > box.bottom) panel.scrollTop += rowBox.bottom - box.bottom;
 }
