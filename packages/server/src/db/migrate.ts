@@ -18,6 +18,7 @@ import * as eventBus from "./migrations/016-event-bus.ts";
 import * as webhooks from "./migrations/017-webhooks.ts";
 import * as searchFold from "./migrations/018-search-fold.ts";
 import * as columnProfiles from "./migrations/019-column-profiles.ts";
+import * as treePaths from "./migrations/020-tree-paths.ts";
 
 // Ordered by name; a new migration is a new numbered file added here. Applied migrations never change.
 const MIGRATIONS: Record<string, Migration> = {
@@ -40,6 +41,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "017-webhooks": webhooks,
   "018-search-fold": searchFold,
   "019-column-profiles": columnProfiles,
+  "020-tree-paths": treePaths,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

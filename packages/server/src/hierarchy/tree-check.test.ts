@@ -1,6 +1,6 @@
 import fs from "node:fs/promises";
 import { sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { listRecords, messageOf } from "../testing/records-client.ts";
 import {
   ADMIN_PASSWORD,
@@ -13,6 +13,7 @@ import { upload, workbookOf } from "../testing/xlsx-files.ts";
 
 // The tree is never left with a loop, too deep, or with a live record under a discontinued one, on
 // every path a change takes: a save, an amend, an approval, an upload, bringing a record back.
+// After each of them, every record's stored path is the one walked from its root.
 
 let t: TestApp;
 let modelDir: string;
@@ -81,6 +82,23 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
   await fs.rm(modelDir, { recursive: true, force: true });
+});
+
+/** The codes of the records whose stored path is not the one walked from their root. */
+async function misplaced(entityType: string): Promise<string[]> {
+  const table = sql.table(`ctx_reference.${entityType}`);
+  const { rows } = await sql<{ code: string }>`with recursive walk(key, path) as (
+      select entity_key_id, array[entity_key_id] from ${table} where up is null
+      union all
+      select c.entity_key_id, w.path || c.entity_key_id from walk w join ${table} c on c.up = w.key)
+    select t.code from ${table} t left join walk w on w.key = t.entity_key_id
+    where t.tree_path is distinct from w.path order by t.code`.execute(t.database.db);
+  return rows.map((r) => r.code);
+}
+
+afterEach(async () => {
+  expect(await misplaced("unit")).toEqual([]);
+  expect(await misplaced("team")).toEqual([]);
 });
 
 const save = (entityType: string, record: object, cookie = steward) =>
@@ -246,6 +264,32 @@ describe("an upload", () => {
       t.database.db,
     );
     expect(rows).toHaveLength(0);
+  });
+
+  it("moves subtrees, a parent and its child in one file, as 'Descendants of' then reads them", async () => {
+    const [north, south] = [await chain("unit", ["north"]), await chain("unit", ["south"])];
+    await chain("unit", ["n-1", "n-2"], north[0]);
+    const res = await upload(
+      t,
+      steward,
+      await units([
+        ["n-2", "south"],
+        ["n-1", "n-2"],
+        ["n-3", "n-1"],
+      ]),
+      { layout: "units" },
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    const below = async (key: number) =>
+      (
+        await listRecords(t, steward, {
+          entityType: "unit",
+          rowConstraints: [{ attribute: "up", operator: "Descendants", values: [key] }],
+          requestedAttributes: ["code"],
+        })
+      ).data.map((r) => r.requested.attrValues.code.value);
+    expect(await below(north[0])).toEqual([]);
+    expect(await below(south[0])).toEqual(["n-1", "n-2", "n-3"]);
   });
 
   it("refuses a parent key that does not exist, naming the row", async () => {

@@ -2,14 +2,15 @@ import { PATH_ATTRIBUTE, type RowConstraint, TREE_OPERATORS } from "@ledgerline/
 import { type RawBuilder, sql } from "kysely";
 import { BadRequestError } from "../errors.ts";
 import type { Attribute, EntityType } from "../model/model.ts";
-import { ancestorsSql, descendantsSql, pathSql } from "./tree-sql.ts";
+import { ancestorsSql, belowInStoredPathsSql, descendantsSql, pathSql } from "./tree-sql.ts";
 
 export const isTreeOperator = (operator: string): boolean =>
   (TREE_OPERATORS as readonly string[]).includes(operator);
 
 /**
  * A Descendants or Ancestors constraint on the row `alias`: its key among those below (above) the
- * one record given, in the tree of `rows`. Only a type's parent attribute takes them.
+ * one record given, in the tree of `rows`. Only a type's parent attribute takes them. When `rows`
+ * are the present ones (`present`), a subtree is read from the stored paths.
  */
 export function treeConstraintSql(
   type: EntityType,
@@ -17,6 +18,7 @@ export function treeConstraintSql(
   constraint: RowConstraint,
   alias: string,
   rows: RawBuilder<unknown>,
+  present: boolean,
 ): RawBuilder<boolean> {
   const tree = type.hierarchy;
   const at = `Filter on '${attr.name}' (${constraint.operator})`;
@@ -25,6 +27,8 @@ export function treeConstraintSql(
   const [key, ...more] = constraint.values;
   if (more.length > 0 || typeof key !== "number" || !Number.isInteger(key))
     throw new BadRequestError(`${at}: takes exactly one key id`);
+  if (constraint.operator === "Descendants" && present)
+    return belowInStoredPathsSql(rows, key, alias);
   const keys =
     constraint.operator === "Descendants"
       ? descendantsSql(rows, tree, key)

@@ -1,5 +1,6 @@
 import { type RawBuilder, sql } from "kysely";
 import type { EntityType, Hierarchy } from "../model/model.ts";
+import { TREE_PATH } from "../model/sync/ddl.ts";
 import { labelSql } from "../records/label-sql.ts";
 
 /**
@@ -22,6 +23,26 @@ export function descendantsSql(
         cross join lateral (select c.entity_key_id as key from ${rows} c where c.${parent} = b.key offset 0) c
       where b.level < ${tree.maxDepth})
     select key from below`;
+}
+
+/** Greater than any key: a stored path followed by it ends the range of the paths below it. */
+const PAST_EVERY_KEY = sql.lit("9223372036854775807");
+
+/**
+ * Whether the row `alias` of a type's present rows `rows` lies below `key`: its stored path (the
+ * keys from its root down to itself, migration 020) starts with key's and is longer. In the
+ * order of key arrays those are exactly the paths after key's and before key's followed by a key
+ * greater than any: one range of the path index, however large the subtree. A past moment's
+ * rows are walked instead (descendantsSql): the paths stored are today's.
+ */
+export function belowInStoredPathsSql(
+  rows: RawBuilder<unknown>,
+  key: number,
+  alias: string,
+): RawBuilder<boolean> {
+  const path = sql.ref(`${alias}.${TREE_PATH.name}`);
+  const stored = sql`(select p.${sql.id(TREE_PATH.name)} from ${rows} p where p.entity_key_id = ${key})`;
+  return sql<boolean>`(${path} > ${stored} and ${path} < ${stored} || ${PAST_EVERY_KEY}::bigint)`;
 }
 
 /** The keys of the records above `key` (its parent, and so on up to its root) in the tree of `rows`. */

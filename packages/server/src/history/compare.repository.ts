@@ -84,9 +84,9 @@ export async function differences(
   // A tree's Descendants and Ancestors walk the tree of the same moment.
   const treeAt = (moment: string) => readViewAt(context, type, moment);
   const matches = (alias: string, rows: RawBuilder<unknown>) => {
-    const groups = (q.groups ?? []).map((g) => constraintsSql(type, g, alias, rows));
+    const groups = (q.groups ?? []).map((g) => constraintsSql(type, g, alias, rows, false));
     return sql`(${sql.ref(`${alias}.entity_key_id`)} is not null
-      and ${constraintsSql(type, q.constraints, alias, rows)}
+      and ${constraintsSql(type, q.constraints, alias, rows, false)}
       and ${groups.length === 0 ? sql`true` : sql`(${sql.join(groups, sql` or `)})`})`;
   };
   const filter =

@@ -115,6 +115,7 @@ export const SYSTEM_COLUMNS = [
   "updated_at",
   "updated_by",
   "last_event_id",
+  "tree_path",
 ] as const;
 
 /** The schema name of a context: `ctx_` plus its name in lower case with runs of other characters as `_`. */

@@ -272,13 +272,15 @@ function countSql(
 
 /**
  * Every constraint holding (AND) on the row `alias`; generated attributes cannot be filtered. A
- * tree's Descendants and Ancestors walk `rows`, the type's rows the list reads.
+ * tree's Descendants and Ancestors read `rows`, the type's rows the list reads: the present ones
+ * (`present`, their stored paths) or those of a past moment.
  */
 export function constraintsSql(
   type: EntityType,
   constraints: readonly RowConstraint[],
   alias: string,
   rows: RawBuilder<unknown>,
+  present: boolean,
 ): RawBuilder<boolean> {
   if (constraints.length === 0) return sql<boolean>`true`;
   const parts = constraints.map((c) => {
@@ -287,7 +289,7 @@ export function constraintsSql(
       throw new BadRequestError(
         `rowConstraints: '${attr.name}' is generated and cannot be filtered`,
       );
-    if (isTreeOperator(c.operator)) return treeConstraintSql(type, attr, c, alias, rows);
+    if (isTreeOperator(c.operator)) return treeConstraintSql(type, attr, c, alias, rows, present);
     return constraintSql(attr, sql.ref(`${alias}.${attr.name}`), c);
   });
   return sql<boolean>`(${sql.join(parts, sql` and `)})`;
@@ -330,9 +332,12 @@ function whereSql(
   }
   if (q.entityKeyID !== undefined) parts.push(sql<boolean>`v.entity_key_id = ${q.entityKeyID}`);
   if (q.breaksRule) parts.push(breaksAnyRule(context, type, "v", source.records));
-  parts.push(constraintsSql(type, q.rowConstraints ?? [], "v", source.rows(type)));
+  const present = source.at === undefined;
+  parts.push(constraintsSql(type, q.rowConstraints ?? [], "v", source.rows(type), present));
   if (q.constraintGroups?.length) {
-    const groups = q.constraintGroups.map((g) => constraintsSql(type, g, "v", source.rows(type)));
+    const groups = q.constraintGroups.map((g) =>
+      constraintsSql(type, g, "v", source.rows(type), present),
+    );
     parts.push(sql<boolean>`(${sql.join(groups, sql` or `)})`);
   }
   return sql<boolean>`${sql.join(parts, sql` and `)}`;

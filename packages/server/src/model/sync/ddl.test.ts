@@ -32,6 +32,7 @@ describe("DDL builders", () => {
         updated_at timestamptz not null default now(),
         updated_by text not null,
         last_event_id bigint,
+        tree_path bigint[],
         "code" text not null,
         "price" numeric
       ) with (fillfactor = 90)"

@@ -32,6 +32,12 @@ export interface ColumnDef {
   notNull: boolean;
 }
 
+/**
+ * The keys from a tree's root down to the record (migration 020 keeps it; null outside trees):
+ * the last system column, which tables made before it get added.
+ */
+export const TREE_PATH: ColumnDef = { name: "tree_path", sqlType: "bigint[]", notNull: false };
+
 export function createSchemaSql(schema: string): string {
   return `create schema if not exists ${quoteIdent(schema)}`;
 }
@@ -52,6 +58,7 @@ export function createTableSql(
     "updated_at timestamptz not null default now()",
     "updated_by text not null",
     "last_event_id bigint",
+    `${TREE_PATH.name} ${TREE_PATH.sqlType}`,
   ];
   const own = columns.map(columnSql);
   // Room left on each page lets an update that changes no indexed column (a version bump, an
@@ -111,13 +118,14 @@ export type IndexKind =
   | "trigram"
   | "searchStart"
   | "searchWords"
-  | "tree";
+  | "tree"
+  | "treePath";
 
 /**
  * An index over plain columns (`unique`, `btree`), `lower(col) text_pattern_ops` (`pattern`), the
  * same covering what a list's StartsWith filter reads (`prefix`), a pg_trgm GIN, or the search
  * box's two over the folded text (`searchStart`, `searchWords`: migration 018), a tree's parent
- * and key with the live flags (`tree`).
+ * and key with the live flags (`tree`), its stored paths with them (`treePath`).
  */
 export function createIndexSql(
   schema: string,
@@ -144,6 +152,9 @@ export function createIndexSql(
     // of them and their count, and each walk down (hierarchy/) are index-only scans.
     case "tree":
       return `create index ${quoteIdent(name)} on ${target} (${cols.join(", ")}) include (is_deleted, is_pending_new)`;
+    // A subtree is a range of stored paths (hierarchy/tree-sql.ts): its page and count read only this.
+    case "treePath":
+      return `create index ${quoteIdent(name)} on ${target} (${cols[0]}) include (is_deleted, is_pending_new)`;
     case "trigram":
       return `create index ${quoteIdent(name)} on ${target} using gin (${cols[0]} gin_trgm_ops)`;
     // The search box's (search/): a folded value's start, and its words for inner words and typos.
@@ -230,3 +241,30 @@ from (
 ) s
 where s.valid_to > s.at`;
 }
+
+/**
+ * The statement triggers that keep a tree's stored paths (app.keep_tree_paths, migration 020),
+ * given its parent column; and the paths of the records already there, from the roots down.
+ */
+export function createTreeTriggersSql(schema: string, table: string, parent: string): string[] {
+  const target = qualified(schema, table);
+  const argument = `'${parent.replaceAll("'", "''")}'`;
+  const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
+  return [
+    `create trigger ${TREE_TRIGGERS.insert} after insert on ${target} referencing new table as new_rows for each statement execute function app.keep_tree_paths(${argument})`,
+    `create trigger ${TREE_TRIGGERS.update} after update on ${target} referencing old table as old_rows new table as new_rows for each statement execute function app.keep_tree_paths(${argument})`,
+    `select app.rewrite_tree_paths(${literal(schema)}, ${literal(table)}, ${argument}, array(select entity_key_id from ${target} where ${quoteIdent(parent)} is null))`,
+  ];
+}
+
+/** Removes a tree's triggers and its stored paths (the type no longer has a parent attribute). */
+export function dropTreeTriggersSql(schema: string, table: string): string[] {
+  const target = qualified(schema, table);
+  return [
+    `drop trigger ${TREE_TRIGGERS.insert} on ${target}`,
+    `drop trigger ${TREE_TRIGGERS.update} on ${target}`,
+    `update ${target} set ${TREE_PATH.name} = null where ${TREE_PATH.name} is not null`,
+  ];
+}
+
+export const TREE_TRIGGERS = { insert: "keep_tree_paths_insert", update: "keep_tree_paths_update" };

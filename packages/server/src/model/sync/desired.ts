@@ -5,6 +5,7 @@ import {
   type IndexKind,
   objectName,
   SQL_TYPES,
+  TREE_PATH,
   viewFingerprint,
   viewSelectSql,
 } from "./ddl.ts";
@@ -30,6 +31,8 @@ export interface DesiredTable {
   foreignKeys: DesiredForeignKey[];
   indexes: DesiredIndex[];
   view: { name: string; select: string; fingerprint: string };
+  /** A tree's parent column, whose triggers keep the stored paths; null for other types. */
+  treeParent: string | null;
   /** The table of the versions records had before their current one (what a past moment reads). */
   history: { table: string; indexes: DesiredIndex[] };
 }
@@ -75,6 +78,13 @@ function desiredTable(context: ContextModel, type: EntityType): DesiredTable {
   const indexes: DesiredIndex[] = [
     { name: objectName(type.name, "identity"), kind: "unique", columns: identity },
   ];
+  const tree = type.hierarchy;
+  if (tree)
+    indexes.push({
+      name: objectName(type.name, TREE_PATH.name),
+      kind: "treePath",
+      columns: [TREE_PATH.name],
+    });
   for (const a of stored) {
     // The unique identity index already serves lookups and sorts on its leading column; a unique
     // rule looks its values up on every save and upload.
@@ -129,6 +139,7 @@ function desiredTable(context: ContextModel, type: EntityType): DesiredTable {
     foreignKeys,
     indexes,
     view: { name: viewNameOf(type.name), select, fingerprint: viewFingerprint(select) },
+    treeParent: tree ? tree.parent.name : null,
     history: { table: historyNameOf(type.name), indexes: historyIndexes(type.name, indexes) },
   };
 }
@@ -137,7 +148,7 @@ function desiredTable(context: ContextModel, type: EntityType): DesiredTable {
  * A past moment is read from the table and its history side by side, in the same orders: the
  * history gets the table's btree indexes and its `lower()` pattern indexes, without the columns
  * they cover on the table (not unique: a record has many versions), lookups by record and by when a
- * version started and ended. Trigram searches
+ * version started and ended. Stored tree paths are today's, so a past tree is walked. Trigram searches
  * ('Contains', 'EndsWith') and the search box as of a past moment scan it.
  */
 function historyIndexes(typeName: string, indexes: readonly DesiredIndex[]): DesiredIndex[] {
@@ -151,7 +162,7 @@ function historyIndexes(typeName: string, indexes: readonly DesiredIndex[]): Des
     { name: objectName(history, "from"), kind: "btree", columns: ["updated_at"] },
     { name: objectName(history, "to"), kind: "btree", columns: ["valid_to"] },
     ...indexes
-      .filter((i) => i.kind !== "trigram" && i.kind !== "searchStart" && i.kind !== "searchWords")
+      .filter((i) => !["trigram", "searchStart", "searchWords", "treePath"].includes(i.kind))
       .map((i) => ({
         name: objectName(history, ...i.columns, i.kind === "prefix" ? "pattern" : "idx"),
         kind: i.kind === "prefix" ? ("pattern" as const) : ("btree" as const),

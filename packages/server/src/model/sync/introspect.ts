@@ -1,4 +1,5 @@
 import { type Kysely, sql } from "kysely";
+import { TREE_TRIGGERS } from "./ddl.ts";
 
 export interface ActualColumn {
   sqlType: string;
@@ -16,6 +17,8 @@ export interface ActualState {
   foreignKeys: Set<string>;
   /** "schema.view" to its comment (the fingerprint). */
   views: Map<string, string | null>;
+  /** "schema.table" of a tree to the parent column its path triggers were given (migration 020). */
+  treeTriggers: Map<string, string>;
 }
 
 const CONTEXT_SCHEMAS = "ctx\\_%";
@@ -54,6 +57,13 @@ export async function introspect(db: Kysely<unknown>): Promise<ActualState> {
     from pg_class c join pg_namespace n on n.oid = c.relnamespace
     where c.relkind = 'v' and n.nspname like ${CONTEXT_SCHEMAS}`.execute(db);
 
+  // A trigger's arguments are stored as bytes, each ended by a zero byte; attribute names are ASCII.
+  const triggers = await sql<{ schema: string; table: string; parent: string }>`
+    select n.nspname as schema, c.relname as table,
+      split_part(encode(tg.tgargs, 'escape'), '\\000', 1) as parent
+    from pg_trigger tg join pg_class c on c.oid = tg.tgrelid join pg_namespace n on n.oid = c.relnamespace
+    where tg.tgname = ${TREE_TRIGGERS.update} and n.nspname like ${CONTEXT_SCHEMAS}`.execute(db);
+
   const tables = new Map<string, Map<string, ActualColumn>>();
   for (const c of columns.rows) {
     const key = `${c.schema}.${c.table}`;
@@ -68,5 +78,6 @@ export async function introspect(db: Kysely<unknown>): Promise<ActualState> {
     indexes: new Set(indexes.rows.map((r) => `${r.schema}.${r.name}`)),
     foreignKeys: new Set(fkeys.rows.map((r) => `${r.schema}.${r.name}`)),
     views: new Map(views.rows.map((r) => [`${r.schema}.${r.name}`, r.comment])),
+    treeTriggers: new Map(triggers.rows.map((r) => [`${r.schema}.${r.table}`, r.parent])),
   };
 }

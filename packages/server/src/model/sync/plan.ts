@@ -77,6 +77,12 @@ function planTable(
     });
   } else {
     const wantedColumns = new Set(t.columns.map((c) => c.name));
+    if (!existing.has(ddl.TREE_PATH.name))
+      columnSteps.push({
+        description: `add column ${key}.${ddl.TREE_PATH.name} ${ddl.TREE_PATH.sqlType}`,
+        destructive: false,
+        sql: [ddl.addColumnSql(t.schema, t.table, ddl.TREE_PATH)],
+      });
     for (const c of t.columns) {
       const have = existing.get(c.name);
       if (!have) {
@@ -104,8 +110,11 @@ function planTable(
   }
 
   const viewStale = actual.views.get(viewKey) !== t.view.fingerprint;
-  const columnsChange = columnSteps.some((s) => s.destructive);
-  // A view pins its table's columns: drop it before any column is dropped or retyped, and rebuild it after.
+  // A view pins its table's columns (`t.*` is expanded when it is made): drop it before any column
+  // is dropped or retyped, and rebuild it after; also to show a system column added to the table.
+  const columnsChange =
+    columnSteps.some((s) => s.destructive) ||
+    (existing !== undefined && !existing.has(ddl.TREE_PATH.name));
   if (viewExists && (viewStale || columnsChange))
     early.push({
       description: `drop view ${viewKey}`,
@@ -114,6 +123,7 @@ function planTable(
     });
   early.push(...columnSteps);
   early.push(...historySteps(t, actual));
+  early.push(...treeSteps(t, actual));
 
   for (const fk of t.foreignKeys) {
     if (!actual.foreignKeys.has(`${t.schema}.${fk.name}`))
@@ -179,7 +189,7 @@ function historySteps(t: DesiredTable, actual: ActualState): SyncAction[] {
     ];
   const steps: SyncAction[] = [];
   const wanted = new Set(t.columns.map((c) => c.name));
-  for (const c of t.columns) {
+  for (const c of [ddl.TREE_PATH, ...t.columns]) {
     const have = existing.get(c.name);
     if (!have)
       steps.push({
@@ -202,5 +212,30 @@ function historySteps(t: DesiredTable, actual: ActualState): SyncAction[] {
         sql: [ddl.dropColumnSql(t.schema, t.history.table, name)],
       });
   }
+  return steps;
+}
+
+/**
+ * A tree's stored paths follow its parent attribute: the triggers that keep them are made (and
+ * the paths written) when a type gains one, made again when it names another, and dropped (the
+ * paths cleared) when it loses it.
+ */
+function treeSteps(t: DesiredTable, actual: ActualState): SyncAction[] {
+  const key = `${t.schema}.${t.table}`;
+  const have = actual.treeTriggers.get(key);
+  if (have === (t.treeParent ?? undefined)) return [];
+  const steps: SyncAction[] = [];
+  if (have !== undefined)
+    steps.push({
+      description: `drop tree path triggers of ${key}`,
+      destructive: false,
+      sql: ddl.dropTreeTriggersSql(t.schema, t.table),
+    });
+  if (t.treeParent !== null)
+    steps.push({
+      description: `create tree path triggers of ${key} (parent ${t.treeParent})`,
+      destructive: false,
+      sql: ddl.createTreeTriggersSql(t.schema, t.table, t.treeParent),
+    });
   return steps;
 }

@@ -74,6 +74,7 @@ describe("schema sync", () => {
       "updated_at",
       "updated_by",
       "last_event_id",
+      "tree_path",
       "code",
       "title",
       "supplier",
@@ -187,6 +188,69 @@ describe("schema sync", () => {
     expect(await columnsOf("product")).not.toContain("weight");
     expect(await columnsOf("warehouse")).toEqual([]);
     expect(await syncSchema(db, modelOf(BASE), { allowDestructive: false })).toEqual([]);
+  });
+
+  it("keeps a tree's stored paths: written for the rows there when a type gains a parent, cleared when it loses it", async () => {
+    const part = (parent: boolean) =>
+      BASE.concat(
+        `  - name: part\n    uiName: Part\n    attributes:\n      - { name: code, dataType: String, identity: true }\n` +
+          `      - { name: up, dataType: Reference, referencedEntityType: part, nullable: true${parent ? ", parent: true" : ""} }\n`,
+      );
+    await syncSchema(db, modelOf(part(false)), { allowDestructive: false });
+    await sql`insert into ctx_shop.part (code, created_by, updated_by) values ('a', 't', 't')`.execute(
+      db,
+    );
+    await sql`insert into ctx_shop.part (code, up, created_by, updated_by)
+      select 'b', entity_key_id, 't', 't' from ctx_shop.part where code = 'a'`.execute(db);
+    const paths = async () => {
+      const { rows } = await sql<{ code: string; path: string | null }>`
+        select p.code, (select string_agg(q.code, '/' order by o.n) from unnest(p.tree_path) with ordinality o(k, n)
+          join ctx_shop.part q on q.entity_key_id = o.k) as path
+        from ctx_shop.part p order by p.code`.execute(db);
+      return Object.fromEntries(rows.map((r) => [r.code, r.path]));
+    };
+    expect(await paths()).toEqual({ a: null, b: null });
+
+    const actions = await syncSchema(db, modelOf(part(true)), { allowDestructive: false });
+    expect(actions.map((a) => a.description)).toEqual(
+      expect.arrayContaining([
+        "create tree path triggers of ctx_shop.part (parent up)",
+        "create treePath index ctx_shop.part__tree_path",
+      ]),
+    );
+    expect(await paths()).toEqual({ a: "a", b: "a/b" });
+    await sql`insert into ctx_shop.part (code, up, created_by, updated_by)
+      select 'c', entity_key_id, 't', 't' from ctx_shop.part where code = 'b'`.execute(db);
+    await sql`update ctx_shop.part set up = null where code = 'b'`.execute(db);
+    await sql`update ctx_shop.part p set up = b.entity_key_id from ctx_shop.part b
+      where b.code = 'b' and p.code = 'a'`.execute(db);
+    expect(await paths()).toEqual({ a: "b/a", b: "b", c: "b/c" });
+
+    const lost = await syncSchema(db, modelOf(part(false)), { allowDestructive: false });
+    expect(lost.map((a) => a.description)).toEqual(
+      expect.arrayContaining([
+        "drop tree path triggers of ctx_shop.part",
+        "drop index ctx_shop.part__tree_path",
+      ]),
+    );
+    expect(await paths()).toEqual({ a: null, b: null, c: null });
+    await syncSchema(db, modelOf(BASE), { allowDestructive: true });
+  });
+
+  it("adds the stored path column to a table of an earlier release, and shows it in the read view", async () => {
+    await sql`drop view ctx_shop.product__v`.execute(db);
+    await sql`alter table ctx_shop.product drop column tree_path`.execute(db);
+    await sql`alter table ctx_shop.product__history drop column tree_path`.execute(db);
+    const actions = await syncSchema(db, modelOf(BASE), { allowDestructive: false });
+    expect(actions.map((a) => a.description)).toEqual([
+      "add column ctx_shop.product.tree_path bigint[]",
+      "add column ctx_shop.product__history.tree_path bigint[]",
+      "create view ctx_shop.product__v",
+    ]);
+    const { rows } = await sql<{
+      tree_path: null;
+    }>`select tree_path from ctx_shop.product__v`.execute(db);
+    expect(rows).toEqual([{ tree_path: null }]);
   });
 
   it.skipIf(testDatabaseKind() !== "postgres")(
