@@ -4,16 +4,17 @@ import { type Kysely, sql } from "kysely";
  * A tree's stored paths (hierarchy/, docs/decisions.md), kept by the database itself so that no
  * write path can forget them: every entity table has a `tree_path` (model sync adds it), which in
  * a type with a parent attribute holds the keys from the record's root down to itself.
- * - `app.rewrite_tree_paths(schema, table, parent column, keys)`: sets the path of the records
- *   `keys` and of every record below them, walking down from them by the parent column; a record
- *   reached from two of them (one lies below the other) takes the longer walk, which starts above
- *   both, from a parent whose stored path is right. Only paths that change are written. Each step
- *   is an index probe (lateral, fenced by `offset 0`, as hierarchy/tree-sql.ts walks): misjudging
- *   a level's size, the planner would otherwise hash the whole table once per level.
- * - `app.keep_tree_paths()`: the statement triggers of a tree's table (model sync adds them with
- *   the parent column as argument): after an insert, the new records' paths; after an update,
- *   those of the records whose parent changed (their own path rewrite changes no parent, so it
- *   stops there).
+ * - Each row a statement inserts or re-parents takes its parent's path, followed by its key, before
+ *   it is written: a trigger function per table, which model sync writes (model/sync/ddl.ts), so
+ *   the lookup's plan is kept rather than made again for each row.
+ * - `app.keep_tree_paths()`, after the statement: a row whose parent came in (or moved) in the same
+ *   statement may have read its parent's path before it was right, and the records below a moved
+ *   one still hold its old path. So from each inserted or re-parented record that has children,
+ *   `app.rewrite_tree_paths` walks down and writes the paths that differ; a record reached from two
+ *   of them (one lies below the other) takes the longer walk, which starts above both, from a
+ *   parent whose path is right. Moving leaves, the common case, writes nothing more. Each step is
+ *   an index probe (lateral, fenced by `offset 0`, as hierarchy/tree-sql.ts walks): misjudging a
+ *   level's size, the planner would otherwise hash the whole table once per level.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`create function app.rewrite_tree_paths(schema_name text, table_name text, parent text, keys bigint[])
@@ -37,18 +38,24 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     end
   $fn$`.execute(db);
 
+  // TG_ARGV[0]: the parent column. The transition tables hold the statement's rows.
   await sql`create function app.keep_tree_paths() returns trigger language plpgsql as $fn$
     declare
-      moved bigint[];
+      roots bigint[];
     begin
       if TG_OP = 'INSERT' then
-        select array_agg(entity_key_id) into moved from new_rows;
+        execute format(
+          'select array_agg(n.entity_key_id) from new_rows n
+             where exists (select from new_rows c where c.%1$I = n.entity_key_id)', TG_ARGV[0])
+          into roots;
       else
         execute format(
           'select array_agg(n.entity_key_id) from new_rows n join old_rows o using (entity_key_id)
-             where n.%1$I is distinct from o.%1$I', TG_ARGV[0]) into moved;
+             where n.%1$I is distinct from o.%1$I
+               and exists (select from %2$I.%3$I c where c.%1$I = n.entity_key_id)',
+          TG_ARGV[0], TG_TABLE_SCHEMA, TG_TABLE_NAME) into roots;
       end if;
-      perform app.rewrite_tree_paths(TG_TABLE_SCHEMA, TG_TABLE_NAME, TG_ARGV[0], coalesce(moved, '{}'));
+      perform app.rewrite_tree_paths(TG_TABLE_SCHEMA, TG_TABLE_NAME, TG_ARGV[0], coalesce(roots, '{}'));
       return null;
     end
   $fn$`.execute(db);

@@ -243,28 +243,48 @@ where s.valid_to > s.at`;
 }
 
 /**
- * The statement triggers that keep a tree's stored paths (app.keep_tree_paths, migration 020),
- * given its parent column; and the paths of the records already there, from the roots down.
+ * What keeps a tree's stored paths (migration 020), given its parent column: the function that
+ * gives a row its parent's path and its key before it is written (one per table: its lookup's
+ * plan is kept), the row triggers that call it on an insert and a move, and the statement
+ * triggers that put right, after the statement, what its rows could not see (app.keep_tree_paths).
+ * Then the paths of the records already there, from the roots down.
  */
 export function createTreeTriggersSql(schema: string, table: string, parent: string): string[] {
   const target = qualified(schema, table);
-  const argument = `'${parent.replaceAll("'", "''")}'`;
+  const column = quoteIdent(parent);
   const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
+  const place = qualified(schema, treePathFunction(table));
+  const after = `for each statement execute function app.keep_tree_paths(${literal(parent)})`;
   return [
-    `create trigger ${TREE_TRIGGERS.insert} after insert on ${target} referencing new table as new_rows for each statement execute function app.keep_tree_paths(${argument})`,
-    `create trigger ${TREE_TRIGGERS.update} after update on ${target} referencing old table as old_rows new table as new_rows for each statement execute function app.keep_tree_paths(${argument})`,
-    `select app.rewrite_tree_paths(${literal(schema)}, ${literal(table)}, ${argument}, array(select entity_key_id from ${target} where ${quoteIdent(parent)} is null))`,
+    `create function ${place}() returns trigger language plpgsql as $fn$
+    begin
+      new.${TREE_PATH.name} := (select p.${TREE_PATH.name} from ${target} p where p.entity_key_id = new.${column}) || new.entity_key_id;
+      return new;
+    end
+  $fn$`,
+    `create trigger ${TREE_TRIGGERS.insertRow} before insert on ${target} for each row execute function ${place}()`,
+    `create trigger ${TREE_TRIGGERS.moveRow} before update of ${column} on ${target} for each row when (old.${column} is distinct from new.${column}) execute function ${place}()`,
+    `create trigger ${TREE_TRIGGERS.insert} after insert on ${target} referencing new table as new_rows ${after}`,
+    `create trigger ${TREE_TRIGGERS.update} after update on ${target} referencing old table as old_rows new table as new_rows ${after}`,
+    `select app.rewrite_tree_paths(${literal(schema)}, ${literal(table)}, ${literal(parent)}, array(select entity_key_id from ${target} where ${column} is null))`,
   ];
 }
 
-/** Removes a tree's triggers and its stored paths (the type no longer has a parent attribute). */
+/** Removes what keeps a tree's paths, and the paths (the type no longer has a parent attribute). */
 export function dropTreeTriggersSql(schema: string, table: string): string[] {
   const target = qualified(schema, table);
   return [
-    `drop trigger ${TREE_TRIGGERS.insert} on ${target}`,
-    `drop trigger ${TREE_TRIGGERS.update} on ${target}`,
+    ...Object.values(TREE_TRIGGERS).map((name) => `drop trigger ${name} on ${target}`),
+    `drop function ${qualified(schema, treePathFunction(table))}()`,
     `update ${target} set ${TREE_PATH.name} = null where ${TREE_PATH.name} is not null`,
   ];
 }
 
-export const TREE_TRIGGERS = { insert: "keep_tree_paths_insert", update: "keep_tree_paths_update" };
+export const TREE_TRIGGERS = {
+  insertRow: "keep_tree_path_of_insert",
+  moveRow: "keep_tree_path_of_move",
+  insert: "keep_tree_paths_insert",
+  update: "keep_tree_paths_update",
+};
+
+const treePathFunction = (table: string) => objectName(table, "keep_tree_path");

@@ -225,6 +225,14 @@ describe("schema sync", () => {
     await sql`update ctx_shop.part p set up = b.entity_key_id from ctx_shop.part b
       where b.code = 'b' and p.code = 'a'`.execute(db);
     expect(await paths()).toEqual({ a: "b/a", b: "b", c: "b/c" });
+    // One statement writing a child before its parent, one moving a record and a descendant.
+    await sql`insert into ctx_shop.part (entity_key_id, code, up, created_by, updated_by) overriding system value
+      select 1001, 'y', 1000, 't', 't' union all
+      select 1000, 'x', entity_key_id, 't', 't' from ctx_shop.part where code = 'c'`.execute(db);
+    expect(await paths()).toMatchObject({ x: "b/c/x", y: "b/c/x/y" });
+    await sql`update ctx_shop.part p set up = case p.code when 'c' then null else a.entity_key_id end
+      from ctx_shop.part a where a.code = 'a' and p.code in ('c', 'x')`.execute(db);
+    expect(await paths()).toEqual({ a: "b/a", b: "b", c: "c", x: "b/a/x", y: "b/a/x/y" });
 
     const lost = await syncSchema(db, modelOf(part(false)), { allowDestructive: false });
     expect(lost.map((a) => a.description)).toEqual(
@@ -233,7 +241,7 @@ describe("schema sync", () => {
         "drop index ctx_shop.part__tree_path",
       ]),
     );
-    expect(await paths()).toEqual({ a: null, b: null, c: null });
+    expect(await paths()).toEqual({ a: null, b: null, c: null, x: null, y: null });
     await syncSchema(db, modelOf(BASE), { allowDestructive: true });
   });
 
