@@ -361,11 +361,13 @@ test.describe("narrow and wide windows", () => {
     expect(width, "the explorer's countries with one selected").toBeLessThanOrEqual(320);
   });
 
-  // One row of the bar is 62 px high. The Data Dictionary's two extra links need 1920 px; below,
-  // the bar wraps to two rows without hiding anything (docs/accessibility.md).
+  // One row of the bar is 62 px high. Below 1920 px the Data Dictionary's two extra links show
+  // as icons, named by their labels (docs/accessibility.md).
   for (const [width, context] of [
     [1280, REFERENCE.uiName],
     [1440, REFERENCE.uiName],
+    [1280, DICTIONARY.uiName],
+    [1600, DICTIONARY.uiName],
     [1920, DICTIONARY.uiName],
   ] as const) {
     test(`the navigation bar keeps to one row at ${width} px with '${context}' selected`, async ({
@@ -376,6 +378,12 @@ test.describe("narrow and wide windows", () => {
       await chooseContext(page, context);
       const header = await page.locator("header").boundingBox();
       expect(header?.height).toBeLessThan(70);
+      if (context === DICTIONARY.uiName) {
+        const wiki = page.getByRole("link", { name: "Data wiki manager" });
+        await expect(wiki).toBeInViewport({ ratio: 1 });
+        await expect(wiki).toHaveAttribute("title", "Data wiki manager");
+        await expect(wiki.getByText("Data wiki manager")).toBeVisible({ visible: width >= 1920 });
+      }
       await expect(page.getByRole("button", { name: "Log out" })).toBeInViewport({ ratio: 1 });
     });
   }

@@ -23,9 +23,14 @@ interface NavEntry {
   testId: string;
   /** A count shown as a pill after the label, hidden when 0. */
   badge?: number;
+  /**
+   * A Bootstrap icon shown instead of the label where the bar is short of room (nav-bar.css);
+   * the label stays the link's name, and its tooltip.
+   */
+  icon?: string;
 }
 
-function NavEntryLink({ to, label, testId, badge = 0 }: NavEntry) {
+function NavEntryLink({ to, label, testId, badge = 0, icon }: NavEntry) {
   const descriptionId = `${testId}-badge-text`;
   return (
     <Nav.Link
@@ -36,8 +41,18 @@ function NavEntryLink({ to, label, testId, badge = 0 }: NavEntry) {
       data-testid={testId}
       // The count describes the link rather than naming it: the link stays 'Pending changes'.
       aria-describedby={badge > 0 ? descriptionId : undefined}
+      // Where only the icon shows, the label is left out of the page (nav-bar.css): the link keeps it as its name.
+      aria-label={icon && label}
+      title={icon && label}
     >
-      {label}
+      {icon ? (
+        <>
+          <i className={`bi bi-${icon} fs-5 nav-icon-compact`} aria-hidden="true" />
+          <span className="nav-label-compact">{label}</span>
+        </>
+      ) : (
+        label
+      )}
       {badge > 0 && (
         <>
           <Badge
@@ -116,13 +131,19 @@ export function NavBar() {
               />
             )}
             {isDictionary && mayPublish && shown("wikimanager") && (
-              <NavEntryLink to="/wikimanager" label="Data wiki manager" testId="nav-wikimanager" />
+              <NavEntryLink
+                to="/wikimanager"
+                label="Data wiki manager"
+                testId="nav-wikimanager"
+                icon="journal-richtext"
+              />
             )}
             {isDictionary && shown("systemenvironments") && (
               <NavEntryLink
                 to="/system-environment"
                 label="System environments"
                 testId="nav-systemenvironments"
+                icon="hdd-network"
               />
             )}
             {profile?.isdev && shown("developer") && (
