@@ -19,6 +19,7 @@ import * as webhooks from "./migrations/017-webhooks.ts";
 import * as searchFold from "./migrations/018-search-fold.ts";
 import * as columnProfiles from "./migrations/019-column-profiles.ts";
 import * as treePaths from "./migrations/020-tree-paths.ts";
+import * as fasterFold from "./migrations/021-faster-fold.ts";
 
 // Ordered by name; a new migration is a new numbered file added here. Applied migrations never change.
 const MIGRATIONS: Record<string, Migration> = {
@@ -42,6 +43,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "018-search-fold": searchFold,
   "019-column-profiles": columnProfiles,
   "020-tree-paths": treePaths,
+  "021-faster-fold": fasterFold,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

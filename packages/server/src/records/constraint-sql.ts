@@ -2,6 +2,7 @@ import { OPERATORS_BY_TYPE, type RowConstraint, type ScalarValue } from "@ledger
 import { type RawBuilder, sql } from "kysely";
 import { BadRequestError } from "../errors.ts";
 import type { Attribute, DataType } from "../model/model.ts";
+import { foldedLikePattern } from "../search/fold.ts";
 
 /** The operators a data type accepts. */
 export function operatorsOf(dataType: DataType): readonly string[] {
@@ -46,24 +47,36 @@ function checkedValue(attr: Attribute, value: ScalarValue, operator: string): Sc
   }
 }
 
+/** The ILIKE pattern of a string operator (its `!` left off); null for an equality. */
+function likePattern(operator: string, value: string): string | null {
+  switch (operator) {
+    case "EndsWith":
+      return `%${escapeLike(value)}`;
+    case "Contains":
+      return `%${escapeLike(value)}%`;
+    case "Like":
+      return value;
+    default:
+      return null;
+  }
+}
+
 function stringCondition(
   col: RawBuilder<unknown>,
   operator: string,
   value: string,
+  searchable: boolean,
 ): RawBuilder<boolean> {
-  const text = escapeLike(value);
-  switch (operator.replace("!", "")) {
-    case "StartsWith":
-      return sql<boolean>`lower(${col}) like lower(${text}) || '%'`;
-    case "EndsWith":
-      return sql<boolean>`${col} ilike '%' || ${text}`;
-    case "Contains":
-      return sql<boolean>`${col} ilike '%' || ${text} || '%'`;
-    case "Like":
-      return sql<boolean>`${col} ilike ${value}`;
-    default:
-      return sql<boolean>`lower(${col}) = lower(${value})`;
-  }
+  const positive = operator.replace("!", "");
+  if (positive === "StartsWith")
+    return sql<boolean>`lower(${col}) like lower(${escapeLike(value)}) || '%'`;
+  const pattern = likePattern(positive, value);
+  if (pattern === null) return sql<boolean>`lower(${col}) = lower(${value})`;
+  if (!searchable) return sql<boolean>`${col} ilike ${pattern}`;
+  // A searchable text has no trigram index of its own: the search box's, over its folded words
+  // (migration 018), finds the candidates, and the ILIKE keeps the exact matches.
+  const folded = ` ${foldedLikePattern(pattern)}`;
+  return sql<boolean>`(app.search_fold(${col}) like ${folded} and ${col} ilike ${pattern})`;
 }
 
 function comparison(operator: string): RawBuilder<unknown> {
@@ -94,7 +107,7 @@ export function constraintSql(
     if (value === null)
       return negated ? sql<boolean>`${col} is not null` : sql<boolean>`${col} is null`;
     if (attr.dataType === "String") {
-      const positive = stringCondition(col, operator, value as string);
+      const positive = stringCondition(col, operator, value as string, attr.searchable);
       return negated ? sql<boolean>`(${col} is null or not (${positive}))` : positive;
     }
     const condition = sql<boolean>`${col} ${comparison(operator)} ${value}`;

@@ -10,6 +10,48 @@ export function foldText(text: string): string {
   return folded;
 }
 
+const KNOWN = new Set([...FOLD_FROM, ...FOLD_TO]);
+
+/** For each lower-case letter, the letters that lower-case to it (É for é, the Kelvin sign for k). */
+const CASED_AS = new Map<string, string[]>();
+for (let point = 0; point <= 0x1ffff; point++) {
+  const c = String.fromCodePoint(point);
+  const lower = c.toLowerCase();
+  if (lower !== c) CASED_AS.set(lower, [...(CASED_AS.get(lower) ?? []), c]);
+}
+
+/**
+ * Whether every letter ILIKE takes for `c` folds as `c` does: `c` has no case, or it and all its
+ * case forms are in the fold's table. Not so for a case the fold does not know (Œ, Ά, Armenian),
+ * nor for a letter another one lower-cases to (k, which the Kelvin sign does).
+ */
+function foldsAsIlikeMatches(c: string): boolean {
+  const lower = c.toLowerCase();
+  const forms = [c, lower, ...(CASED_AS.get(lower) ?? [])];
+  return forms.every((f) => f === c) || forms.every((f) => KNOWN.has(f));
+}
+
+/**
+ * A LIKE pattern for `app.search_fold(value)` that every value the pattern `pattern` matches with
+ * ILIKE also matches (more may: a list checks the exact ILIKE too). Its wildcards stay (`\\`
+ * escapes one), other characters are folded, and one whose case forms the fold does not all know
+ * (foldsAsIlikeMatches) becomes the wildcard `_`.
+ */
+export function foldedLikePattern(pattern: string): string {
+  let folded = "";
+  let escaped = false;
+  for (const c of pattern) {
+    if (!escaped && c === "\\") {
+      escaped = true;
+      continue;
+    }
+    if (!escaped && (c === "%" || c === "_")) folded += c;
+    else folded += foldsAsIlikeMatches(c) ? (FOLDED.get(c) ?? c) : "_";
+    escaped = false;
+  }
+  return folded;
+}
+
 /** The part of a query that is read: longer input is cut, not refused. */
 export const QUERY_READ_CHARS = 200;
 /** At most this many words are searched for; the rest of a long query is left out. */

@@ -108,11 +108,13 @@ function desiredTable(context: ContextModel, type: EntityType): DesiredTable {
         kind: "prefix",
         columns: [a.name],
       });
-      indexes.push({
-        name: objectName(type.name, a.name, "trgm"),
-        kind: "trigram",
-        columns: [a.name],
-      });
+      // A searchable text's Contains, EndsWith and Like read the folded words' index below.
+      if (!a.searchable)
+        indexes.push({
+          name: objectName(type.name, a.name, "trgm"),
+          kind: "trigram",
+          columns: [a.name],
+        });
     }
     if (a.searchable) {
       indexes.push({
