@@ -13,6 +13,14 @@ const SERVER = {
 };
 
 const TYPES = ["text", "int", "decimal(12,2)", "date", "boolean"];
+/** A value of each of TYPES for the row numbered `seq` (the Sequence engine's `seq_1_to_<n>`). */
+const VALUES = [
+  "concat('v', seq % 37)",
+  "seq % 100",
+  "(seq % 1000) * 1.5",
+  "date '2020-01-01' + interval (seq % 365) day",
+  "seq % 2 = 0",
+];
 
 /** A throwaway MariaDB source: its databases, and ways to change and drop it. */
 export interface MariadbBenchSource {
@@ -46,11 +54,12 @@ const databaseOf = (prefix: string, t: number) => `${prefix}_app${t % 10}`;
 
 /**
  * 2,000 tables (as PostgreSQL's source): a primary key, comments on the table and every column,
- * and every table but the first ten a foreign key to the one ten before.
+ * every table but the first ten a foreign key to the one ten before, and `rows` rows of values.
  */
 export async function createMariadbBenchSource(
   tables: number,
   perTable: number,
+  rows: number,
 ): Promise<MariadbBenchSource> {
   const prefix = `ledgerline_bench_dd_${process.pid}`;
   const databases = Array.from({ length: 10 }, (_, i) => `${prefix}_app${i}`);
@@ -58,15 +67,23 @@ export async function createMariadbBenchSource(
   const statements = databases.map((d) => `create database \`${d}\``);
   for (let t = 1; t <= tables; t += 1) {
     const columns = ["id bigint primary key comment 'Column 1'"];
-    if (t > 10) columns.push(`parent_id bigint comment 'parent_id of table ${t}'`);
-    for (let c = columns.length + 1; c <= perTable; c += 1)
+    const values = ["seq"];
+    if (t > 10) {
+      columns.push(`parent_id bigint comment 'parent_id of table ${t}'`);
+      values.push("seq");
+    }
+    for (let c = columns.length + 1; c <= perTable; c += 1) {
       columns.push(`c${c} ${TYPES[c % 5]} comment 'Column ${c} of table ${t}'`);
+      values.push(VALUES[c % 5]);
+    }
     if (t > 10)
       columns.push(
         `foreign key (parent_id) references \`${databaseOf(prefix, t - 10)}\`.t${t - 10} (id)`,
       );
+    const table = `\`${databaseOf(prefix, t)}\`.t${t}`;
     statements.push(
-      `create table \`${databaseOf(prefix, t)}\`.t${t} (${columns.join(", ")}) comment 'Table number ${t}'`,
+      `create table ${table} (${columns.join(", ")}) comment 'Table number ${t}'`,
+      `insert into ${table} select ${values.join(", ")} from seq_1_to_${rows}`,
     );
   }
   const created = await timed(() => run(statements));

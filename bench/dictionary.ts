@@ -36,20 +36,27 @@ const DD = "Data Dictionary";
 const MODEL_DIR = path.resolve(import.meta.dirname, "../model");
 
 /** 2,000 tables of 20 columns in 10 schemas; each table has a primary key, comments, and every
- * table but the first of a schema a foreign key to the one before. */
-function sourceSql(from: number, to: number, columns: number): string {
+ * table but the first of a schema a foreign key to the one before; and `rows` rows of values. */
+function sourceSql(from: number, to: number, columns: number, rows: number): string {
   return `do $$
-declare t int; c int; s text; cols text;
+declare t int; c int; s text; cols text; vals text;
 begin
   for t in ${from}..${to} loop
     s := 'app' || (t % 10);
     execute format('create schema if not exists %I', s);
     cols := 'id bigint primary key';
-    if t > 10 then cols := cols || format(', parent_id bigint references %I.t%s (id)', 'app' || ((t - 10) % 10), t - 10); end if;
+    vals := 'g';
+    if t > 10 then
+      cols := cols || format(', parent_id bigint references %I.t%s (id)', 'app' || ((t - 10) % 10), t - 10);
+      vals := vals || ', g';
+    end if;
     for c in (case when t > 10 then 3 else 2 end)..${columns} loop
       cols := cols || format(', c%s %s', c, (array['text','integer','numeric(12,2)','date','boolean'])[1 + c % 5]);
+      vals := vals || ', ' || (array['''v'' || (g % 37)', 'g % 100', '(g % 1000) * 1.5',
+        'date ''2020-01-01'' + (g % 365)', 'g % 2 = 0'])[1 + c % 5];
     end loop;
     execute format('create table %I.t%s (%s)', s, t, cols);
+    execute format('insert into %I.t%s select %s from generate_series(1, ${rows}) g', s, t, vals);
     execute format('comment on table %I.t%s is %L', s, t, 'Table number ' || t);
     for c in 2..${columns} loop
       execute format('comment on column %I.t%s.%I is %L', s, t,
@@ -80,16 +87,24 @@ async function count(raw: (t: string, p: readonly unknown[]) => Promise<unknown[
 }
 
 /** Fills the database at `url` with the source's tables. */
-async function fillSource(url: string, tables: number, perTable: number): Promise<void> {
-  console.log(`creating the source database: ${tables} tables x ${perTable} columns...`);
+async function fillSource(
+  url: string,
+  tables: number,
+  perTable: number,
+  rows: number,
+): Promise<void> {
+  console.log(
+    `creating the source database: ${tables} tables x ${perTable} columns x ${rows} rows...`,
+  );
   const created = await timed(() =>
-    runStatements(
-      url,
+    runStatements(url, [
       // 100 tables per statement: one statement for all would exhaust the lock table.
-      Array.from({ length: Math.ceil(tables / 100) }, (_, b) =>
-        sourceSql(b * 100 + 1, Math.min(tables, b * 100 + 100), perTable),
+      ...Array.from({ length: Math.ceil(tables / 100) }, (_, b) =>
+        sourceSql(b * 100 + 1, Math.min(tables, b * 100 + 100), perTable, rows),
       ),
-    ),
+      // As autovacuum would have by then: the profiles read what ANALYZE keeps.
+      "analyze",
+    ]),
   );
   console.log(`source created in ${created.seconds.toFixed(1)} s`);
 }
@@ -99,10 +114,14 @@ async function fillSource(url: string, tables: number, perTable: number): Promis
  * being created table by table (minutes at 20,000 tables); created and filled first when missing,
  * and kept. Its name says its size, so a template of another size is never taken for it.
  */
-async function sourceTemplate(tables: number, perTable: number): Promise<string | undefined> {
+async function sourceTemplate(
+  tables: number,
+  perTable: number,
+  rows: number,
+): Promise<string | undefined> {
   const prefix = process.env.BENCH_DD_SOURCE_TEMPLATE;
   if (!prefix) return undefined;
-  const name = `${prefix}_${tables}x${perTable}`;
+  const name = `${prefix}_${tables}x${perTable}x${rows}`;
   const server = benchServerUrl();
   const admin = new pg.Client({ connectionString: server });
   await admin.connect();
@@ -115,7 +134,7 @@ async function sourceTemplate(tables: number, perTable: number): Promise<string 
   }
   const url = new URL(server);
   url.pathname = `/${name}`;
-  await fillSource(url.toString(), tables, perTable);
+  await fillSource(url.toString(), tables, perTable, rows);
   return name;
 }
 
@@ -263,15 +282,16 @@ function postgresChanges(tables: number): string[] {
 async function runDictionary(): Promise<DictionaryRun> {
   const tables = envSize("BENCH_DD_TABLES", 2_000);
   const perTable = envNumber("BENCH_DD_COLUMNS_PER_TABLE", 20);
+  const rows = envSize("BENCH_DD_ROWS", 1_000);
   await announceBench("dictionary");
   return withTempDir("dd", async (tmp) => {
     const connectionsDir = path.join(tmp, "connections");
     await fsp.mkdir(connectionsDir);
-    const template = await sourceTemplate(tables, perTable);
+    const template = await sourceTemplate(tables, perTable, rows);
     return withThrowawayDatabase(
       "ddsource",
       async (source) => {
-        if (!template) await fillSource(source.url, tables, perTable);
+        if (!template) await fillSource(source.url, tables, perTable, rows);
         await connectSource(source, connectionsDir);
         return withBenchApp(
           "dictionary",
@@ -304,10 +324,11 @@ async function runMariadbDictionary(): Promise<DictionaryRun | undefined> {
   }
   const tables = envSize("BENCH_DD_TABLES", 2_000);
   const perTable = envNumber("BENCH_DD_COLUMNS_PER_TABLE", 20);
+  const rows = envSize("BENCH_DD_ROWS", 1_000);
   return withTempDir("dd-mariadb", async (tmp) => {
     const connectionsDir = path.join(tmp, "connections");
     await fsp.mkdir(connectionsDir);
-    const source = await createMariadbBenchSource(tables, perTable);
+    const source = await createMariadbBenchSource(tables, perTable, rows);
     try {
       await connectMariadbSource(source, connectionsDir, "bench.conf");
       return await withBenchApp(
