@@ -63,7 +63,9 @@ export async function createMariadbBenchSource(
 ): Promise<MariadbBenchSource> {
   const prefix = `ledgerline_bench_dd_${process.pid}`;
   const databases = Array.from({ length: 10 }, (_, i) => `${prefix}_app${i}`);
-  console.log(`creating the MariaDB source: ${tables} tables x ${perTable} columns...`);
+  console.log(
+    `creating the MariaDB source: ${tables} tables x ${perTable} columns x ${rows} rows...`,
+  );
   const statements = databases.map((d) => `create database \`${d}\``);
   for (let t = 1; t <= tables; t += 1) {
     const columns = ["id bigint primary key comment 'Column 1'"];
@@ -83,7 +85,8 @@ export async function createMariadbBenchSource(
     const table = `\`${databaseOf(prefix, t)}\`.t${t}`;
     statements.push(
       `create table ${table} (${columns.join(", ")}) comment 'Table number ${t}'`,
-      `insert into ${table} select ${values.join(", ")} from seq_1_to_${rows}`,
+      // The Sequence engine's tables are in every database, but need one named.
+      `insert into ${table} select ${values.join(", ")} from \`${databaseOf(prefix, t)}\`.seq_1_to_${rows}`,
     );
   }
   const created = await timed(() => run(statements));
