@@ -41,8 +41,6 @@ function NavEntryLink({ to, label, testId, badge = 0, icon }: NavEntry) {
       data-testid={testId}
       // The count describes the link rather than naming it: the link stays 'Pending changes'.
       aria-describedby={badge > 0 ? descriptionId : undefined}
-      // Where only the icon shows, the label is left out of the page (nav-bar.css): the link keeps it as its name.
-      aria-label={icon && label}
       title={icon && label}
     >
       {icon ? (
