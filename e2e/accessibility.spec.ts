@@ -202,6 +202,8 @@ test("the navigation bar's menus", async ({ page }) => {
 test("the explorer: menus, a filter tab, a record's modals, 'As of' and 'Compare'", async ({
   page,
 }) => {
+  // About twenty scans, each after the screen settles: near the default limit on 2 busy cores.
+  test.slow();
   test.setTimeout(120_000);
   await signIn(page, admin);
   await chooseContext(page, REFERENCE.uiName);
