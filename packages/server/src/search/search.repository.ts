@@ -159,6 +159,11 @@ export async function searchRows(
     scope.page.kind === "perType"
       ? sql`r.type_rank <= ${scope.page.size}`
       : sql`r.position > ${scope.page.offset} and r.position <= ${scope.page.offset + scope.page.size}`;
+  // The box shows each type's hits together, its types in the order of their best hits.
+  const groupFirst =
+    scope.page.kind === "perType"
+      ? sql`min(r.position) over (partition by r.context, r.entity_type), `
+      : sql``;
   const { rows } = await sql<SearchRow>`with ${sql.join(ctes, sql`, `)},
     hits as (${sql.join(typeHits, sql` union all `)}),
     ranked as (
@@ -170,7 +175,7 @@ export async function searchRows(
       r.quality, r.label, r.value, r.is_deleted, r.type_count, r.type_rank, ${inPage} as in_page
     from ranked r
     where ${inPage} or r.type_rank = 1
-    order by r.position`.execute(db);
+    order by ${groupFirst}r.position`.execute(db);
   return rows;
 }
 

@@ -180,6 +180,12 @@ describe("POST /api/search", () => {
     const box = await search({ query: "ba", pageSize: 2, perType: true });
     for (const g of box.groups)
       expect(box.hits.filter((h) => h.entityType === g.entityType).length).toBeLessThanOrEqual(2);
+    // The box shows each type's hits together: a type's run of hits is never interrupted.
+    const runs = box.hits
+      .map((h) => `${h.context}/${h.entityType}`)
+      .filter((group, i, all) => i === 0 || group !== all[i - 1]);
+    expect(new Set(runs).size).toBe(runs.length);
+    expect(runs.length).toBeGreaterThan(1);
   });
 
   it("never shows a record, count or group of a type the caller may not read", async () => {
