@@ -101,6 +101,12 @@ export async function searchRows(
 
   targets.forEach((target, ti) => {
     const relation = sourceOf(target, scope.asOf);
+    // Today's values are looked up in the table itself: its read view would add its formulas to
+    // every look's parsing and planning, the larger part of a query's time (docs/performance.md).
+    const scanned =
+      scope.asOf === undefined
+        ? sql.table(`${target.context.schema}.${target.type.name}`)
+        : relation;
     const live = scope.includeDiscontinued
       ? sql`not t.is_pending_new`
       : sql`not t.is_pending_new and not t.is_deleted`;
@@ -108,9 +114,8 @@ export async function searchRows(
     target.attributes.forEach(({ attribute, class: cls }, ai) => {
       const col = sql.ref(`t.${attribute.name}`);
       const folded = sql`app.search_fold(${col})`;
-      const found = sql`select t.entity_key_id as id, ${attribute.name}::text as attribute,
-        ${cls}::int as class, ${qualitySql(folded, query.words, phrase)} as quality
-        from ${relation} t where ${live}`;
+      const found = sql`select t.entity_key_id as id, ${sql.lit(attribute.name)}::text as attribute,
+        ${sql.lit(cls)}::int as class from ${scanned} t where ${live}`;
       const start = sql.raw(`s_${ti}_${ai}`);
       const words = sql.raw(`w_${ti}_${ai}`);
       const similar = sql.raw(`y_${ti}_${ai}`);
@@ -135,14 +140,23 @@ export async function searchRows(
         tiers.push(sql`select * from ${similar}`);
       }
     });
+    // How whole each match is, worked out once for the few records the looks found.
+    const quality = sql.join(
+      target.attributes.map(
+        ({ attribute }) =>
+          sql`when ${sql.lit(attribute.name)} then ${qualitySql(sql`app.search_fold(${sql.ref(`t.${attribute.name}`)})`, query.words, phrase)}`,
+      ),
+      sql` `,
+    );
     const best = sql.raw(`b_${ti}`);
     ctes.push(sql`${best} as (
-      select distinct on (m.id) m.id, m.attribute, m.class, m.quality
-      from (${sql.join(tiers, sql` union all `)}) m
-      order by m.id, m.quality, m.class)`);
+      select distinct on (m.id) m.id, m.attribute, m.class, case m.attribute ${quality} end as quality
+      from (${sql.join(tiers, sql` union all `)}) m join ${scanned} t on t.entity_key_id = m.id
+      order by m.id, 4, m.class)`);
     const matchedValue = sql.join(
       target.attributes.map(
-        ({ attribute }) => sql`when ${attribute.name} then ${sql.ref(`v.${attribute.name}`)}::text`,
+        ({ attribute }) =>
+          sql`when ${sql.lit(attribute.name)} then ${sql.ref(`v.${attribute.name}`)}::text`,
       ),
       sql` `,
     );
