@@ -1,4 +1,5 @@
 import { type Kysely, sql } from "kysely";
+import { quoteLiteral } from "../../model/sync/ddl.ts";
 import { FOLD_FROM, FOLD_TO } from "./018-search-fold.ts";
 
 const ASCII_UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
@@ -26,12 +27,11 @@ export const ASCII_SEPARATORS = `[${[...FOLD_FROM_BEYOND_AZ]
  * likewise and translated by the rest of the table.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
   await sql
     .raw(`create or replace function app.search_fold(value text) returns text
     language sql immutable strict parallel safe
     return ' ' || case when octet_length(value) = length(value)
-      then regexp_replace(lower(value collate "C"), ${literal(ASCII_SEPARATORS)}, ' ', 'g')
-      else translate(lower(value collate "C"), ${literal(FOLD_FROM_BEYOND_AZ)}, ${literal(FOLD_TO_BEYOND_AZ)}) end`)
+      then regexp_replace(lower(value collate "C"), ${quoteLiteral(ASCII_SEPARATORS)}, ' ', 'g')
+      else translate(lower(value collate "C"), ${quoteLiteral(FOLD_FROM_BEYOND_AZ)}, ${quoteLiteral(FOLD_TO_BEYOND_AZ)}) end`)
     .execute(db);
 }

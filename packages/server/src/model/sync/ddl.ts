@@ -6,6 +6,11 @@ export function quoteIdent(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
 }
 
+/** Quotes a text as a PostgreSQL string literal, for DDL that cannot take parameters. */
+export function quoteLiteral(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`;
+}
+
 export function qualified(schema: string, name: string): string {
   return `${quoteIdent(schema)}.${quoteIdent(name)}`;
 }
@@ -223,9 +228,8 @@ export function backfillHistorySql(
   type: string,
   columns: readonly ColumnDef[],
 ): string {
-  const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
   const names = columns.map((c) => quoteIdent(c.name));
-  const values = columns.map((c) => `(s.state ->> ${literal(c.name)})::${c.sqlType}`);
+  const values = columns.map((c) => `(s.state ->> ${quoteLiteral(c.name)})::${c.sqlType}`);
   return `insert into ${qualified(schema, history)} (entity_key_id, is_deleted, is_pending_new, version, created_at, created_by, updated_at, updated_by, last_event_id${names.map((n) => `, ${n}`).join("")}, valid_to)
 select s.entity_key_id, s.action in ('Delete', 'Missing'), false, s.n, s.first_at, s.first_by, s.at, s.by, s.event_id${values.map((v) => `, ${v}`).join("")}, s.valid_to
 from (
@@ -236,7 +240,7 @@ from (
     lead(coalesce(e.decided_at, e.created_at)) over w as valid_to,
     app.jsonb_merge(e.new_values) over w as state
   from app.events e
-  where e.context = ${literal(context)} and e.entity_type = ${literal(type)} and e.status = 'approved'
+  where e.context = ${quoteLiteral(context)} and e.entity_type = ${quoteLiteral(type)} and e.status = 'approved'
   window w as (partition by e.entity_key_id order by coalesce(e.decided_at, e.created_at), e.event_id)
 ) s
 where s.valid_to > s.at`;
@@ -252,9 +256,8 @@ where s.valid_to > s.at`;
 export function createTreeTriggersSql(schema: string, table: string, parent: string): string[] {
   const target = qualified(schema, table);
   const column = quoteIdent(parent);
-  const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
   const place = qualified(schema, treePathFunction(table));
-  const after = `for each statement execute function app.keep_tree_paths(${literal(parent)})`;
+  const after = `for each statement execute function app.keep_tree_paths(${quoteLiteral(parent)})`;
   return [
     `create function ${place}() returns trigger language plpgsql as $fn$
     begin
@@ -266,7 +269,7 @@ export function createTreeTriggersSql(schema: string, table: string, parent: str
     `create trigger ${TREE_TRIGGERS.moveRow} before update of ${column} on ${target} for each row when (old.${column} is distinct from new.${column}) execute function ${place}()`,
     `create trigger ${TREE_TRIGGERS.insert} after insert on ${target} referencing new table as new_rows ${after}`,
     `create trigger ${TREE_TRIGGERS.update} after update on ${target} referencing old table as old_rows new table as new_rows ${after}`,
-    `select app.rewrite_tree_paths(${literal(schema)}, ${literal(table)}, ${literal(parent)}, array(select entity_key_id from ${target} where ${column} is null))`,
+    `select app.rewrite_tree_paths(${quoteLiteral(schema)}, ${quoteLiteral(table)}, ${quoteLiteral(parent)}, array(select entity_key_id from ${target} where ${column} is null))`,
   ];
 }
 
