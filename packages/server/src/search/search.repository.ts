@@ -113,7 +113,7 @@ export async function searchRows(
     const tiers: RawBuilder<unknown>[] = [];
     target.attributes.forEach(({ attribute, class: cls }, ai) => {
       const col = sql.ref(`t.${attribute.name}`);
-      const folded = sql`app.search_fold(${col})`;
+      const folded = foldedOf(attribute);
       const found = sql`select t.entity_key_id as id, ${sql.lit(attribute.name)}::text as attribute,
         ${sql.lit(cls)}::int as class from ${scanned} t where ${live}`;
       const start = sql.raw(`s_${ti}_${ai}`);
@@ -144,7 +144,7 @@ export async function searchRows(
     const quality = sql.join(
       target.attributes.map(
         ({ attribute }) =>
-          sql`when ${sql.lit(attribute.name)} then ${qualitySql(sql`app.search_fold(${sql.ref(`t.${attribute.name}`)})`, query.words, phrase)}`,
+          sql`when ${sql.lit(attribute.name)} then ${qualitySql(foldedOf(attribute), query.words, phrase)}`,
       ),
       sql` `,
     );
@@ -197,6 +197,11 @@ export async function searchRows(
 function sourceOf(target: SearchTarget, asOf: string | undefined): RawBuilder<unknown> {
   if (asOf !== undefined) return sql`(${readViewAt(target.context, target.type, asOf)})`;
   return sql.table(`${target.context.schema}.${viewNameOf(target.type.name)}`);
+}
+
+/** The folded value (migration 018) of an attribute of the row `t`. */
+function foldedOf(attribute: Attribute): RawBuilder<unknown> {
+  return sql`app.search_fold(${sql.ref(`t.${attribute.name}`)})`;
 }
 
 /** QUALITY of a folded value (with its leading space) for the query's words. */
