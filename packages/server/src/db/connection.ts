@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { Kysely, type KyselyConfig, PostgresDialect } from "kysely";
+import { Kysely, type KyselyConfig, PostgresDialect, sql } from "kysely";
 import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import type { CopyData } from "./copy-text.ts";
@@ -84,6 +84,13 @@ export interface Database {
    * statement_timeout (its WebAssembly has no timer to stop a statement).
    */
   reads: Db;
+  /**
+   * Runs `work` on one connection of `reads` whose statements are planned for any parameter values
+   * (PostgreSQL's plan_cache_mode force_generic_plan), so a statement it keeps prepared is planned
+   * once: for a statement that takes longer to plan than to run and whose plan fits every value
+   * (the search box's). On PGlite `work` runs on `reads`: its statements are never kept prepared.
+   */
+  genericReads<T>(work: (reads: Db) => Promise<T>): Promise<T>;
   kind: DatabaseKind;
   copyRows: CopyRows;
   /** Runs `work` in a transaction in which `copyRows` may be used. */
@@ -189,6 +196,15 @@ function openPostgres(
   return {
     db,
     reads,
+    genericReads: (work) =>
+      reads.connection().execute(async (connection) => {
+        await sql`set plan_cache_mode = force_generic_plan`.execute(connection);
+        try {
+          return await work(connection);
+        } finally {
+          await sql`reset plan_cache_mode`.execute(connection);
+        }
+      }),
     kind: "postgres",
     copyRows: async (on, target, data) => {
       if (on.isTransaction) {
@@ -295,6 +311,7 @@ export function pgliteDatabase(thread: PgliteThread): Database {
   return {
     db,
     reads: db,
+    genericReads: (work) => work(db),
     kind: "pglite",
     copyRows: async (on, target, data) => {
       // Through the driver like any statement: inside a transaction it is that one's, and outside

@@ -64,7 +64,7 @@ describe.skipIf(testDatabaseKind() !== "postgres")("pg queries through their cal
     beforeAll(async () => {
       cached = new CallbackQueryClient({
         connectionString: t.database.url,
-        statementCache: { threshold: 2, size: 2 },
+        statementCache: { threshold: 2, size: 2, chars: 100_000 },
       });
       await cached.connect();
     });

@@ -84,7 +84,7 @@ export class CallbackQueryClient extends pg.Client {
     else if (TRANSACTION_END.test(text)) this.#inTransaction = false;
     if (this.#inTransaction || !withValues) return undefined;
     const { name, close } = this.statements.planFor(text);
-    this.close(close);
+    for (const closed of close ?? []) this.close(closed);
     return name;
   }
 

@@ -72,9 +72,11 @@ export const INNER_MIN_CHARS = 3;
  * to the phrase (`<%`, pg_trgm's word similarity). A record counts once, by its best match; the
  * hits are ranked by how whole the match is, then key before label before other texts.
  *
- * The patterns an index reads are written into the text as literals, not parameters: a statement
- * a connection repeats runs prepared, and once PostgreSQL plans it generically it cannot see a
- * parameter's prefix or trigrams, so it would scan a whole index instead of a range of it.
+ * The words are parameters, so one text serves every query of the same shape (types, number of
+ * words, looks): a connection keeps it prepared (db/statement-cache.ts) and PostgreSQL plans it
+ * once, where planning a new text took most of a query's time (docs/performance.md). A plan made
+ * for any words cannot read a LIKE pattern's prefix, so the start look names its btree range by
+ * both bounds (startBounds).
  */
 export async function searchRows(
   db: Db,
@@ -87,15 +89,17 @@ export async function searchRows(
   const longest = Math.max(...query.words.map((w) => [...w].length));
   const inner = !query.startOnly && longest >= INNER_MIN_CHARS;
   const typo = !query.startOnly && longest >= TYPO_MIN_CHARS;
-  const limit = scope.perTypeLimit;
+  // A literal: a plan made for any limit would take it for a tenth of the rows.
+  const limit = sql.lit(scope.perTypeLimit);
   // What the start's btree holds of a value: its first 64 characters folded. A longer phrase is
   // checked on the whole folded value as well, written so that no index serves the check: given
   // the words' GIN for it, the planner (misjudging how many values start so) read every one of
   // them through both indexes and sorted them, 10,000 of 400,000 columns for 'it', instead of
   // reading the btree in order up to the limit.
   const startOf = ` ${phrase}`.slice(0, 64);
+  const [from, to] = startBounds(startOf);
   const startExact = (folded: RawBuilder<unknown>) =>
-    startOf === ` ${phrase}` ? sql`` : sql`and (${folded} || '') like ${sql.lit(` ${phrase}%`)}`;
+    startOf === ` ${phrase}` ? sql`` : sql`and (${folded} || '') like ${` ${phrase}%`}`;
   const ctes: RawBuilder<unknown>[] = [];
   const typeHits: RawBuilder<unknown>[] = [];
 
@@ -120,11 +124,12 @@ export async function searchRows(
       const words = sql.raw(`w_${ti}_${ai}`);
       const similar = sql.raw(`y_${ti}_${ai}`);
       ctes.push(sql`${start} as materialized (${found}
-        and app.search_start(${col}) like ${sql.lit(`${startOf}%`)} ${startExact(folded)}
+        and app.search_start(${col}) ~>=~ ${from} and app.search_start(${col}) ~<~ ${to}
+        ${startExact(folded)}
         order by app.search_start(${col}) using ~<~ limit ${limit})`);
       tiers.push(sql`select * from ${start}`);
       if (inner) {
-        const each = query.words.map((w) => sql`${folded} like ${sql.lit(`% ${w}%`)}`);
+        const each = query.words.map((w) => sql`${folded} like ${`% ${w}%`}`);
         ctes.push(sql`${words} as materialized (${found}
           and (select count(*) from ${start}) < ${limit}
           and ${sql.join(each, sql` and `)} limit ${limit})`);
@@ -136,7 +141,7 @@ export async function searchRows(
           : sql`(select count(*) from ${start})`;
         ctes.push(sql`${similar} as materialized (${found}
           and ${before} < ${limit}
-          and ${sql.lit(phrase)} <% ${folded} limit ${limit})`);
+          and ${phrase}::text <% ${folded} limit ${limit})`);
         tiers.push(sql`select * from ${similar}`);
       }
     });
@@ -191,6 +196,23 @@ export async function searchRows(
     where ${inPage} or r.type_rank = 1
     order by ${groupFirst}r.position`.execute(db);
   return rows;
+}
+
+/**
+ * The btree range (text_pattern_ops: byte order, which in UTF-8 is code point order) of the texts
+ * that start with `prefix`: from it, up to the prefix with its last character's successor. The
+ * prefix starts with a space, so one of its characters has a successor.
+ */
+export function startBounds(prefix: string): [string, string] {
+  const points = [...prefix];
+  for (let i = points.length - 1; i >= 0; i--) {
+    const next = (points[i].codePointAt(0) ?? 0) + 1;
+    if (next > 0x10ffff) continue;
+    // The UTF-16 surrogates are no characters; a text cannot hold one.
+    const successor = String.fromCodePoint(next === 0xd800 ? 0xe000 : next);
+    return [prefix, points.slice(0, i).join("") + successor];
+  }
+  throw new Error("A search prefix starts with a space");
 }
 
 /** The records searched: the type's read view, or its versions at a past moment. */

@@ -16,6 +16,6 @@ export async function searchRoutes(app: App, { database, model }: AppDeps): Prom
         response: { 200: SearchResult, 400: ErrorBody },
       },
     },
-    async (request) => search(database.reads, model, currentUser(request), request.body),
+    async (request) => search(database, model, currentUser(request), request.body),
   );
 }

@@ -9,7 +9,7 @@ import {
 } from "@ledgerline/contract";
 import { rightsOfRoles } from "../admin/permissions.ts";
 import type { CurrentUser } from "../auth/auth.service.ts";
-import type { Db } from "../db/connection.ts";
+import type { Database, Db } from "../db/connection.ts";
 import { pastMoment } from "../history/as-of-sql.ts";
 import type { EntityType, Model } from "../model/model.ts";
 import { highlightsOf, queryWords } from "./fold.ts";
@@ -41,7 +41,7 @@ const CLASS_KIND = { [KEY]: "key", [LABEL]: "label", [OTHER]: "other" } as const
  * punctuation) answers no hits; it is never an error.
  */
 export async function search(
-  db: Db,
+  database: Pick<Database, "reads" | "genericReads">,
   model: Model,
   user: CurrentUser,
   request: SearchRequest,
@@ -64,17 +64,23 @@ export async function search(
   const perTypeLimit = request.perType
     ? Math.max(BOX_PER_TYPE, size + 1)
     : Math.min(MAX_PER_TYPE, Math.max(offset + size + 1, 100));
-  const rows = await searchRows(
-    db,
-    targets,
-    // One or two characters: only the start of values, a bounded range of an index.
-    { words, startOnly: onlyStopWords || letters <= SEARCH_MIN_CHARS },
-    {
-      includeDiscontinued: request.includeDiscontinued ?? false,
-      asOf,
-      perTypeLimit,
-      page: request.perType ? { kind: "perType", size } : { kind: "page", offset, size },
-    },
+  // Today's search is planned once per shape (Database.genericReads); a past moment's reads each
+  // type's versions, whose plan depends on the moment.
+  const run = (work: (db: Db) => Promise<SearchRow[]>) =>
+    asOf === undefined ? database.genericReads(work) : work(database.reads);
+  const rows = await run((db) =>
+    searchRows(
+      db,
+      targets,
+      // One or two characters: only the start of values, a bounded range of an index.
+      { words, startOnly: onlyStopWords || letters <= SEARCH_MIN_CHARS },
+      {
+        includeDiscontinued: request.includeDiscontinued ?? false,
+        asOf,
+        perTypeLimit,
+        page: request.perType ? { kind: "perType", size } : { kind: "page", offset, size },
+      },
+    ),
   );
   return answerOf(rows, targets, words, perTypeLimit);
 }

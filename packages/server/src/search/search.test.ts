@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, TEST_USER_PASSWORD, type TestApp } from "../testing/test-app.ts";
 import { testModelDir, typeIn } from "../testing/test-model.ts";
 import { upload, workbookOf } from "../testing/xlsx-files.ts";
+import { startBounds } from "./search.repository.ts";
 
 let t: TestApp;
 let modelDir: string;
@@ -90,6 +91,20 @@ describe("POST /api/search", () => {
     expect(result.hits.find((h) => h.label === "Argentina (AR)")).toMatchObject({
       match: "similar",
     });
+  });
+
+  it("answers each query its own hits when one prepared statement serves them all", async () => {
+    // Queries of one shape (a word of five letters or more): on PostgreSQL a connection keeps
+    // their statement prepared after a few runs, planned once for any words.
+    const firsts = {
+      argen: "Argentina (AR)",
+      herzeg: "Bosnia and Herzegovina (BA)",
+      switz: "Switzerland (CH)",
+      argentnia: "Argentina (AR)",
+    };
+    for (let round = 0; round < 4; round++)
+      for (const [query, label] of Object.entries(firsts))
+        expect(labels(await search({ query, perType: true, pageSize: 4 }))[0], query).toBe(label);
   });
 
   it("searches an attribute the model marks searchable, and only the kinds asked for", async () => {
@@ -236,5 +251,22 @@ describe("POST /api/search", () => {
     }
     expect(await search({ query: "%" })).toMatchObject({ hits: [], words: [] });
     expect((await search({ query: "the of and" })).words).toEqual(["the", "of", "and"]);
+  });
+});
+
+describe("startBounds", () => {
+  it("bounds the texts starting with a prefix, in code point order", () => {
+    expect(startBounds(" ab")).toEqual([" ab", " ac"]);
+    expect(startBounds(" z\u{10FFFF}")).toEqual([" z\u{10FFFF}", " {"]);
+    expect(startBounds(" \u{D7FF}")).toEqual([" \u{D7FF}", " \u{E000}"]);
+    const [from, to] = startBounds(" é");
+    const inside = [" é", " éa", " é\u{10FFFF}"];
+    const outside = [" e", " ê", " f", " ", " \u{10FFFF}"];
+    // The btree's order: the texts' UTF-8 bytes compared.
+    const bytes = (s: string) => Buffer.from(s, "utf8");
+    const within = (s: string) =>
+      Buffer.compare(bytes(s), bytes(from)) >= 0 && Buffer.compare(bytes(s), bytes(to)) < 0;
+    expect(inside.filter(within)).toEqual(inside);
+    expect(outside.filter(within)).toEqual([]);
   });
 });
