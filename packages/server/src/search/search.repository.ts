@@ -156,7 +156,7 @@ export async function searchRows(
     const best = sql.raw(`b_${ti}`);
     ctes.push(sql`${best} as (
       select distinct on (m.id) m.id, m.attribute, m.class, case m.attribute ${quality} end as quality
-      from (${sql.join(tiers, sql` union all `)}) m join ${scanned} t on t.entity_key_id = m.id
+      from (${sql.join(tiers, sql` union all `)}) m ${byId(scanned, "t", sql`m.id`)}
       order by m.id, 4, m.class)`);
     const matchedValue = sql.join(
       target.attributes.map(
@@ -169,7 +169,7 @@ export async function searchRows(
         ${target.type.name}::text as entity_type, b.id as entity_key_id, b.attribute, b.class,
         b.quality, ${labelSql(target.type, "v")} as label, (case b.attribute ${matchedValue} end) as value,
         v.is_deleted
-      from ${best} b join ${relation} v on v.entity_key_id = b.id`);
+      from ${best} b ${byId(relation, "v", sql`b.id`)}`);
   });
 
   const bucket = sql`case when h.quality <= ${QUALITY.words} then 0 when h.quality <= ${QUALITY.wordStarts} then 1 else 2 end`;
@@ -219,6 +219,17 @@ export function startBounds(prefix: string): [string, string] {
 function sourceOf(target: SearchTarget, asOf: string | undefined): RawBuilder<unknown> {
   if (asOf !== undefined) return sql`(${readViewAt(target.context, target.type, asOf)})`;
   return sql.table(`${target.context.schema}.${viewNameOf(target.type.name)}`);
+}
+
+/**
+ * The row of `relation` with entity_key_id `id`, as `alias`, read by its key's index for each match.
+ * A plan made for any words takes each look for its whole limit (300 matches of the Data
+ * Dictionary's data objects, say), and joined them by reading all 20,000 of them into a hash; the
+ * looks find a few.
+ */
+function byId(relation: RawBuilder<unknown>, alias: string, id: RawBuilder<unknown>) {
+  const row = sql.raw(alias);
+  return sql`cross join lateral (select * from ${relation} ${row} where ${row}.entity_key_id = ${id} limit 1) ${row}`;
 }
 
 /** The folded value (migration 018) of an attribute of the row `t`. */
