@@ -88,7 +88,8 @@ export interface Database {
    * Runs `work` on one connection of `reads` whose statements are planned for any parameter values
    * (PostgreSQL's plan_cache_mode force_generic_plan), so a statement it keeps prepared is planned
    * once: for a statement that takes longer to plan than to run and whose plan fits every value
-   * (the search box's). On PGlite `work` runs on `reads`: its statements are never kept prepared.
+   * (the search box's). With DATABASE_STATEMENT_CACHE=0, and on PGlite, `work` runs on `reads` as
+   * it is: their statements are never kept prepared.
    */
   genericReads<T>(work: (reads: Db) => Promise<T>): Promise<T>;
   kind: DatabaseKind;
@@ -196,15 +197,19 @@ function openPostgres(
   return {
     db,
     reads,
+    // Without prepared statements a generic plan saves nothing, and behind a pooler in transaction
+    // mode (the reason to turn them off) the setting could land on another client's connection.
     genericReads: (work) =>
-      reads.connection().execute(async (connection) => {
-        await sql`set plan_cache_mode = force_generic_plan`.execute(connection);
-        try {
-          return await work(connection);
-        } finally {
-          await sql`reset plan_cache_mode`.execute(connection);
-        }
-      }),
+      statementCache.size === 0
+        ? work(reads)
+        : reads.connection().execute(async (connection) => {
+            await sql`set plan_cache_mode = force_generic_plan`.execute(connection);
+            try {
+              return await work(connection);
+            } finally {
+              await sql`reset plan_cache_mode`.execute(connection);
+            }
+          }),
     kind: "postgres",
     copyRows: async (on, target, data) => {
       if (on.isTransaction) {

@@ -1,4 +1,4 @@
-import { type RawBuilder, sql } from "kysely";
+import { CompiledQuery, type RawBuilder, sql } from "kysely";
 import type { Db } from "../db/connection.ts";
 import { readViewAt } from "../history/as-of-sql.ts";
 import type { Attribute, ContextModel, EntityType } from "../model/model.ts";
@@ -58,6 +58,27 @@ export interface SearchRow {
   in_page: boolean;
 }
 
+/** The compiled statements of one model, by shape (searchRows). */
+export type SearchStatements = Map<string, CompiledQuery<SearchRow>>;
+/** Shapes kept compiled per model; beyond it they are all forgotten and built again as asked. */
+const MAX_SHAPES = 200;
+
+/** What the query gives a statement of its shape: its words, and the page asked for. */
+interface QueryValues {
+  words: readonly string[];
+  phrase: string;
+  /** startBounds of the phrase's start. */
+  from: string;
+  to: string;
+  page: SearchScope["page"];
+}
+
+/** A parameter of a shape's statement whose value each query gives. */
+class QueryValue {
+  constructor(readonly of: (query: QueryValues) => unknown) {}
+}
+const value = (of: (query: QueryValues) => unknown) => sql`${new QueryValue(of)}`;
+
 /** Typos are looked for only in words this long: shorter ones are too alike to tell apart. */
 export const TYPO_MIN_CHARS = 5;
 /** Inner words are looked for only from this many characters (a trigram): shorter ones match most texts. */
@@ -73,13 +94,14 @@ export const INNER_MIN_CHARS = 3;
  * hits are ranked by how whole the match is, then key before label before other texts.
  *
  * The words are parameters, so one text serves every query of the same shape (types, number of
- * words, looks): a connection keeps it prepared (db/statement-cache.ts) and PostgreSQL plans it
- * once, where planning a new text took most of a query's time (docs/performance.md). A plan made
- * for any words cannot read a LIKE pattern's prefix, so the start look names its btree range by
- * both bounds (startBounds).
+ * words, looks): it is built once (`statements`), a connection keeps it prepared
+ * (db/statement-cache.ts) and PostgreSQL plans it once, where building and planning a new text
+ * took most of a query's time (docs/performance.md). A plan made for any words cannot read a LIKE
+ * pattern's prefix, so the start look names its btree range by both bounds (startBounds).
  */
 export async function searchRows(
   db: Db,
+  statements: SearchStatements,
   targets: readonly SearchTarget[],
   query: SearchWords,
   scope: SearchScope,
@@ -87,19 +109,74 @@ export async function searchRows(
   if (targets.length === 0 || query.words.length === 0) return [];
   const phrase = query.words.join(" ");
   const longest = Math.max(...query.words.map((w) => [...w].length));
-  const inner = !query.startOnly && longest >= INNER_MIN_CHARS;
-  const typo = !query.startOnly && longest >= TYPO_MIN_CHARS;
+  // What the start's btree holds of a value: the first 64 characters (code points) folded.
+  const spaced = [...` ${phrase}`];
+  const shape: SearchShape = {
+    words: query.words.length,
+    inner: !query.startOnly && longest >= INNER_MIN_CHARS,
+    typo: !query.startOnly && longest >= TYPO_MIN_CHARS,
+    startCut: spaced.length > START_CHARS,
+  };
+  // A past moment's statement names the moment: it is built for the one query.
+  const key =
+    scope.asOf === undefined
+      ? JSON.stringify([
+          shape,
+          scope.includeDiscontinued,
+          scope.perTypeLimit,
+          scope.page.kind,
+          targets.map((t) => [
+            t.context.name,
+            t.type.name,
+            t.attributes.map((a) => [a.attribute.name, a.class]),
+          ]),
+        ])
+      : undefined;
+  let statement = key === undefined ? undefined : statements.get(key);
+  if (statement === undefined) {
+    statement = searchStatement(targets, shape, scope).compile(db);
+    if (key !== undefined) {
+      if (statements.size >= MAX_SHAPES) statements.clear();
+      statements.set(key, statement);
+    }
+  }
+  const [from, to] = startBounds(spaced.slice(0, START_CHARS).join(""));
+  const values: QueryValues = { words: query.words, phrase, from, to, page: scope.page };
+  const parameters = statement.parameters.map((p) => (p instanceof QueryValue ? p.of(values) : p));
+  const { rows } = await db.executeQuery<SearchRow>(CompiledQuery.raw(statement.sql, parameters));
+  return rows;
+}
+
+/** What a search statement's text depends on, beside its targets and scope. */
+interface SearchShape {
+  words: number;
+  /** The inner-words look runs. */
+  inner: boolean;
+  /** The similar-words look runs. */
+  typo: boolean;
+  /** The phrase is longer than the start's btree holds. */
+  startCut: boolean;
+}
+
+/** What the start's btree holds of a value (app.search_start): its first 64 characters folded. */
+const START_CHARS = 64;
+
+/** The statement of searchRows for a shape, the query's values in it as QueryValue parameters. */
+function searchStatement(
+  targets: readonly SearchTarget[],
+  shape: SearchShape,
+  scope: SearchScope,
+): RawBuilder<SearchRow> {
+  const { inner, typo } = shape;
+  const wordAt = Array.from({ length: shape.words }, (_, i) => i);
   // A literal: a plan made for any limit would take it for a tenth of the rows.
   const limit = sql.lit(scope.perTypeLimit);
-  // What the start's btree holds of a value: its first 64 characters folded. A longer phrase is
-  // checked on the whole folded value as well, written so that no index serves the check: given
-  // the words' GIN for it, the planner (misjudging how many values start so) read every one of
-  // them through both indexes and sorted them, 10,000 of 400,000 columns for 'it', instead of
-  // reading the btree in order up to the limit.
-  const startOf = ` ${phrase}`.slice(0, 64);
-  const [from, to] = startBounds(startOf);
+  // A phrase longer than the start's btree holds is checked on the whole folded value as well,
+  // written so that no index serves the check: given the words' GIN for it, the planner
+  // (misjudging how many values start so) read every one of them through both indexes and sorted
+  // them, 10,000 of 400,000 columns for 'it', instead of reading the btree in order up to the limit.
   const startExact = (folded: RawBuilder<unknown>) =>
-    startOf === ` ${phrase}` ? sql`` : sql`and (${folded} || '') like ${` ${phrase}%`}`;
+    shape.startCut ? sql`and (${folded} || '') like ${value((q) => ` ${q.phrase}%`)}` : sql``;
   const ctes: RawBuilder<unknown>[] = [];
   const typeHits: RawBuilder<unknown>[] = [];
 
@@ -124,12 +201,13 @@ export async function searchRows(
       const words = sql.raw(`w_${ti}_${ai}`);
       const similar = sql.raw(`y_${ti}_${ai}`);
       ctes.push(sql`${start} as materialized (${found}
-        and app.search_start(${col}) ~>=~ ${from} and app.search_start(${col}) ~<~ ${to}
+        and app.search_start(${col}) ~>=~ ${value((q) => q.from)}
+        and app.search_start(${col}) ~<~ ${value((q) => q.to)}
         ${startExact(folded)}
         order by app.search_start(${col}) using ~<~ limit ${limit})`);
       tiers.push(sql`select * from ${start}`);
       if (inner) {
-        const each = query.words.map((w) => sql`${folded} like ${`% ${w}%`}`);
+        const each = wordAt.map((i) => sql`${folded} like ${value((q) => `% ${q.words[i]}%`)}`);
         ctes.push(sql`${words} as materialized (${found}
           and (select count(*) from ${start}) < ${limit}
           and ${sql.join(each, sql` and `)} limit ${limit})`);
@@ -141,7 +219,7 @@ export async function searchRows(
           : sql`(select count(*) from ${start})`;
         ctes.push(sql`${similar} as materialized (${found}
           and ${before} < ${limit}
-          and ${phrase}::text <% ${folded} limit ${limit})`);
+          and ${value((q) => q.phrase)}::text <% ${folded} limit ${limit})`);
         tiers.push(sql`select * from ${similar}`);
       }
     });
@@ -149,7 +227,7 @@ export async function searchRows(
     const quality = sql.join(
       target.attributes.map(
         ({ attribute }) =>
-          sql`when ${sql.lit(attribute.name)} then ${qualitySql(foldedOf(attribute), query.words, phrase)}`,
+          sql`when ${sql.lit(attribute.name)} then ${qualitySql(foldedOf(attribute), wordAt)}`,
       ),
       sql` `,
     );
@@ -174,16 +252,17 @@ export async function searchRows(
 
   const bucket = sql`case when h.quality <= ${QUALITY.words} then 0 when h.quality <= ${QUALITY.wordStarts} then 1 else 2 end`;
   const order = sql`${bucket}, h.class, h.quality, length(h.label), h.label, h.context, h.entity_type, h.entity_key_id`;
+  const offset = ({ page }: QueryValues) => (page.kind === "page" ? page.offset : 0);
   const inPage =
     scope.page.kind === "perType"
-      ? sql`r.type_rank <= ${scope.page.size}`
-      : sql`r.position > ${scope.page.offset} and r.position <= ${scope.page.offset + scope.page.size}`;
+      ? sql`r.type_rank <= ${value(({ page }) => page.size)}`
+      : sql`r.position > ${value(offset)} and r.position <= ${value((q) => offset(q) + q.page.size)}`;
   // The box shows each type's hits together, its types in the order of their best hits.
   const groupFirst =
     scope.page.kind === "perType"
       ? sql`min(r.position) over (partition by r.context, r.entity_type), `
       : sql``;
-  const { rows } = await sql<SearchRow>`with ${sql.join(ctes, sql`, `)},
+  return sql<SearchRow>`with ${sql.join(ctes, sql`, `)},
     hits as (${sql.join(typeHits, sql` union all `)}),
     ranked as (
       select h.*, count(*) over (partition by h.context, h.entity_type)::int as type_count,
@@ -194,8 +273,7 @@ export async function searchRows(
       r.quality, r.label, r.value, r.is_deleted, r.type_count, r.type_rank, ${inPage} as in_page
     from ranked r
     where ${inPage} or r.type_rank = 1
-    order by ${groupFirst}r.position`.execute(db);
-  return rows;
+    order by ${groupFirst}r.position`;
 }
 
 /**
@@ -237,18 +315,16 @@ function foldedOf(attribute: Attribute): RawBuilder<unknown> {
   return sql`app.search_fold(${sql.ref(`t.${attribute.name}`)})`;
 }
 
-/** QUALITY of a folded value (with its leading space) for the query's words. */
-function qualitySql(
-  folded: RawBuilder<unknown>,
-  words: readonly string[],
-  phrase: string,
-): RawBuilder<number> {
-  const wordStarts = words.map((w) => sql`${folded} like ${`% ${w}%`}`);
-  const wholeWords = words.map((w) => sql`(${folded} || ' ') like ${`% ${w} %`}`);
+/** QUALITY of a folded value (with its leading space) for the query's words (their places). */
+function qualitySql(folded: RawBuilder<unknown>, wordAt: readonly number[]): RawBuilder<number> {
+  const wordStarts = wordAt.map((i) => sql`${folded} like ${value((q) => `% ${q.words[i]}%`)}`);
+  const wholeWords = wordAt.map(
+    (i) => sql`(${folded} || ' ') like ${value((q) => `% ${q.words[i]} %`)}`,
+  );
   return sql<number>`case
-    when ${folded} = ${` ${phrase}`} then ${QUALITY.value}::int
+    when ${folded} = ${value((q) => ` ${q.phrase}`)} then ${QUALITY.value}::int
     when ${sql.join(wholeWords, sql` and `)} then ${QUALITY.words}::int
-    when ${folded} like ${` ${phrase}%`} then ${QUALITY.start}::int
+    when ${folded} like ${value((q) => ` ${q.phrase}%`)} then ${QUALITY.start}::int
     when ${sql.join(wordStarts, sql` and `)} then ${QUALITY.wordStarts}::int
     else ${QUALITY.similar}::int end`;
 }

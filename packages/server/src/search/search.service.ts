@@ -20,6 +20,7 @@ import {
   OTHER,
   QUALITY,
   type SearchRow,
+  type SearchStatements,
   type SearchTarget,
   searchRows,
 } from "./search.repository.ts";
@@ -71,6 +72,7 @@ export async function search(
   const rows = await run((db) =>
     searchRows(
       db,
+      statementsOf(model),
       targets,
       // One or two characters: only the start of values, a bounded range of an index.
       { words, startOnly: onlyStopWords || letters <= SEARCH_MIN_CHARS },
@@ -83,6 +85,18 @@ export async function search(
     ),
   );
   return answerOf(rows, targets, words, perTypeLimit);
+}
+
+const STATEMENTS = new WeakMap<Model, SearchStatements>();
+
+/** The search statements built for a model's types (searchRows). */
+function statementsOf(model: Model): SearchStatements {
+  let statements = STATEMENTS.get(model);
+  if (statements === undefined) {
+    statements = new Map();
+    STATEMENTS.set(model, statements);
+  }
+  return statements;
 }
 
 /** The readable types with searchable attributes, narrowed to what the request asks for. */

@@ -242,6 +242,8 @@ describe("POST /api/search", () => {
       "ab\u0000cd",
       "eur\u0000",
       "🙂 euro 🇪🇺",
+      // Longer than the start's index holds, cut at a character outside the Basic Multilingual Plane.
+      `a ${"🙂".repeat(40)} ${"🙂".repeat(40)}`,
     ];
     for (const query of inputs) {
       const started = performance.now();
