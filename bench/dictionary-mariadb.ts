@@ -89,13 +89,14 @@ export async function createMariadbBenchSource(
       `insert into ${table} select ${values.join(", ")} from \`${databaseOf(prefix, t)}\`.seq_1_to_${rows}`,
     );
   }
-  const created = await timed(() => run(statements));
+  const drop = () => run(databases.map((d) => `drop database if exists \`${d}\``));
+  const created = await timed(() => run(statements)).catch(async (error: unknown) => {
+    // What was created before the failure is dropped: the databases would stay on the server.
+    await drop();
+    throw error;
+  });
   console.log(`MariaDB source created in ${created.seconds.toFixed(1)} s`);
-  return {
-    databases,
-    exec: run,
-    drop: () => run(databases.map((d) => `drop database if exists \`${d}\``)),
-  };
+  return { databases, exec: run, drop };
 }
 
 /** 5% of the tables change (a new column, a new comment) and 2% are dropped, none of them referred to. */
