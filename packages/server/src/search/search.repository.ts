@@ -78,6 +78,10 @@ class QueryValue {
   constructor(readonly of: (query: QueryValues) => unknown) {}
 }
 const value = (of: (query: QueryValues) => unknown) => sql`${new QueryValue(of)}`;
+/** The LIKE pattern of a folded value starting with the phrase. */
+const phraseStart = () => value((q) => ` ${q.phrase}%`);
+/** The LIKE pattern of a folded value with a word starting with the query's word at `i`. */
+const wordStart = (i: number) => value((q) => `% ${q.words[i]}%`);
 
 /** Typos are looked for only in words this long: shorter ones are too alike to tell apart. */
 export const TYPO_MIN_CHARS = 5;
@@ -176,7 +180,7 @@ function searchStatement(
   // (misjudging how many values start so) read every one of them through both indexes and sorted
   // them, 10,000 of 400,000 columns for 'it', instead of reading the btree in order up to the limit.
   const startExact = (folded: RawBuilder<unknown>) =>
-    shape.startCut ? sql`and (${folded} || '') like ${value((q) => ` ${q.phrase}%`)}` : sql``;
+    shape.startCut ? sql`and (${folded} || '') like ${phraseStart()}` : sql``;
   const ctes: RawBuilder<unknown>[] = [];
   const typeHits: RawBuilder<unknown>[] = [];
 
@@ -207,7 +211,7 @@ function searchStatement(
         order by app.search_start(${col}) using ~<~ limit ${limit})`);
       tiers.push(sql`select * from ${start}`);
       if (inner) {
-        const each = wordAt.map((i) => sql`${folded} like ${value((q) => `% ${q.words[i]}%`)}`);
+        const each = wordAt.map((i) => sql`${folded} like ${wordStart(i)}`);
         ctes.push(sql`${words} as materialized (${found}
           and (select count(*) from ${start}) < ${limit}
           and ${sql.join(each, sql` and `)} limit ${limit})`);
@@ -317,14 +321,14 @@ function foldedOf(attribute: Attribute): RawBuilder<unknown> {
 
 /** QUALITY of a folded value (with its leading space) for the query's words (their places). */
 function qualitySql(folded: RawBuilder<unknown>, wordAt: readonly number[]): RawBuilder<number> {
-  const wordStarts = wordAt.map((i) => sql`${folded} like ${value((q) => `% ${q.words[i]}%`)}`);
+  const wordStarts = wordAt.map((i) => sql`${folded} like ${wordStart(i)}`);
   const wholeWords = wordAt.map(
     (i) => sql`(${folded} || ' ') like ${value((q) => `% ${q.words[i]} %`)}`,
   );
   return sql<number>`case
     when ${folded} = ${value((q) => ` ${q.phrase}`)} then ${QUALITY.value}::int
     when ${sql.join(wholeWords, sql` and `)} then ${QUALITY.words}::int
-    when ${folded} like ${value((q) => ` ${q.phrase}%`)} then ${QUALITY.start}::int
+    when ${folded} like ${phraseStart()} then ${QUALITY.start}::int
     when ${sql.join(wordStarts, sql` and `)} then ${QUALITY.wordStarts}::int
     else ${QUALITY.similar}::int end`;
 }
