@@ -20,6 +20,7 @@ import * as searchFold from "./migrations/018-search-fold.ts";
 import * as columnProfiles from "./migrations/019-column-profiles.ts";
 import * as treePaths from "./migrations/020-tree-paths.ts";
 import * as fasterFold from "./migrations/021-faster-fold.ts";
+import * as foldInPlpgsql from "./migrations/022-fold-in-plpgsql.ts";
 
 // Ordered by name; a new migration is a new numbered file added here. Applied migrations never change.
 const MIGRATIONS: Record<string, Migration> = {
@@ -44,6 +45,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "019-column-profiles": columnProfiles,
   "020-tree-paths": treePaths,
   "021-faster-fold": fasterFold,
+  "022-fold-in-plpgsql": foldInPlpgsql,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -30,8 +30,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql
     .raw(`create or replace function app.search_fold(value text) returns text
     language sql immutable strict parallel safe
-    return ' ' || case when octet_length(value) = length(value)
-      then regexp_replace(lower(value collate "C"), ${quoteLiteral(ASCII_SEPARATORS)}, ' ', 'g')
-      else translate(lower(value collate "C"), ${quoteLiteral(FOLD_FROM_BEYOND_AZ)}, ${quoteLiteral(FOLD_TO_BEYOND_AZ)}) end`)
+    return ${FOLD_EXPRESSION}`)
     .execute(db);
 }
+
+/** The fold of `value` (a text parameter) as this migration computes it. */
+export const FOLD_EXPRESSION = `' ' || case when octet_length(value) = length(value)
+      then regexp_replace(lower(value collate "C"), ${quoteLiteral(ASCII_SEPARATORS)}, ' ', 'g')
+      else translate(lower(value collate "C"), ${quoteLiteral(FOLD_FROM_BEYOND_AZ)}, ${quoteLiteral(FOLD_TO_BEYOND_AZ)}) end`;

@@ -5,8 +5,8 @@ import type { Database } from "../connection.ts";
 import { migrateToLatest } from "../migrate.ts";
 import { FOLD_FROM, FOLD_TO } from "./018-search-fold.ts";
 
-// Migration 021 rewrites app.search_fold for speed over indexes built with migration 018's: it
-// must answer exactly what that one did, for every character and for texts mixing them.
+// Migrations 021 and 022 rewrite app.search_fold for speed over indexes built with migration 018's:
+// it must answer exactly what that one did, for every character and for texts mixing them.
 
 let database: Database;
 let db: Kysely<unknown>;
