@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { Kysely, type KyselyConfig, PostgresDialect, sql } from "kysely";
+import { Kysely, type KyselyConfig, PostgresDialect } from "kysely";
 import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import type { CopyData } from "./copy-text.ts";
@@ -85,11 +85,12 @@ export interface Database {
    */
   reads: Db;
   /**
-   * Runs `work` on one connection of `reads` whose statements are planned for any parameter values
-   * (PostgreSQL's plan_cache_mode force_generic_plan), so a statement it keeps prepared is planned
-   * once: for a statement that takes longer to plan than to run and whose plan fits every value
-   * (the search box's). With DATABASE_STATEMENT_CACHE=0, and on PGlite, `work` runs on `reads` as
-   * it is: their statements are never kept prepared.
+   * Runs `work` on connections like those of `reads` whose statements are planned for any parameter
+   * values (PostgreSQL's plan_cache_mode force_generic_plan), so a statement they keep prepared is
+   * planned once, and never with parallel workers: for a statement that takes longer to plan than
+   * to run, whose plan fits every value, and which many callers run at once (the search box's).
+   * With DATABASE_STATEMENT_CACHE=0, and on PGlite, `work` runs on `reads` as it is: their
+   * statements are never kept prepared.
    */
   genericReads<T>(work: (reads: Db) => Promise<T>): Promise<T>;
   kind: DatabaseKind;
@@ -141,12 +142,26 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return openPglite(dir, options.log);
 }
 
+/**
+ * The settings of the connections of Database.genericReads. A generic plan is made for the rows a
+ * look may read at most, and launching parallel workers for such a look cost 5-10 ms where the
+ * look itself costs a fraction of one (docs/decisions.md, The search box).
+ */
+const GENERIC_READS_SETTINGS = {
+  plan_cache_mode: "force_generic_plan",
+  max_parallel_workers_per_gather: "0",
+};
+
 function postgresPool(
   url: string,
   max: number,
   statementCache: StatementCacheLimits,
   statementTimeoutMs: number,
+  settings: Record<string, string> = {},
 ): pg.Pool {
+  const options = Object.entries(settings)
+    .map(([name, value]) => `-c ${name}=${value}`)
+    .join(" ");
   // The pool hands its options to each client it makes (CallbackQueryClient reads statementCache).
   const pool = new pg.Pool({
     connectionString: url,
@@ -156,6 +171,7 @@ function postgresPool(
     ...({ statementCache } as pg.PoolConfig),
     // Sent with the connection's start-up: no statement of its own per request or per connection.
     ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}),
+    ...(options ? { options } : {}),
     types: {
       getTypeParser: ((oid: number, format?: "text" | "binary") =>
         VALUE_PARSERS[oid] ?? pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
@@ -183,7 +199,16 @@ function openPostgres(
   const reads = readsPool
     ? new Kysely<AppTables>({ dialect: new PostgresDialect({ pool: readsPool }), log })
     : db;
-  const pools = readsPool ? [pool, readsPool] : [pool];
+  // Without prepared statements a generic plan saves nothing, and behind a pooler in transaction
+  // mode (the reason to turn them off) start-up settings may not be accepted.
+  const genericPool =
+    statementCache.size === 0
+      ? undefined
+      : postgresPool(url, max, statementCache, statementTimeoutMs, GENERIC_READS_SETTINGS);
+  const genericReads = genericPool
+    ? new Kysely<AppTables>({ dialect: new PostgresDialect({ pool: genericPool }), log })
+    : reads;
+  const pools = [pool, ...(readsPool ? [readsPool] : []), ...(genericPool ? [genericPool] : [])];
   // COPY needs the raw connection, which Kysely does not hand out: a transaction of
   // Database.transaction runs on a connection taken from the pool first, noted here by the
   // transaction object it hands to `work`.
@@ -197,19 +222,7 @@ function openPostgres(
   return {
     db,
     reads,
-    // Without prepared statements a generic plan saves nothing, and behind a pooler in transaction
-    // mode (the reason to turn them off) the setting could land on another client's connection.
-    genericReads: (work) =>
-      statementCache.size === 0
-        ? work(reads)
-        : reads.connection().execute(async (connection) => {
-            await sql`set plan_cache_mode = force_generic_plan`.execute(connection);
-            try {
-              return await work(connection);
-            } finally {
-              await sql`reset plan_cache_mode`.execute(connection);
-            }
-          }),
+    genericReads: (work) => work(genericReads),
     kind: "postgres",
     copyRows: async (on, target, data) => {
       if (on.isTransaction) {
@@ -277,6 +290,7 @@ function openPostgres(
     statements,
     close: async () => {
       await Promise.all([...listeners].map((c) => c.end().catch(() => undefined)));
+      if (genericReads !== reads) await genericReads.destroy();
       if (reads !== db) await reads.destroy();
       await db.destroy();
     },

@@ -70,6 +70,9 @@ interface QueryValues {
   /** startBounds of the phrase's start. */
   from: string;
   to: string;
+  /** startBounds of the phrase's first TYPO_MIN_CHARS - 1 characters. */
+  typoFrom: string;
+  typoTo: string;
   page: SearchScope["page"];
 }
 
@@ -87,6 +90,8 @@ const wordStart = (i: number) => value((q) => `% ${q.words[i]}%`);
 export const TYPO_MIN_CHARS = 5;
 /** Inner words are looked for only from this many characters (a trigram): shorter ones match most texts. */
 export const INNER_MIN_CHARS = 3;
+/** The values the typo look's first, bounded look checks: those nearest its start in the btree. */
+const TYPO_START_ROWS = 100;
 
 /**
  * The best matches of the query in the targets, set-based in one statement. For each searchable
@@ -117,6 +122,7 @@ export async function searchRows(
   const spaced = [...` ${phrase}`];
   const shape: SearchShape = {
     words: query.words.length,
+    trigramWords: query.words.flatMap((w, i) => ([...w].length >= INNER_MIN_CHARS ? [i] : [])),
     inner: !query.startOnly && longest >= INNER_MIN_CHARS,
     typo: !query.startOnly && longest >= TYPO_MIN_CHARS,
     startCut: spaced.length > START_CHARS,
@@ -145,7 +151,16 @@ export async function searchRows(
     }
   }
   const [from, to] = startBounds(spaced.slice(0, START_CHARS).join(""));
-  const values: QueryValues = { words: query.words, phrase, from, to, page: scope.page };
+  const [typoFrom, typoTo] = startBounds(spaced.slice(0, TYPO_MIN_CHARS).join(""));
+  const values: QueryValues = {
+    words: query.words,
+    phrase,
+    from,
+    to,
+    typoFrom,
+    typoTo,
+    page: scope.page,
+  };
   const parameters = statement.parameters.map((p) => (p instanceof QueryValue ? p.of(values) : p));
   const { rows } = await db.executeQuery<SearchRow>(CompiledQuery.raw(statement.sql, parameters));
   return rows;
@@ -154,6 +169,8 @@ export async function searchRows(
 /** What a search statement's text depends on, beside its targets and scope. */
 interface SearchShape {
   words: number;
+  /** The places of the words with a trigram (INNER_MIN_CHARS), which the inner-words look reads its GIN by. */
+  trigramWords: readonly number[];
   /** The inner-words look runs. */
   inner: boolean;
   /** The similar-words look runs. */
@@ -211,20 +228,41 @@ function searchStatement(
         order by app.search_start(${col}) using ~<~ limit ${limit})`);
       tiers.push(sql`select * from ${start}`);
       if (inner) {
-        const each = wordAt.map((i) => sql`${folded} like ${wordStart(i)}`);
+        // A word with a trigram reads the GIN by the word alone, its start checked on the rows
+        // found: the trigrams of a word's start (' it' and '  i' of 'it000123') are among the
+        // longest posting lists, and reading them took most of the look's time. A shorter word
+        // has no trigram but those (docs/performance.md).
+        const each = wordAt.map((i) =>
+          shape.trigramWords.includes(i)
+            ? sql`${folded} like ${value((q) => `%${q.words[i]}%`)}
+                and (${folded} || '') like ${wordStart(i)}`
+            : sql`${folded} like ${wordStart(i)}`,
+        );
         ctes.push(sql`${words} as materialized (${found}
-          and (select count(*) from ${start}) < ${limit}
+          and ${foundIn([start])} < ${limit}
           and ${sql.join(each, sql` and `)} limit ${limit})`);
         tiers.push(sql`select * from ${words}`);
       }
       if (typo) {
-        const before = inner
-          ? sql`(select count(*) from ${start}) + (select count(*) from ${words})`
-          : sql`(select count(*) from ${start})`;
+        const startSimilar = sql.raw(`z_${ti}_${ai}`);
+        const similarTo = (text: RawBuilder<unknown>) =>
+          sql`${value((q) => q.phrase)}::text <% app.search_fold(${text})`;
+        const before = inner ? [start, words] : [start];
+        // First the values that start as the phrase does, up to a typo after its first letters,
+        // from the start's btree: a bounded look, where the trigram GIN reads the posting lists of
+        // every record holding the word it finds ('foxtrot': 50,000 records of the bench type).
+        ctes.push(sql`${startSimilar} as materialized (
+          select s.id, ${sql.lit(attribute.name)}::text as attribute, ${sql.lit(cls)}::int as class
+          from (select t.entity_key_id as id, ${col} as value from ${scanned} t where ${live}
+            and ${foundIn(before)} < ${limit}
+            and app.search_start(${col}) ~>=~ ${value((q) => q.typoFrom)}
+            and app.search_start(${col}) ~<~ ${value((q) => q.typoTo)}
+            order by app.search_start(${col}) using ~<~ limit ${sql.lit(TYPO_START_ROWS)}) s
+          where ${similarTo(sql`s.value`)} limit ${limit})`);
         ctes.push(sql`${similar} as materialized (${found}
-          and ${before} < ${limit}
-          and ${value((q) => q.phrase)}::text <% ${folded} limit ${limit})`);
-        tiers.push(sql`select * from ${similar}`);
+          and ${foundIn([...before, startSimilar])} < ${limit}
+          and ${similarTo(col)} limit ${limit})`);
+        tiers.push(sql`select * from ${startSimilar}`, sql`select * from ${similar}`);
       }
     });
     // How whole each match is, worked out once for the few records the looks found.
@@ -312,6 +350,19 @@ function sourceOf(target: SearchTarget, asOf: string | undefined): RawBuilder<un
 function byId(relation: RawBuilder<unknown>, alias: string, id: RawBuilder<unknown>) {
   const row = sql.raw(alias);
   return sql`cross join lateral (select * from ${relation} ${row} where ${row}.entity_key_id = ${id} limit 1) ${row}`;
+}
+
+/**
+ * How many records the looks found, each once: a value that starts with the phrase has words that
+ * start with its words, and is similar to it, so the looks find some of the same records.
+ */
+function foundIn(looks: readonly RawBuilder<unknown>[]): RawBuilder<number> {
+  if (looks.length === 1) return sql`(select count(*) from ${looks[0]})`;
+  const ids = sql.join(
+    looks.map((look) => sql`select id from ${look}`),
+    sql` union `,
+  );
+  return sql`(select count(*) from (${ids}) found)`;
 }
 
 /** The folded value (migration 018) of an attribute of the row `t`. */

@@ -93,6 +93,29 @@ describe("POST /api/search", () => {
     });
   });
 
+  it("finds typos at a value's start and inside it, each record once, when exact matches are many", async () => {
+    // Eleven values start with the word: the start and inner-word looks find the same eleven, so
+    // the typo looks must still run and find the twelfth, a typo inside a value.
+    const letters = "ABCDEFGHIJK";
+    for (const letter of letters)
+      await saveCurrency({
+        code: `FX${letter}`,
+        name: `Foxtrot ${letter}`,
+        minor_units: 2,
+        active: true,
+      });
+    await saveCurrency({ code: "FXZ", name: "Old Foxtrod Crown", minor_units: 2, active: true });
+    const box = await search({ query: "foxtrot", perType: true, pageSize: 4 });
+    expect(box.groups.find((g) => g.entityType === "currency")).toMatchObject({ count: 12 });
+    const page = await search({ query: "foxtrot", types: ["reference/currency"], pageSize: 20 });
+    expect(page.total).toBe(12);
+    expect(page.hits.at(-1)).toMatchObject({ label: "FXZ - Old Foxtrod Crown", match: "similar" });
+    // A typo at the end, where the start's btree finds the values: every one of them, once.
+    const typo = await search({ query: "foxtrott", types: ["reference/currency"], pageSize: 20 });
+    expect(typo.total).toBe(12);
+    expect(new Set(typo.hits.map((h) => h.entityKeyID)).size).toBe(12);
+  });
+
   it("answers each query its own hits when one prepared statement serves them all", async () => {
     // Queries of one shape (a word of five letters or more): on PostgreSQL a connection keeps
     // their statement prepared after a few runs, planned once for any words.
