@@ -7,7 +7,7 @@ import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import type { CopyData } from "./copy-text.ts";
 import { CallbackQueryClient } from "./pg-callback-queries.ts";
-import { copyQuery, PgliteDialect } from "./pglite-dialect.ts";
+import { copyQuery, PgliteDialect, PgliteSession } from "./pglite-dialect.ts";
 import { lockDataFolder } from "./pglite-folder-lock.ts";
 import { type PgliteThread, type QuickStart, startPgliteThread } from "./pglite-thread.ts";
 import { DEFAULT_STATEMENT_CACHE, type StatementCacheLimits } from "./statement-cache.ts";
@@ -89,8 +89,9 @@ export interface Database {
    * values (PostgreSQL's plan_cache_mode force_generic_plan), so a statement they keep prepared is
    * planned once, and never with parallel workers: for a statement that takes longer to plan than
    * to run, whose plan fits every value, and which many callers run at once (the search box's).
-   * With DATABASE_STATEMENT_CACHE=0, and on PGlite, `work` runs on `reads` as it is: their
-   * statements are never kept prepared.
+   * With DATABASE_STATEMENT_CACHE=0 `work` runs on `reads` as it is (its statements are never
+   * kept prepared). On PGlite its statements are kept prepared on the one session
+   * (db/pglite-prepared.ts).
    */
   genericReads<T>(work: (reads: Db) => Promise<T>): Promise<T>;
   kind: DatabaseKind;
@@ -323,14 +324,19 @@ async function openPglite(dir: string, log?: (message: string) => void): Promise
 /** The Database interface over the embedded database's one session. */
 export function pgliteDatabase(thread: PgliteThread): Database {
   const statements: StatementListeners = { listeners: [] };
+  const session = new PgliteSession(thread);
   const db = new Kysely<AppTables>({
-    dialect: new PgliteDialect(thread),
+    dialect: new PgliteDialect(session),
+    log: timedBy(statements),
+  });
+  const genericReads = new Kysely<AppTables>({
+    dialect: new PgliteDialect(session, "prepared"),
     log: timedBy(statements),
   });
   return {
     db,
     reads: db,
-    genericReads: (work) => work(db),
+    genericReads: (work) => work(genericReads),
     kind: "pglite",
     copyRows: async (on, target, data) => {
       // Through the driver like any statement: inside a transaction it is that one's, and outside

@@ -31,7 +31,7 @@ export function copyQuery(sql: string, text: string | Uint8Array<ArrayBuffer>): 
  * While the holder's transaction is open, a read of a waiting caller may be served inside it as a
  * guest (pglite-guests.ts), rather than wait for its commit.
  */
-class PgliteSession {
+export class PgliteSession {
   private held = false;
   private readonly queue: (() => void)[] = [];
   /** Whether the holder has a transaction open. */
@@ -68,11 +68,20 @@ class PgliteSession {
   }
 }
 
+/**
+ * How a dialect runs its statements: as PGlite's query API does, parsed and planned at each run, or
+ * kept prepared and planned once for any values (Database.genericReads).
+ */
+type Runs = "query" | "prepared";
+
 /** A caller's turn on the session: it takes the session at its first statement that is no guest. */
 class PgliteConnection implements DatabaseConnection {
   holding = false;
 
-  constructor(private readonly session: PgliteSession) {}
+  constructor(
+    private readonly session: PgliteSession,
+    private readonly runs: Runs,
+  ) {}
 
   async hold(): Promise<void> {
     if (this.holding) return;
@@ -87,7 +96,12 @@ class PgliteConnection implements DatabaseConnection {
       if (served) return queryResult<R>(served);
     }
     await this.hold();
-    return queryResult<R>(await thread.query(query.sql, query.parameters, copyTexts.get(query)));
+    const copyText = copyTexts.get(query);
+    return queryResult<R>(
+      await (this.runs === "prepared" && copyText === undefined
+        ? thread.prepared(query.sql, query.parameters)
+        : thread.query(query.sql, query.parameters, copyText)),
+    );
   }
 
   /**
@@ -141,16 +155,15 @@ function queryResult<R>({ rows, affectedRows }: QueryAnswer<unknown>): QueryResu
 }
 
 class PgliteDriver implements Driver {
-  private readonly session: PgliteSession;
-
-  constructor(private readonly thread: PgliteThread) {
-    this.session = new PgliteSession(thread);
-  }
+  constructor(
+    private readonly session: PgliteSession,
+    private readonly runs: Runs,
+  ) {}
 
   async init(): Promise<void> {}
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    return new PgliteConnection(this.session);
+    return new PgliteConnection(this.session, this.runs);
   }
 
   async releaseConnection(connection: DatabaseConnection): Promise<void> {
@@ -192,8 +205,9 @@ class PgliteDriver implements Driver {
     await connection.executeQuery(savepointCommand("release", name));
   }
 
+  /** Closes the database: the dialect that runs queries owns the thread, the prepared one shares it. */
   async destroy(): Promise<void> {
-    await this.thread.close();
+    if (this.runs === "query") await this.session.thread.close();
   }
 }
 
@@ -212,16 +226,22 @@ export function oneSession(db: Kysely<any>): boolean {
   return db.getExecutor().adapter instanceof PgliteAdapter;
 }
 
-/** Kysely on the embedded database running in its own thread (db/pglite-thread.ts). */
+/**
+ * Kysely on the embedded database running in its own thread (db/pglite-thread.ts), through its one
+ * session: the dialects of one database share it.
+ */
 export class PgliteDialect implements Dialect {
-  constructor(private readonly thread: PgliteThread) {}
+  constructor(
+    private readonly session: PgliteSession,
+    private readonly runs: Runs = "query",
+  ) {}
 
   createAdapter() {
     return new PgliteAdapter();
   }
 
   createDriver(): Driver {
-    return new PgliteDriver(this.thread);
+    return new PgliteDriver(this.session, this.runs);
   }
 
   createQueryCompiler() {

@@ -17,6 +17,8 @@ export type ThreadRequest = { id: number } & (
       blob?: string | Uint8Array<ArrayBuffer>;
     }
   | { op: "guest"; sql: string; params: readonly unknown[] }
+  /** A read kept prepared and planned once for any values (pglite-prepared.ts). */
+  | { op: "prepared"; sql: string; params: readonly unknown[] }
   | { op: "exec"; sql: string }
   | { op: "listen"; channel: string }
   | { op: "unlisten"; channel: string }

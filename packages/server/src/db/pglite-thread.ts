@@ -37,6 +37,11 @@ export interface PgliteThread {
     params?: readonly unknown[],
     blob?: string | Uint8Array<ArrayBuffer>,
   ): Promise<QueryAnswer<R>>;
+  /** Runs a read kept prepared, planned once for any parameter values (pglite-prepared.ts). */
+  prepared<R = Record<string, unknown>>(
+    sql: string,
+    params: readonly unknown[],
+  ): Promise<QueryAnswer<R>>;
   /** Runs a read inside the transaction open on the session, if it qualifies (pglite-guests.ts). */
   guest(sql: string, params: readonly unknown[]): Promise<GuestAnswer>;
   exec(sql: string): Promise<void>;
@@ -109,6 +114,7 @@ export async function startPgliteThread(
     pending: () => waiting.size,
     query: (sql, params = [], blob) =>
       call({ op: "query", sql, params, blob }) as Promise<QueryAnswer<never>>,
+    prepared: (sql, params) => call({ op: "prepared", sql, params }) as Promise<QueryAnswer<never>>,
     guest: (sql, params) => call({ op: "guest", sql, params }) as Promise<GuestAnswer>,
     exec: async (sql) => {
       await call({ op: "exec", sql });

@@ -19,12 +19,19 @@ async function oldDataFolder(dir: string): Promise<void> {
     extensions: { pg_trgm: pgTrgm04 },
     parsers: VALUE_PARSERS,
   });
+  const query = async (
+    text: string,
+    params: readonly unknown[] = [],
+    blob?: string | Uint8Array<ArrayBuffer>,
+  ) => {
+    const options = blob === undefined ? undefined : { blob: new Blob([blob]) };
+    const result = await old.query(text, [...params], options);
+    return { rows: result.rows as never[], affectedRows: result.affectedRows };
+  };
   const database = pgliteDatabase({
-    query: async (text, params = [], blob) => {
-      const options = blob === undefined ? undefined : { blob: new Blob([blob]) };
-      const result = await old.query(text, [...params], options);
-      return { rows: result.rows as never[], affectedRows: result.affectedRows };
-    },
+    query,
+    // The old engine's are planned at each run.
+    prepared: query,
     // The old engine's statements all wait their turn.
     guest: async () => ({ admitted: false }),
     exec: async (text) => {

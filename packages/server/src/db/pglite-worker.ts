@@ -10,6 +10,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { Guests } from "./pglite-guests.ts";
+import { PreparedReads } from "./pglite-prepared.ts";
 import type { ThreadReply, ThreadRequest, WorkerStart } from "./pglite-protocol.ts";
 import { upgradeDataFolder } from "./pglite-upgrade.ts";
 import { VALUE_PARSERS } from "./value-parsers.ts";
@@ -53,7 +54,12 @@ const GUEST_HEAD_START_MS = 5;
 
 const unlisteners = new Map<string, () => Promise<void>>();
 
-async function answer(client: PGlite, guests: Guests, request: ThreadRequest): Promise<unknown> {
+async function answer(
+  client: PGlite,
+  guests: Guests,
+  prepared: PreparedReads,
+  request: ThreadRequest,
+): Promise<unknown> {
   switch (request.op) {
     case "query": {
       guests.forget(request.sql);
@@ -66,6 +72,11 @@ async function answer(client: PGlite, guests: Guests, request: ThreadRequest): P
     }
     case "guest":
       return guests.serve(request.sql, request.params);
+    case "prepared": {
+      guests.forget(request.sql);
+      const result = await prepared.run(request.sql, request.params);
+      return { rows: result.rows, affectedRows: result.affectedRows };
+    }
     case "exec":
       guests.forget();
       await client.exec(request.sql);
@@ -100,10 +111,11 @@ try {
     ...(template && { loadDataDir: new Blob([await readFile(template)]) }),
   });
   const guests = new Guests(client);
+  const prepared = new PreparedReads(client);
   const answerAndReply = async (request: ThreadRequest) => {
     let reply: ThreadReply;
     try {
-      reply = { id: request.id, ok: true, value: await answer(client, guests, request) };
+      reply = { id: request.id, ok: true, value: await answer(client, guests, prepared, request) };
     } catch (error) {
       reply = { id: request.id, ok: false, error: describe(error) };
     }
