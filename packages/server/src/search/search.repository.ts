@@ -95,11 +95,12 @@ const TYPO_START_ROWS = 100;
 
 /**
  * The best matches of the query in the targets, set-based in one statement. For each searchable
- * attribute, three bounded looks, each through an index over the folded value (migration 018,
+ * attribute, bounded looks, each through an index over the folded value (migration 018,
  * model/sync/desired.ts): the values that start with the phrase (the btree, in its order, so the
  * first found are the closest), then, when those are fewer than the limit, the values whose words
  * start with each word (the trigram GIN), then, when still fewer, the values with a word similar
- * to the phrase (`<%`, pg_trgm's word similarity). A record counts once, by its best match; the
+ * to the phrase (`<%`, pg_trgm's word similarity): first among the values nearest the phrase's
+ * start in the btree, then through the GIN. A record counts once, by its best match; the
  * hits are ranked by how whole the match is, then key before label before other texts.
  *
  * The words are parameters, so one text serves every query of the same shape (types, number of
