@@ -24,19 +24,10 @@ export class PreparedReads {
     for (const closed of close ?? []) await this.#close(closed);
     if (name === undefined) return this.client.query(sql, [...params]);
     try {
-      let types = this.#parameterTypes.get(name);
-      if (types === undefined) {
-        types = parse.parseDescribeStatementResults(
-          await this.#send([
-            serialize.parse({ name, text: sql, types: [] }),
-            serialize.describe({ type: "S", name }),
-          ]),
-        );
-        this.#parameterTypes.set(name, types);
-      }
+      const types = this.#parameterTypes.get(name) ?? (await this.#prepare(name, sql));
       const values = params.map((value, i) => {
         if (value === null || value === undefined) return null;
-        const serializer = this.client.serializers[(types as number[])[i]];
+        const serializer = this.client.serializers[types[i]];
         return serializer ? serializer(value) : String(value);
       });
       // Planned for any values, as on PostgreSQL: left to itself, the session would plan the
@@ -57,6 +48,18 @@ export class PreparedReads {
       if (failed !== undefined) await this.#close(failed);
       throw error;
     }
+  }
+
+  /** Prepares `sql` as `name`: answers the types of its parameters. */
+  async #prepare(name: string, sql: string): Promise<number[]> {
+    const types = parse.parseDescribeStatementResults(
+      await this.#send([
+        serialize.parse({ name, text: sql, types: [] }),
+        serialize.describe({ type: "S", name }),
+      ]),
+    );
+    this.#parameterTypes.set(name, types);
+    return types;
   }
 
   async #close(name: string): Promise<void> {

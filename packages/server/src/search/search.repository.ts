@@ -217,8 +217,10 @@ function searchStatement(
     target.attributes.forEach(({ attribute, class: cls }, ai) => {
       const col = sql.ref(`t.${attribute.name}`);
       const folded = foldedOf(attribute);
-      const found = sql`select t.entity_key_id as id, ${sql.lit(attribute.name)}::text as attribute,
-        ${sql.lit(cls)}::int as class from ${scanned} t where ${live}`;
+      const rowsOf = (columns: RawBuilder<unknown>) =>
+        sql`select t.entity_key_id as id, ${columns} from ${scanned} t where ${live}`;
+      const named = sql`${sql.lit(attribute.name)}::text as attribute, ${sql.lit(cls)}::int as class`;
+      const found = rowsOf(named);
       const start = sql.raw(`s_${ti}_${ai}`);
       const words = sql.raw(`w_${ti}_${ai}`);
       const similar = sql.raw(`y_${ti}_${ai}`);
@@ -253,8 +255,8 @@ function searchStatement(
         // from the start's btree: a bounded look, where the trigram GIN reads the posting lists of
         // every record holding the word it finds ('foxtrot': 50,000 records of the bench type).
         ctes.push(sql`${startSimilar} as materialized (
-          select s.id, ${sql.lit(attribute.name)}::text as attribute, ${sql.lit(cls)}::int as class
-          from (select t.entity_key_id as id, ${col} as value from ${scanned} t where ${live}
+          select s.id, ${named}
+          from (${rowsOf(sql`${col} as value`)}
             and ${foundIn(before)} < ${limit}
             and app.search_start(${col}) ~>=~ ${value((q) => q.typoFrom)}
             and app.search_start(${col}) ~<~ ${value((q) => q.typoTo)}
