@@ -16,6 +16,8 @@ export interface SearchTarget {
   context: ContextModel;
   type: EntityType;
   attributes: readonly { attribute: Attribute; class: AttributeClass }[];
+  /** Its table is small enough to be read whole (small-tables.ts) rather than through its indexes. */
+  whole: boolean;
 }
 
 /** What the words are searched as (fold.ts's queryWords). */
@@ -78,20 +80,27 @@ interface QueryValues {
 
 /** A parameter of a shape's statement whose value each query gives. */
 class QueryValue {
-  constructor(readonly of: (query: QueryValues) => unknown) {}
+  constructor(
+    /** What it is: the statement passes each one once, however many places use it. */
+    readonly key: string,
+    readonly of: (query: QueryValues) => unknown,
+  ) {}
 }
-const value = (of: (query: QueryValues) => unknown) => sql`${new QueryValue(of)}`;
+const value = (key: string, of: (query: QueryValues) => unknown) => sql`${new QueryValue(key, of)}`;
 /** The LIKE pattern of a folded value starting with the phrase. */
-const phraseStart = () => value((q) => ` ${q.phrase}%`);
+const phraseStart = () => value("phraseStart", (q) => ` ${q.phrase}%`);
 /** The LIKE pattern of a folded value with a word starting with the query's word at `i`. */
-const wordStart = (i: number) => value((q) => `% ${q.words[i]}%`);
+const wordStart = (i: number) => value(`wordStart${i}`, (q) => `% ${q.words[i]}%`);
 
-/** Typos are looked for only in words this long: shorter ones are too alike to tell apart. */
+/**
+ * Typos are looked for only in words of this many letters: shorter ones, and codes of few letters
+ * ('it000123'), are too alike to tell apart.
+ */
 export const TYPO_MIN_CHARS = 5;
 /** Inner words are looked for only from this many characters (a trigram): shorter ones match most texts. */
 export const INNER_MIN_CHARS = 3;
 /** The values the typo look's first, bounded look checks: those nearest its start in the btree. */
-const TYPO_START_ROWS = 100;
+const TYPO_START_ROWS = 50;
 
 /**
  * The best matches of the query in the targets, set-based in one statement. For each searchable
@@ -119,13 +128,14 @@ export async function searchRows(
   if (targets.length === 0 || query.words.length === 0) return [];
   const phrase = query.words.join(" ");
   const longest = Math.max(...query.words.map((w) => [...w].length));
+  const mostLetters = Math.max(...query.words.map((w) => w.match(/\p{L}/gu)?.length ?? 0));
   // What the start's btree holds of a value: the first 64 characters (code points) folded.
   const spaced = [...` ${phrase}`];
   const shape: SearchShape = {
     words: query.words.length,
     trigramWords: query.words.flatMap((w, i) => ([...w].length >= INNER_MIN_CHARS ? [i] : [])),
     inner: !query.startOnly && longest >= INNER_MIN_CHARS,
-    typo: !query.startOnly && longest >= TYPO_MIN_CHARS,
+    typo: !query.startOnly && mostLetters >= TYPO_MIN_CHARS,
     startCut: spaced.length > START_CHARS,
   };
   // A past moment's statement names the moment: it is built for the one query.
@@ -139,13 +149,14 @@ export async function searchRows(
           targets.map((t) => [
             t.context.name,
             t.type.name,
+            t.whole,
             t.attributes.map((a) => [a.attribute.name, a.class]),
           ]),
         ])
       : undefined;
   let statement = key === undefined ? undefined : statements.get(key);
   if (statement === undefined) {
-    statement = searchStatement(targets, shape, scope).compile(db);
+    statement = withSharedParameters(searchStatement(targets, shape, scope).compile(db));
     if (key !== undefined) {
       if (statements.size >= MAX_SHAPES) statements.clear();
       statements.set(key, statement);
@@ -189,16 +200,9 @@ function searchStatement(
   shape: SearchShape,
   scope: SearchScope,
 ): RawBuilder<SearchRow> {
-  const { inner, typo } = shape;
-  const wordAt = Array.from({ length: shape.words }, (_, i) => i);
+  const wordAt = wordPlaces(shape);
   // A literal: a plan made for any limit would take it for a tenth of the rows.
   const limit = sql.lit(scope.perTypeLimit);
-  // A phrase longer than the start's btree holds is checked on the whole folded value as well,
-  // written so that no index serves the check: given the words' GIN for it, the planner
-  // (misjudging how many values start so) read every one of them through both indexes and sorted
-  // them, 10,000 of 400,000 columns for 'it', instead of reading the btree in order up to the limit.
-  const startExact = (folded: RawBuilder<unknown>) =>
-    shape.startCut ? sql`and (${folded} || '') like ${phraseStart()}` : sql``;
   const ctes: RawBuilder<unknown>[] = [];
   const typeHits: RawBuilder<unknown>[] = [];
 
@@ -213,74 +217,16 @@ function searchStatement(
     const live = scope.includeDiscontinued
       ? sql`not t.is_pending_new`
       : sql`not t.is_pending_new and not t.is_deleted`;
-    const tiers: RawBuilder<unknown>[] = [];
-    target.attributes.forEach(({ attribute, class: cls }, ai) => {
-      const col = sql.ref(`t.${attribute.name}`);
-      const folded = foldedOf(attribute);
-      const rowsOf = (columns: RawBuilder<unknown>) =>
-        sql`select t.entity_key_id as id, ${columns} from ${scanned} t where ${live}`;
-      const named = sql`${sql.lit(attribute.name)}::text as attribute, ${sql.lit(cls)}::int as class`;
-      const found = rowsOf(named);
-      const start = sql.raw(`s_${ti}_${ai}`);
-      const words = sql.raw(`w_${ti}_${ai}`);
-      const similar = sql.raw(`y_${ti}_${ai}`);
-      ctes.push(sql`${start} as materialized (${found}
-        and app.search_start(${col}) ~>=~ ${value((q) => q.from)}
-        and app.search_start(${col}) ~<~ ${value((q) => q.to)}
-        ${startExact(folded)}
-        order by app.search_start(${col}) using ~<~ limit ${limit})`);
-      tiers.push(sql`select * from ${start}`);
-      if (inner) {
-        // A word with a trigram reads the GIN by the word alone, its start checked on the rows
-        // found: the trigrams of a word's start (' it' and '  i' of 'it000123') are among the
-        // longest posting lists, and reading them took most of the look's time. A shorter word
-        // has no trigram but those (docs/performance.md).
-        const each = wordAt.map((i) =>
-          shape.trigramWords.includes(i)
-            ? sql`${folded} like ${value((q) => `%${q.words[i]}%`)}
-                and (${folded} || '') like ${wordStart(i)}`
-            : sql`${folded} like ${wordStart(i)}`,
-        );
-        ctes.push(sql`${words} as materialized (${found}
-          and ${foundIn([start])} < ${limit}
-          and ${sql.join(each, sql` and `)} limit ${limit})`);
-        tiers.push(sql`select * from ${words}`);
-      }
-      if (typo) {
-        const startSimilar = sql.raw(`z_${ti}_${ai}`);
-        const similarTo = (text: RawBuilder<unknown>) =>
-          sql`${value((q) => q.phrase)}::text <% app.search_fold(${text})`;
-        const before = inner ? [start, words] : [start];
-        // First the values that start as the phrase does, up to a typo after its first letters,
-        // from the start's btree: a bounded look, where the trigram GIN reads the posting lists of
-        // every record holding the word it finds ('foxtrot': 50,000 records of the bench type).
-        ctes.push(sql`${startSimilar} as materialized (
-          select s.id, ${named}
-          from (${rowsOf(sql`${col} as value`)}
-            and ${foundIn(before)} < ${limit}
-            and app.search_start(${col}) ~>=~ ${value((q) => q.typoFrom)}
-            and app.search_start(${col}) ~<~ ${value((q) => q.typoTo)}
-            order by app.search_start(${col}) using ~<~ limit ${sql.lit(TYPO_START_ROWS)}) s
-          where ${similarTo(sql`s.value`)} limit ${limit})`);
-        ctes.push(sql`${similar} as materialized (${found}
-          and ${foundIn([...before, startSimilar])} < ${limit}
-          and ${similarTo(col)} limit ${limit})`);
-        tiers.push(sql`select * from ${startSimilar}`, sql`select * from ${similar}`);
-      }
-    });
-    // How whole each match is, worked out once for the few records the looks found.
-    const quality = sql.join(
-      target.attributes.map(
-        ({ attribute }) =>
-          sql`when ${sql.lit(attribute.name)} then ${qualitySql(foldedOf(attribute), wordAt)}`,
-      ),
-      sql` `,
-    );
+    const read = { target, scanned, live, shape, limit };
+    const cte = (name: string, body: RawBuilder<unknown>) => {
+      const named = sql.raw(`${name}_${ti}`);
+      ctes.push(sql`${named} as materialized (${body})`);
+      return named;
+    };
+    const matches =
+      target.whole && scope.asOf === undefined ? scannedWhole(read) : lookedUp(read, cte);
     const best = sql.raw(`b_${ti}`);
-    ctes.push(sql`${best} as (
-      select distinct on (m.id) m.id, m.attribute, m.class, case m.attribute ${quality} end as quality
-      from (${sql.join(tiers, sql` union all `)}) m ${byId(scanned, "t", sql`m.id`)}
-      order by m.id, 4, m.class)`);
+    ctes.push(sql`${best} as (${matches})`);
     const matchedValue = sql.join(
       target.attributes.map(
         ({ attribute }) =>
@@ -295,13 +241,13 @@ function searchStatement(
       from ${best} b ${byId(relation, "v", sql`b.id`)}`);
   });
 
-  const bucket = sql`case when h.quality <= ${QUALITY.words} then 0 when h.quality <= ${QUALITY.wordStarts} then 1 else 2 end`;
+  const bucket = bucketOf(sql`h.quality`);
   const order = sql`${bucket}, h.class, h.quality, length(h.label), h.label, h.context, h.entity_type, h.entity_key_id`;
   const offset = ({ page }: QueryValues) => (page.kind === "page" ? page.offset : 0);
   const inPage =
     scope.page.kind === "perType"
-      ? sql`r.type_rank <= ${value(({ page }) => page.size)}`
-      : sql`r.position > ${value(offset)} and r.position <= ${value((q) => offset(q) + q.page.size)}`;
+      ? sql`r.type_rank <= ${value("size", ({ page }) => page.size)}`
+      : sql`r.position > ${value("offset", offset)} and r.position <= ${value("end", (q) => offset(q) + q.page.size)}`;
   // The box shows each type's hits together, its types in the order of their best hits.
   const groupFirst =
     scope.page.kind === "perType"
@@ -319,6 +265,199 @@ function searchStatement(
     from ranked r
     where ${inPage} or r.type_rank = 1
     order by ${groupFirst}r.position`;
+}
+
+/**
+ * The statement with each of its values passed once: a query value by its key, a constant by
+ * itself. Its looks use the words in a few hundred places; binding each place's own copy took a
+ * noticeable part of a query's time on both sides of the connection. The text's only `$n` are
+ * its placeholders: its literals are the model's names and numbers.
+ */
+function withSharedParameters(compiled: CompiledQuery<SearchRow>): CompiledQuery<SearchRow> {
+  const places = new Map<string, number>();
+  const parameters: unknown[] = [];
+  const placeOf = compiled.parameters.map((p) => {
+    const key = p instanceof QueryValue ? `query ${p.key}` : `constant ${JSON.stringify(p)}`;
+    let place = places.get(key);
+    if (place === undefined) {
+      place = parameters.push(p);
+      places.set(key, place);
+    }
+    return place;
+  });
+  const text = compiled.sql.replace(/\$(\d+)/g, (_, n: string) => `$${placeOf[Number(n) - 1]}`);
+  return CompiledQuery.raw(text, parameters) as CompiledQuery<SearchRow>;
+}
+
+/** What a type's matches are read from: its table (or past versions), its live rows, the query's shape. */
+interface TypeRead {
+  target: SearchTarget;
+  scanned: RawBuilder<unknown>;
+  live: RawBuilder<unknown>;
+  shape: SearchShape;
+  limit: RawBuilder<unknown>;
+}
+
+/** The query's words' places. */
+function wordPlaces(shape: SearchShape): number[] {
+  return Array.from({ length: shape.words }, (_, i) => i);
+}
+
+/**
+ * A type's matches through bounded looks, each a CTE made by `cte` (named by `name`, answering
+ * the name to read it by): for each searchable attribute, in the order of their class, the values
+ * that start with the phrase, then those whose words start with the words, then similar ones
+ * (searchRows), each look gated by what the looks before it found (gateOf).
+ */
+function lookedUp(
+  { target, scanned, live, shape, limit }: TypeRead,
+  cte: (name: string, body: RawBuilder<unknown>) => RawBuilder<unknown>,
+): RawBuilder<unknown> {
+  const { inner, typo } = shape;
+  const wordAt = wordPlaces(shape);
+  // A phrase longer than the start's btree holds is checked on the whole folded value as well,
+  // written so that no index serves the check: given the words' GIN for it, the planner
+  // (misjudging how many values start so) read every one of them through both indexes and sorted
+  // them, 10,000 of 400,000 columns for 'it', instead of reading the btree in order up to the limit.
+  const startExact = (folded: RawBuilder<unknown>) =>
+    shape.startCut ? sql`and (${folded} || '') like ${phraseStart()}` : sql``;
+  const looks: Look[] = [];
+  // The looks of the tiers before the current one, as one CTE, and where the current one began.
+  let done: RawBuilder<unknown> | undefined;
+  let tierStart = 0;
+  const add = (
+    look: Omit<Look, "name">,
+    body: (gate: RawBuilder<unknown>) => RawBuilder<unknown>,
+  ) => {
+    // The rows that can rank before this look's: of a tier before, or of a lower class.
+    const before = looks
+      .slice(tierStart)
+      .filter((l) => l.class < look.class || l.attribute === look.attribute)
+      .map((l) => l.name);
+    const gate = gateOf(look, done === undefined ? before : [done, ...before], limit);
+    looks.push({ ...look, name: cte(`${look.tier}${looks.length}`, body(gate)) });
+  };
+  const endTier = () => {
+    const tier = looks.slice(tierStart).map((l) => l.name);
+    done = cte(
+      `d${looks.length}`,
+      sql.join(
+        (done === undefined ? tier : [done, ...tier]).map((l) => sql`select * from ${l}`),
+        sql` union all `,
+      ),
+    );
+    tierStart = looks.length;
+  };
+  const byClass = [...target.attributes].sort((a, b) => a.class - b.class);
+  const parts = byClass.map(({ attribute, class: cls }) => {
+    const col = sql.ref(`t.${attribute.name}`);
+    const folded = foldedOf(attribute);
+    const named = sql`${sql.lit(attribute.name)}::text as attribute, ${sql.lit(cls)}::int as class`;
+    const rowsOf = (columns: RawBuilder<unknown>) =>
+      sql`select t.entity_key_id as id, ${columns} from ${scanned} t where ${live}`;
+    const found = rowsOf(sql`${named}, ${qualitySql(folded, wordAt)} as quality`);
+    return { look: { attribute: attribute.name, class: cls }, col, folded, named, rowsOf, found };
+  });
+  for (const { look, col, found, folded } of parts)
+    add(
+      { ...look, tier: "s", bucket: 0 },
+      () =>
+        sql`${found}
+        and app.search_start(${col}) ~>=~ ${value("from", (q) => q.from)}
+        and app.search_start(${col}) ~<~ ${value("to", (q) => q.to)}
+        ${startExact(folded)}
+        order by app.search_start(${col}) using ~<~ limit ${limit}`,
+    );
+  if (inner) {
+    endTier();
+    for (const { look, folded, found } of parts) {
+      // A word with a trigram reads the GIN by the word alone, its start checked on the rows
+      // found: the trigrams of a word's start (' it' and '  i' of 'it000123') are among the
+      // longest posting lists, and reading them took most of the look's time. A shorter word
+      // has no trigram but those (docs/performance.md).
+      const each = wordAt.map((i) =>
+        shape.trigramWords.includes(i)
+          ? sql`${folded} like ${value(`wordIn${i}`, (q) => `%${q.words[i]}%`)}
+              and (${folded} || '') like ${wordStart(i)}`
+          : sql`${folded} like ${wordStart(i)}`,
+      );
+      add(
+        { ...look, tier: "w", bucket: 0 },
+        (gate) => sql`${found} and ${gate} and ${sql.join(each, sql` and `)} limit ${limit}`,
+      );
+    }
+  }
+  if (typo) {
+    endTier();
+    for (const { look, col, folded, named, rowsOf, found } of parts) {
+      // First the values that start as the phrase does, up to a typo after its first letters,
+      // from the start's btree: a bounded look, where the trigram GIN reads the posting lists of
+      // every record holding the word it finds ('foxtrot': 50,000 records of the bench type).
+      add(
+        { ...look, tier: "z", bucket: 2 },
+        (gate) =>
+          sql`select s.id, ${named}, ${qualitySql(sql`app.search_fold(s.value)`, wordAt)} as quality
+        from (${rowsOf(sql`${col} as value`)}
+          and ${gate}
+          and app.search_start(${col}) ~>=~ ${value("typoFrom", (q) => q.typoFrom)}
+          and app.search_start(${col}) ~<~ ${value("typoTo", (q) => q.typoTo)}
+          order by app.search_start(${col}) using ~<~ limit ${sql.lit(TYPO_START_ROWS)}) s
+        where ${similarTo(sql`app.search_fold(s.value)`)} limit ${limit}`,
+      );
+      add(
+        { ...look, tier: "y", bucket: 2 },
+        (gate) => sql`${found} and ${gate} and ${similarTo(folded)} limit ${limit}`,
+      );
+    }
+  }
+  // Each record once, by its best match.
+  return sql`select distinct on (m.id) m.id, m.attribute, m.class, m.quality
+    from (${sql.join(
+      looks.map((l) => sql`select * from ${l.name}`),
+      sql` union all `,
+    )}) m
+    order by m.id, m.quality, m.class`;
+}
+
+/**
+ * A small type's matches (SearchTarget.whole) in one read of its table: each record once, by its
+ * best match, the best `limit` of them. A type of a few rows cost a tenth of a millisecond per
+ * look in the executor's start and end alone, a few milliseconds for a statement's many types of
+ * the Data Dictionary that hold one or two records (docs/performance.md).
+ */
+function scannedWhole({ target, scanned, live, shape, limit }: TypeRead): RawBuilder<unknown> {
+  const wordAt = wordPlaces(shape);
+  const folded = sql`a.folded`;
+  const values = target.attributes.map(
+    ({ attribute, class: cls }) =>
+      sql`(${sql.lit(attribute.name)}::text, ${sql.lit(cls)}::int, ${foldedOf(attribute)})`,
+  );
+  const matches = [sql`${folded} like ${phraseStart()}`];
+  if (shape.inner)
+    matches.push(
+      sql.join(
+        wordAt.map((i) => sql`${folded} like ${wordStart(i)}`),
+        sql` and `,
+      ),
+    );
+  if (shape.typo) matches.push(similarTo(folded));
+  return sql`select * from (
+      select distinct on (t.entity_key_id) t.entity_key_id as id, a.attribute, a.class,
+        ${qualitySql(folded, wordAt)} as quality
+      from ${scanned} t cross join lateral (values ${sql.join(values, sql`, `)}) a(attribute, class, folded)
+      where ${live} and (${sql.join(matches, sql` or `)})
+      order by t.entity_key_id, 4, a.class) m
+    order by ${bucketOf(sql`m.quality`)}, m.class, m.quality limit ${limit}`;
+}
+
+/** The query's phrase is similar to a word of the folded text (pg_trgm's `<%`). */
+function similarTo(folded: RawBuilder<unknown>): RawBuilder<boolean> {
+  return sql<boolean>`${value("phrase", (q) => q.phrase)}::text <% ${folded}`;
+}
+
+/** The bucket of the ranking a match of a quality falls in: whole, prefix or similar. */
+function bucketOf(quality: RawBuilder<unknown>): RawBuilder<number> {
+  return sql<number>`case when ${quality} <= ${sql.lit(QUALITY.words)} then 0 when ${quality} <= ${sql.lit(QUALITY.wordStarts)} then 1 else 2 end`;
 }
 
 /**
@@ -355,17 +494,39 @@ function byId(relation: RawBuilder<unknown>, alias: string, id: RawBuilder<unkno
   return sql`cross join lateral (select * from ${relation} ${row} where ${row}.entity_key_id = ${id} limit 1) ${row}`;
 }
 
+/** A look of a type's statement: the CTE of one tier over one attribute. */
+interface Look {
+  name: RawBuilder<unknown>;
+  tier: "s" | "w" | "z" | "y";
+  attribute: string;
+  class: AttributeClass;
+  /** The best bucket of the ranking its matches can fall in: 0 (starts, words) or 2 (typos). */
+  bucket: 0 | 2;
+}
+
 /**
- * How many records the looks found, each once: a value that starts with the phrase has words that
- * start with its words, and is similar to it, so the looks find some of the same records.
+ * Whether `look` still runs: while fewer than the limit records were found by the type's looks
+ * before it that rank before anything it can find (the hits are ordered by bucket, then class),
+ * or by its own attribute's looks. Counted once each: a value that starts with the phrase has
+ * words that start with its words, and is similar to it, so the looks find some records twice.
+ * A type's other texts are read only when its key and label left room for them, and a typo is
+ * looked for only while the exact matches are fewer than the limit (docs/performance.md).
  */
-function foundIn(looks: readonly RawBuilder<unknown>[]): RawBuilder<number> {
-  if (looks.length === 1) return sql`(select count(*) from ${looks[0]})`;
-  const ids = sql.join(
-    looks.map((look) => sql`select id from ${look}`),
-    sql` union `,
+function gateOf(
+  look: Omit<Look, "name">,
+  before: readonly RawBuilder<unknown>[],
+  limit: RawBuilder<unknown>,
+): RawBuilder<unknown> {
+  const ranksBefore =
+    look.bucket === 0
+      ? sql`f.quality <= ${sql.lit(QUALITY.words)} and f.class < ${sql.lit(look.class)}`
+      : sql`(f.quality <= ${sql.lit(QUALITY.wordStarts)} or f.class < ${sql.lit(look.class)})`;
+  const found = sql.join(
+    before.map((l) => sql`select id, attribute, class, quality from ${l}`),
+    sql` union all `,
   );
-  return sql`(select count(*) from (${ids}) found)`;
+  return sql`(select count(distinct f.id) from (${found}) f
+    where f.attribute = ${sql.lit(look.attribute)} or ${ranksBefore}) < ${limit}`;
 }
 
 /** The folded value (migration 018) of an attribute of the row `t`. */
@@ -377,10 +538,10 @@ function foldedOf(attribute: Attribute): RawBuilder<unknown> {
 function qualitySql(folded: RawBuilder<unknown>, wordAt: readonly number[]): RawBuilder<number> {
   const wordStarts = wordAt.map((i) => sql`${folded} like ${wordStart(i)}`);
   const wholeWords = wordAt.map(
-    (i) => sql`(${folded} || ' ') like ${value((q) => `% ${q.words[i]} %`)}`,
+    (i) => sql`(${folded} || ' ') like ${value(`wholeWord${i}`, (q) => `% ${q.words[i]} %`)}`,
   );
   return sql<number>`case
-    when ${folded} = ${value((q) => ` ${q.phrase}`)} then ${QUALITY.value}::int
+    when ${folded} = ${value("phraseValue", (q) => ` ${q.phrase}`)} then ${QUALITY.value}::int
     when ${sql.join(wholeWords, sql` and `)} then ${QUALITY.words}::int
     when ${folded} like ${phraseStart()} then ${QUALITY.start}::int
     when ${sql.join(wordStarts, sql` and `)} then ${QUALITY.wordStarts}::int

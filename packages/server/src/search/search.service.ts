@@ -24,6 +24,7 @@ import {
   type SearchTarget,
   searchRows,
 } from "./search.repository.ts";
+import { smallTables, type TableName } from "./small-tables.ts";
 
 /** Hits answered when the request does not say. */
 export const DEFAULT_SEARCH_PAGE = 20;
@@ -50,8 +51,8 @@ export async function search(
   const asOf = request.asOf === undefined ? undefined : pastMoment(request.asOf);
   const { words, onlyStopWords } = queryWords(request.query);
   const letters = words.join("").length;
-  const targets = searchTargets(model, user, request);
-  if (letters < SEARCH_MIN_CHARS || targets.length === 0)
+  const readable = searchTargets(model, user, request);
+  if (letters < SEARCH_MIN_CHARS || readable.length === 0)
     return {
       words: letters < SEARCH_MIN_CHARS ? [] : words,
       hits: [],
@@ -60,6 +61,15 @@ export async function search(
       more: false,
     };
 
+  // Today's small tables are read whole; a past moment's versions are always looked up.
+  const small =
+    asOf === undefined
+      ? await smallTables(database, database.reads, searchableTables(model))
+      : new Set<string>();
+  const targets = readable.map((t) => ({
+    ...t,
+    whole: small.has(`${t.context.schema}.${t.type.name}`),
+  }));
   const size = request.pageSize ?? DEFAULT_SEARCH_PAGE;
   const offset = ((request.pageNum ?? 1) - 1) * size;
   const perTypeLimit = request.perType
@@ -99,15 +109,24 @@ function statementsOf(model: Model): SearchStatements {
   return statements;
 }
 
+/** The tables of every type with a searchable attribute. */
+function searchableTables(model: Model): TableName[] {
+  return model.contexts.flatMap((context) =>
+    context.entityTypes
+      .filter((type) => type.attributes.some((a) => a.searchable))
+      .map((type) => ({ schema: context.schema, name: type.name })),
+  );
+}
+
 /** The readable types with searchable attributes, narrowed to what the request asks for. */
 export function searchTargets(
   model: Model,
   user: CurrentUser,
   request: Pick<SearchRequest, "contexts" | "types" | "kinds">,
-): SearchTarget[] {
+): Omit<SearchTarget, "whole">[] {
   const kinds = new Set(request.kinds ?? SEARCH_KINDS);
   const types = request.types === undefined ? undefined : new Set(request.types);
-  const targets: SearchTarget[] = [];
+  const targets: Omit<SearchTarget, "whole">[] = [];
   for (const context of model.contexts) {
     if (request.contexts !== undefined && !request.contexts.includes(context.name)) continue;
     const rights = rightsOfRoles(context, user.roles);

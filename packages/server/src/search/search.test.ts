@@ -93,6 +93,16 @@ describe("POST /api/search", () => {
     });
   });
 
+  it("looks for no typo in a code of fewer than five letters", async () => {
+    // 'ab12346' is as similar to 'ab12345' as a typo, but a code one digit apart is another code.
+    await saveCurrency({ code: "ZA1", name: "AB12345 Coin", minor_units: 2, active: true });
+    await saveCurrency({ code: "ZA2", name: "AB12346 Coin", minor_units: 2, active: true });
+    const code = await search({ query: "ab12345", types: ["reference/currency"] });
+    expect(labels(code)).toEqual(["ZA1 - AB12345 Coin"]);
+    const word = await search({ query: "coins", types: ["reference/currency"] });
+    expect(labels(word).sort()).toEqual(["ZA1 - AB12345 Coin", "ZA2 - AB12346 Coin"]);
+  });
+
   it("finds typos at a value's start and inside it, each record once, when exact matches are many", async () => {
     // Eleven values start with the word: the start and inner-word looks find the same eleven, so
     // the typo looks must still run and find the twelfth, a typo inside a value.

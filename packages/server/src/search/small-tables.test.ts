@@ -1,0 +1,91 @@
+import path from "node:path";
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadModel } from "../model/load-model.ts";
+import type { Model } from "../model/model.ts";
+import { GENERATORS } from "../records/generators.ts";
+import { createTestApp, REPO_ROOT, type TestApp } from "../testing/test-app.ts";
+import { queryWords } from "./fold.ts";
+import { KEY, LABEL, OTHER, type SearchScope, searchRows } from "./search.repository.ts";
+import { smallTables, WHOLE_TABLE_BYTES } from "./small-tables.ts";
+
+let t: TestApp;
+let model: Model;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  model = await loadModel(path.join(REPO_ROOT, "model"), new Set(GENERATORS.keys()));
+});
+afterAll(() => t.close());
+
+/** The reference data's type with its key, label and other searchable attributes. */
+function target(typeName: string, whole: boolean) {
+  const context = model.contexts.find((c) => c.name === "reference");
+  const type = context?.entityTypes.find((e) => e.name === typeName);
+  if (!context || !type) throw new Error(`no reference type ${typeName}`);
+  const classOf = (name: string) =>
+    type.attributes.some((a) => a.name === name && a.identity)
+      ? KEY
+      : type.label.includes(`{${name}}`)
+        ? LABEL
+        : OTHER;
+  const attributes = type.attributes
+    .filter((a) => a.searchable)
+    .map((attribute) => ({ attribute, class: classOf(attribute.name) }));
+  return { context, type, attributes, whole };
+}
+
+describe("a small table read whole", () => {
+  it("finds what the looks through its indexes find, ranked the same", async () => {
+    // Every match, so that no look stops at its limit: both ways must then answer the same.
+    const scope = (includeDiscontinued: boolean): SearchScope => ({
+      includeDiscontinued,
+      asOf: undefined,
+      perTypeLimit: 1_000,
+      page: { kind: "page", offset: 0, size: 1_000 },
+    });
+    await sql`update ctx_reference.country set is_deleted = true where iso2 in ('FR', 'DE')`.execute(
+      t.database.db,
+    );
+    // Starts of values and of words, whole words, typos; found in each, and one found in neither.
+    const queries = {
+      country: ["fr", "de", "united st", "herzeg", "argentnia", "and", "kingdom"],
+      currency: ["eu", "euro", "dollar", "dollars", "sw", "zealand"],
+    };
+    for (const [typeName, asked] of Object.entries(queries))
+      for (const query of [...asked, "zz"])
+        for (const discontinued of [false, true]) {
+          const { words, onlyStopWords } = queryWords(query);
+          const asked = { words, startOnly: onlyStopWords || words.join("").length <= 2 };
+          const rows = (whole: boolean) =>
+            searchRows(
+              t.database.db,
+              new Map(),
+              [target(typeName, whole)],
+              asked,
+              scope(discontinued),
+            );
+          const looked = await rows(false);
+          const read = await rows(true);
+          expect(read, `${typeName} '${query}'`).toEqual(looked);
+          if (query !== "zz") expect(read.length, `${typeName} '${query}'`).toBeGreaterThan(0);
+        }
+  });
+
+  it("knows the small tables by their size, read again after a second", async () => {
+    await sql`create table public.search_size_probe (note text)`.execute(t.database.db);
+    const probe = { schema: "public", name: "search_size_probe" };
+    const country = { schema: "ctx_reference", name: "country" };
+    const owner = {};
+    const small = () => smallTables(owner, t.database.db, [probe, country]);
+    expect([...(await small())]).toEqual(["public.search_size_probe"]);
+    // Three pages of notes: still small as read a moment ago, no longer once read again.
+    await sql`insert into public.search_size_probe
+      select repeat('x', 100) from generate_series(1, ${Math.ceil((3 * WHOLE_TABLE_BYTES) / 100)})`.execute(
+      t.database.db,
+    );
+    expect([...(await small())]).toEqual(["public.search_size_probe"]);
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect([...(await small())]).toEqual([]);
+  });
+});
