@@ -200,7 +200,6 @@ function searchStatement(
   shape: SearchShape,
   scope: SearchScope,
 ): RawBuilder<SearchRow> {
-  const wordAt = wordPlaces(shape);
   // A literal: a plan made for any limit would take it for a tenth of the rows.
   const limit = sql.lit(scope.perTypeLimit);
   const ctes: RawBuilder<unknown>[] = [];
@@ -360,7 +359,7 @@ function lookedUp(
   });
   for (const { look, col, found, folded } of parts)
     add(
-      { ...look, tier: "s", bucket: 0 },
+      { ...look, tier: "s" },
       () =>
         sql`${found}
         and app.search_start(${col}) ~>=~ ${value("from", (q) => q.from)}
@@ -382,7 +381,7 @@ function lookedUp(
           : sql`${folded} like ${wordStart(i)}`,
       );
       add(
-        { ...look, tier: "w", bucket: 0 },
+        { ...look, tier: "w" },
         (gate) => sql`${found} and ${gate} and ${sql.join(each, sql` and `)} limit ${limit}`,
       );
     }
@@ -394,7 +393,7 @@ function lookedUp(
       // from the start's btree: a bounded look, where the trigram GIN reads the posting lists of
       // every record holding the word it finds ('foxtrot': 50,000 records of the bench type).
       add(
-        { ...look, tier: "z", bucket: 2 },
+        { ...look, tier: "z" },
         (gate) =>
           sql`select s.id, ${named}, ${qualitySql(sql`app.search_fold(s.value)`, wordAt)} as quality
         from (${rowsOf(sql`${col} as value`)}
@@ -405,7 +404,7 @@ function lookedUp(
         where ${similarTo(sql`app.search_fold(s.value)`)} limit ${limit}`,
       );
       add(
-        { ...look, tier: "y", bucket: 2 },
+        { ...look, tier: "y" },
         (gate) => sql`${found} and ${gate} and ${similarTo(folded)} limit ${limit}`,
       );
     }
@@ -497,36 +496,34 @@ function byId(relation: RawBuilder<unknown>, alias: string, id: RawBuilder<unkno
 /** A look of a type's statement: the CTE of one tier over one attribute. */
 interface Look {
   name: RawBuilder<unknown>;
+  /** Starts, words, similar starts, similar words. */
   tier: "s" | "w" | "z" | "y";
   attribute: string;
   class: AttributeClass;
-  /** The best bucket of the ranking its matches can fall in: 0 (starts, words) or 2 (typos). */
-  bucket: 0 | 2;
 }
 
 /**
- * Whether `look` still runs: while fewer than the limit records were found by the type's looks
- * before it that rank before anything it can find (the hits are ordered by bucket, then class),
- * or by its own attribute's looks. Counted once each: a value that starts with the phrase has
- * words that start with its words, and is similar to it, so the looks find some records twice.
- * A type's other texts are read only when its key and label left room for them, and a typo is
- * looked for only while the exact matches are fewer than the limit (docs/performance.md).
+ * Whether `look` still runs: while fewer than the limit records were found before it by its own
+ * attribute's looks or by those of an attribute of a lower class (key, then label, then other
+ * texts), and, for a typo look, by any look for exact matches. Counted once each: a value that
+ * starts with the phrase has words that start with its words, and is similar to it, so the looks
+ * find some records twice. A type's other texts are thus read only when its key and label left
+ * room for them: a description's whole word, which ranks before a key's prefix, is not looked for
+ * once 20 keys start so (docs/decisions.md).
  */
 function gateOf(
   look: Omit<Look, "name">,
   before: readonly RawBuilder<unknown>[],
   limit: RawBuilder<unknown>,
 ): RawBuilder<unknown> {
-  const ranksBefore =
-    look.bucket === 0
-      ? sql`f.quality <= ${sql.lit(QUALITY.words)} and f.class < ${sql.lit(look.class)}`
-      : sql`(f.quality <= ${sql.lit(QUALITY.wordStarts)} or f.class < ${sql.lit(look.class)})`;
+  const typo = look.tier === "z" || look.tier === "y";
   const found = sql.join(
     before.map((l) => sql`select id, attribute, class, quality from ${l}`),
     sql` union all `,
   );
   return sql`(select count(distinct f.id) from (${found}) f
-    where f.attribute = ${sql.lit(look.attribute)} or ${ranksBefore}) < ${limit}`;
+    where f.attribute = ${sql.lit(look.attribute)} or f.class < ${sql.lit(look.class)}
+      ${typo ? sql`or f.quality <= ${sql.lit(QUALITY.wordStarts)}` : sql``}) < ${limit}`;
 }
 
 /** The folded value (migration 018) of an attribute of the row `t`. */

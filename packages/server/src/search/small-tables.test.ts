@@ -6,7 +6,14 @@ import type { Model } from "../model/model.ts";
 import { GENERATORS } from "../records/generators.ts";
 import { createTestApp, REPO_ROOT, type TestApp } from "../testing/test-app.ts";
 import { queryWords } from "./fold.ts";
-import { KEY, LABEL, OTHER, type SearchScope, searchRows } from "./search.repository.ts";
+import {
+  type AttributeClass,
+  KEY,
+  LABEL,
+  OTHER,
+  type SearchScope,
+  searchRows,
+} from "./search.repository.ts";
 import { smallTables, WHOLE_TABLE_BYTES } from "./small-tables.ts";
 
 let t: TestApp;
@@ -23,7 +30,7 @@ function target(typeName: string, whole: boolean) {
   const context = model.contexts.find((c) => c.name === "reference");
   const type = context?.entityTypes.find((e) => e.name === typeName);
   if (!context || !type) throw new Error(`no reference type ${typeName}`);
-  const classOf = (name: string) =>
+  const classOf = (name: string): AttributeClass =>
     type.attributes.some((a) => a.name === name && a.identity)
       ? KEY
       : type.label.includes(`{${name}}`)
