@@ -160,12 +160,10 @@ function postgresPool(
   statementTimeoutMs: number,
   settings: Record<string, string> = {},
 ): pg.Pool {
-  const options = Object.entries(settings)
-    .map(([name, value]) => `-c ${name}=${value}`)
-    .join(" ");
+  const { connectionString, options } = withStartupSettings(url, settings);
   // The pool hands its options to each client it makes (CallbackQueryClient reads statementCache).
   const pool = new pg.Pool({
-    connectionString: url,
+    connectionString,
     max,
     // Large reads (exports, history) keep no rows alive between queries; repeated ones are prepared.
     Client: CallbackQueryClient,
@@ -182,6 +180,27 @@ function postgresPool(
   // error would crash the process. The pool replaces the connection at the next query.
   pool.on("error", () => undefined);
   return pool;
+}
+
+/**
+ * The start-up `options` of a pool's connections: those of the connection string, then the pool's
+ * own settings, which win where both set one. pg lays a connection string's parameters over the
+ * pool's, so a URL's `options` would otherwise replace the settings rather than join them.
+ */
+export function withStartupSettings(
+  url: string,
+  settings: Record<string, string>,
+): { connectionString: string; options?: string } {
+  const own = Object.entries(settings).map(([name, value]) => `-c ${name}=${value}`);
+  // A connection string that is no URL (a socket's folder) carries no options.
+  const parsed = URL.canParse(url) ? new URL(url) : undefined;
+  const given = parsed?.searchParams.get("options");
+  if (parsed && given != null) parsed.searchParams.delete("options");
+  const options = [...(given == null ? [] : [given]), ...own].join(" ");
+  return {
+    connectionString: parsed && given != null ? parsed.toString() : url,
+    ...(options ? { options } : {}),
+  };
 }
 
 function openPostgres(

@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../testing/test-app.ts";
 import { testDatabaseKind } from "../testing/test-database.ts";
+import { openDatabase, withStartupSettings } from "./connection.ts";
 
 // On PostgreSQL a pool of connections set so; on PGlite its one session, the statement kept
 // prepared by the thread (pglite-prepared.ts).
@@ -75,5 +76,44 @@ describe("Database.genericReads", () => {
     ]);
     expect(others.map((s) => [s.mode, s.workers])).toEqual(Array(5).fill(["auto", server]));
     expect(generic.map((s) => s.mode)).toEqual(Array(5).fill("force_generic_plan"));
+  });
+
+  it.skipIf(!postgres)(
+    "keeps its settings beside the options a connection string gives, which the others keep",
+    async () => {
+      const url = new URL(t.database.url ?? "");
+      url.searchParams.set("options", "-c work_mem=5MB -c plan_cache_mode=force_custom_plan");
+      const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 1 });
+      const memory = sql<{ memory: string; mode: string }>`
+        select current_setting('work_mem') as memory, current_setting('plan_cache_mode') as mode`;
+      try {
+        const generic = await database.genericReads((reads) => memory.execute(reads));
+        expect(generic.rows).toEqual([{ memory: "5MB", mode: "force_generic_plan" }]);
+        const other = await memory.execute(database.db);
+        expect(other.rows).toEqual([{ memory: "5MB", mode: "force_custom_plan" }]);
+      } finally {
+        await database.close();
+      }
+    },
+  );
+});
+
+describe("withStartupSettings", () => {
+  it("joins a URL's options and the pool's, and leaves a string that is no URL alone", () => {
+    expect(
+      withStartupSettings("postgres://u@h:5432/db?options=-c%20work_mem%3D5MB&sslmode=disable", {
+        plan_cache_mode: "force_generic_plan",
+      }),
+    ).toEqual({
+      connectionString: "postgres://u@h:5432/db?sslmode=disable",
+      options: "-c work_mem=5MB -c plan_cache_mode=force_generic_plan",
+    });
+    expect(withStartupSettings("postgres://u@h/db", {})).toEqual({
+      connectionString: "postgres://u@h/db",
+    });
+    expect(withStartupSettings("/var/run/postgresql ledgerline", { a: "1" })).toEqual({
+      connectionString: "/var/run/postgresql ledgerline",
+      options: "-c a=1",
+    });
   });
 });

@@ -103,14 +103,15 @@ export const INNER_MIN_CHARS = 3;
 const TYPO_START_ROWS = 50;
 
 /**
- * The best matches of the query in the targets, set-based in one statement. For each searchable
- * attribute, bounded looks, each through an index over the folded value (migration 018,
- * model/sync/desired.ts): the values that start with the phrase (the btree, in its order, so the
- * first found are the closest), then, when those are fewer than the limit, the values whose words
- * start with each word (the trigram GIN), then, when still fewer, the values with a word similar
- * to the phrase (`<%`, pg_trgm's word similarity): first among the values nearest the phrase's
- * start in the btree, then through the GIN. A record counts once, by its best match; the
- * hits are ranked by how whole the match is, then key before label before other texts.
+ * The best matches of the query in the targets, set-based in one statement. A small table is read
+ * whole (scannedWhole). Otherwise, for each searchable attribute, bounded looks, each through an
+ * index over the folded value (migration 018, model/sync/desired.ts): the values that start with
+ * the phrase (the btree, in its order, so the first found are the closest), then the values whose
+ * words start with each word (the trigram GIN), then the values with a word similar to the phrase
+ * (`<%`, pg_trgm's word similarity): first among the values nearest the phrase's start in the
+ * btree, then through the GIN; each look after the starts only while those before it left room
+ * (gateOf). A record counts once, by its best match; the hits are ranked by how whole the match
+ * is, then key before label before other texts.
  *
  * The words are parameters, so one text serves every query of the same shape (types, number of
  * words, looks): it is built once (`statements`), a connection keeps it prepared
@@ -321,31 +322,34 @@ function lookedUp(
   const startExact = (folded: RawBuilder<unknown>) =>
     shape.startCut ? sql`and (${folded} || '') like ${phraseStart()}` : sql``;
   const looks: Look[] = [];
-  // The looks of the tiers before the current one, as one CTE, and where the current one began.
+  // What the looks found so far, as one CTE (`done`), up to `rolledAt`: a gate counts it and its
+  // own attribute's looks after it, not once more every look before.
   let done: RawBuilder<unknown> | undefined;
-  let tierStart = 0;
+  let rolledAt = 0;
+  const roll = () => {
+    const rolled = looks.slice(rolledAt).map((l) => l.name);
+    done = cte(
+      `d${looks.length}`,
+      sql.join(
+        (done === undefined ? rolled : [done, ...rolled]).map((l) => sql`select * from ${l}`),
+        sql` union all `,
+      ),
+    );
+    rolledAt = looks.length;
+  };
   const add = (
     look: Omit<Look, "name">,
     body: (gate: RawBuilder<unknown>) => RawBuilder<unknown>,
   ) => {
-    // The rows that can rank before this look's: of a tier before, or of a lower class.
-    const before = looks
-      .slice(tierStart)
-      .filter((l) => l.class < look.class || l.attribute === look.attribute)
+    // A gated look counts what the looks of a lower class found: rolled up before its class.
+    const last = looks.at(-1);
+    if (look.tier !== "s" && looks.length > rolledAt && last?.class !== look.class) roll();
+    const own = looks
+      .slice(rolledAt)
+      .filter((l) => l.attribute === look.attribute)
       .map((l) => l.name);
-    const gate = gateOf(look, done === undefined ? before : [done, ...before], limit);
+    const gate = gateOf(look, done === undefined ? own : [done, ...own], limit);
     looks.push({ ...look, name: cte(`${look.tier}${looks.length}`, body(gate)) });
-  };
-  const endTier = () => {
-    const tier = looks.slice(tierStart).map((l) => l.name);
-    done = cte(
-      `d${looks.length}`,
-      sql.join(
-        (done === undefined ? tier : [done, ...tier]).map((l) => sql`select * from ${l}`),
-        sql` union all `,
-      ),
-    );
-    tierStart = looks.length;
   };
   const byClass = [...target.attributes].sort((a, b) => a.class - b.class);
   const parts = byClass.map(({ attribute, class: cls }) => {
@@ -367,8 +371,8 @@ function lookedUp(
         ${startExact(folded)}
         order by app.search_start(${col}) using ~<~ limit ${limit}`,
     );
+  roll();
   if (inner) {
-    endTier();
     for (const { look, folded, found } of parts) {
       // A word with a trigram reads the GIN by the word alone, its start checked on the rows
       // found: the trigrams of a word's start (' it' and '  i' of 'it000123') are among the
@@ -385,9 +389,9 @@ function lookedUp(
         (gate) => sql`${found} and ${gate} and ${sql.join(each, sql` and `)} limit ${limit}`,
       );
     }
+    roll();
   }
   if (typo) {
-    endTier();
     for (const { look, col, folded, named, rowsOf, found } of parts) {
       // First the values that start as the phrase does, up to a typo after its first letters,
       // from the start's btree: a bounded look, where the trigram GIN reads the posting lists of
@@ -408,14 +412,11 @@ function lookedUp(
         (gate) => sql`${found} and ${gate} and ${similarTo(folded)} limit ${limit}`,
       );
     }
+    roll();
   }
   // Each record once, by its best match.
   return sql`select distinct on (m.id) m.id, m.attribute, m.class, m.quality
-    from (${sql.join(
-      looks.map((l) => sql`select * from ${l.name}`),
-      sql` union all `,
-    )}) m
-    order by m.id, m.quality, m.class`;
+    from ${done} m order by m.id, m.quality, m.class`;
 }
 
 /**
