@@ -33,13 +33,16 @@ export class GitCommandError extends Error {
 
 type Git = (cwd: string | undefined, ...args: string[]) => Promise<string>;
 
-/** Runs git without a terminal prompt; a failure is a GitCommandError without `secrets` or URL credentials. */
-function gitWithout(secrets: readonly string[]): Git {
+/**
+ * Runs git without a terminal prompt, `env` added to its environment; a failure is a
+ * GitCommandError without `secrets` or URL credentials.
+ */
+function gitWithout(secrets: readonly string[], env: Record<string, string> = {}): Git {
   return async (cwd, ...args) => {
     try {
       const { stdout } = await exec("git", args, {
         cwd,
-        env: { ...process.env, GIT_TERMINAL_PROMPT: "0" },
+        env: { ...process.env, ...env, GIT_TERMINAL_PROMPT: "0" },
         maxBuffer: 64 * 1024 * 1024,
       });
       return stdout;
@@ -48,6 +51,37 @@ function gitWithout(secrets: readonly string[]): Git {
       const clean = (text: unknown) => textWithoutCredentials(String(text ?? ""), secrets);
       throw new GitCommandError(clean(failure.message), failure.code, clean(failure.stderr));
     }
+  };
+}
+
+/**
+ * How git reaches a remote: an http(s) address without its user name and password, which travel
+ * instead as a Basic Authorization header for that host, set in git's environment
+ * (`GIT_CONFIG_*`, git 2.31 or later). On git's command line any user of the machine could read
+ * them (`ps`), and a clone keeps its address in `.git/config` under the data folder. A token in
+ * the query, where some hosts take one, stays in the address.
+ */
+export function remoteAccess(location: string): { address: string; env: Record<string, string> } {
+  const url = URL.canParse(location) ? new URL(location) : undefined;
+  if (!url || !/^https?:$/.test(url.protocol) || (url.username === "" && url.password === ""))
+    return { address: location, env: {} };
+  const decode = (text: string) => {
+    try {
+      return decodeURIComponent(text);
+    } catch {
+      return text;
+    }
+  };
+  const basic = Buffer.from(`${decode(url.username)}:${decode(url.password)}`).toString("base64");
+  url.username = "";
+  url.password = "";
+  return {
+    address: url.toString(),
+    env: {
+      GIT_CONFIG_COUNT: "1",
+      GIT_CONFIG_KEY_0: `http.${url.origin}/.extraHeader`,
+      GIT_CONFIG_VALUE_0: `Authorization: Basic ${basic}`,
+    },
   };
 }
 
@@ -140,7 +174,8 @@ export function gitTarget(location: string, dataDir: string): WikiTarget {
       )
     : path.resolve(location);
   const name = gitTargetName(location);
-  const git = gitWithout(credentialsOf(location));
+  const access = remoteAccess(location);
+  const git = gitWithout(credentialsOf(location), access.env);
   // git's and the file system's own texts name server paths and a remote's address: they stay in
   // the cause, for the server log (credentials taken out by gitWithout).
   const step = async <T>(failure: string, work: () => Promise<T>): Promise<T> => {
@@ -156,10 +191,12 @@ export function gitTarget(location: string, dataDir: string): WikiTarget {
       if (!(await exists(path.join(dir, ".git")))) {
         await step(`the ${name} could not be cloned`, async () => {
           await fs.mkdir(path.dirname(dir), { recursive: true });
-          await git(undefined, "clone", "--quiet", location, dir);
+          await git(undefined, "clone", "--quiet", access.address, dir);
         });
       }
       await step(`the ${name} could not be fetched`, async () => {
+        // A clone made before credentials left the address keeps them there until it is set anew.
+        await git(dir, "remote", "set-url", "origin", access.address);
         await git(dir, "fetch", "--quiet", "origin");
         const head = (await git(dir, "ls-remote", "--symref", "origin", "HEAD")).match(
           /refs\/heads\/(\S+)\s+HEAD/,
