@@ -99,6 +99,19 @@ const wordStart = (i: number) => value(`wordStart${i}`, (q) => `% ${q.words[i]}%
 export const TYPO_MIN_CHARS = 5;
 /** Inner words are looked for only from this many characters (a trigram): shorter ones match most texts. */
 export const INNER_MIN_CHARS = 3;
+/**
+ * What of a word the inner-words look asks the trigram GIN for: a code's digits and what follows
+ * them when they hold two trigrams ('it000123': '000123'; one alone, as '12c' of 'ab12c', is in
+ * too many values to check them all), else the whole word. A code's letters are
+ * the prefix its siblings share: `it0` is in each of a million codes 'IT0000001'..., and reading
+ * its posting list for every candidate took 6 ms where the digits alone take 0.4; the whole word
+ * is still checked on the rows found.
+ */
+export function indexedPart(word: string): string {
+  const code = /^\p{L}+(\p{N}.*)$/u.exec(word);
+  return code && [...code[1]].length >= INNER_MIN_CHARS + 1 ? code[1] : word;
+}
+
 /** The values the typo look's first, bounded look checks: those nearest its start in the btree. */
 const TYPO_START_ROWS = 50;
 
@@ -380,7 +393,7 @@ function lookedUp(
       // has no trigram but those (docs/performance.md).
       const each = wordAt.map((i) =>
         shape.trigramWords.includes(i)
-          ? sql`${folded} like ${value(`wordIn${i}`, (q) => `%${q.words[i]}%`)}
+          ? sql`${folded} like ${value(`wordIn${i}`, (q) => `%${indexedPart(q.words[i])}%`)}
               and (${folded} || '') like ${wordStart(i)}`
           : sql`${folded} like ${wordStart(i)}`,
       );

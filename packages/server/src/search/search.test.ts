@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, TEST_USER_PASSWORD, type TestApp } from "../testing/test-app.ts";
 import { testModelDir, typeIn } from "../testing/test-model.ts";
 import { upload, workbookOf } from "../testing/xlsx-files.ts";
-import { startBounds } from "./search.repository.ts";
+import { indexedPart, startBounds } from "./search.repository.ts";
 
 let t: TestApp;
 let modelDir: string;
@@ -101,6 +101,17 @@ describe("POST /api/search", () => {
     expect(labels(code)).toEqual(["ZA1 - AB12345 Coin"]);
     const word = await search({ query: "coins", types: ["reference/currency"] });
     expect(labels(word).sort()).toEqual(["ZA1 - AB12345 Coin", "ZA2 - AB12346 Coin"]);
+  });
+
+  it("finds a code inside a text, the index asked for its digits", async () => {
+    await saveCurrency({ code: "ZB1", name: "Coded", note: "replaces IT0004567 from May" });
+    const found = await search({ query: "it000456", types: ["reference/currency"] });
+    expect(found.hits).toMatchObject([{ label: "ZB1 - Coded", kind: "other", match: "prefix" }]);
+    expect(indexedPart("it000123")).toBe("000123");
+    // Digits with fewer than two trigrams, or no letters before them: the whole word.
+    expect(indexedPart("ab12c")).toBe("ab12c");
+    expect(indexedPart("2024ab")).toBe("2024ab");
+    expect(indexedPart("echo")).toBe("echo");
   });
 
   it("finds typos at a value's start and inside it, each record once, when exact matches are many", async () => {
