@@ -57,6 +57,12 @@ beforeAll(async () => {
   );
   path0 = process.env.PATH;
   process.env.PATH = `${wrapper}:${path0}`;
+  // A setting the server's environment gives git, as a company's proxy or authority would be.
+  Object.assign(process.env, {
+    GIT_CONFIG_COUNT: "1",
+    GIT_CONFIG_KEY_0: "http.extraHeader",
+    GIT_CONFIG_VALUE_0: "X-Company: kept",
+  });
   t = await createTestApp();
   await createShopDictionary(dictionaryClient(t, await t.login("admin", ADMIN_PASSWORD)));
   const found = findContext(t.prepared.model, DATA_DICTIONARY_CONTEXT);
@@ -65,6 +71,8 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   process.env.PATH = path0;
+  for (const name of ["GIT_CONFIG_COUNT", "GIT_CONFIG_KEY_0", "GIT_CONFIG_VALUE_0"])
+    delete process.env[name];
   await t.close();
   await server.close();
   await fs.rm(work, { recursive: true, force: true });
@@ -109,8 +117,10 @@ describe("a git wiki whose address carries credentials", () => {
     expect(commandLines).toContain("push");
     expect(commandLines).not.toContain(TOKEN);
     const basic = `Basic ${Buffer.from(`${USER}:${TOKEN}`).toString("base64")}`;
-    expect(server.authorizations.length).toBeGreaterThan(0);
-    expect(new Set(server.authorizations)).toEqual(new Set([basic]));
+    expect(server.requests.length).toBeGreaterThan(0);
+    expect(new Set(server.requests.map((h) => h.authorization))).toEqual(new Set([basic]));
+    // The setting the server's environment gave git was sent beside the credentials.
+    expect(new Set(server.requests.map((h) => h["x-company"]))).toEqual(new Set(["kept"]));
   });
 
   it("leaves an address without credentials, and one that is no http(s) URL, as it is", () => {
@@ -122,13 +132,21 @@ describe("a git wiki whose address carries credentials", () => {
       address: "git@example.com:team/wiki.git",
       env: {},
     });
-    expect(remoteAccess("https://oauth2:p%40ss@example.com/w.git?x=1")).toEqual({
+    const header = `Authorization: Basic ${Buffer.from("oauth2:p@ss").toString("base64")}`;
+    expect(remoteAccess("https://oauth2:p%40ss@example.com/w.git?x=1", {})).toEqual({
       address: "https://example.com/w.git?x=1",
       env: {
         GIT_CONFIG_COUNT: "1",
         GIT_CONFIG_KEY_0: "http.https://example.com/.extraHeader",
-        GIT_CONFIG_VALUE_0: `Authorization: Basic ${Buffer.from("oauth2:p@ss").toString("base64")}`,
+        GIT_CONFIG_VALUE_0: header,
       },
+    });
+    // Settings the server's environment already gives git keep their places.
+    const company = { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "http.sslCAInfo" };
+    expect(remoteAccess("https://oauth2:p%40ss@example.com/w.git", company).env).toEqual({
+      GIT_CONFIG_COUNT: "2",
+      GIT_CONFIG_KEY_1: "http.https://example.com/.extraHeader",
+      GIT_CONFIG_VALUE_1: header,
     });
   });
 });

@@ -61,7 +61,10 @@ function gitWithout(secrets: readonly string[], env: Record<string, string> = {}
  * them (`ps`), and a clone keeps its address in `.git/config` under the data folder. A token in
  * the query, where some hosts take one, stays in the address.
  */
-export function remoteAccess(location: string): { address: string; env: Record<string, string> } {
+export function remoteAccess(
+  location: string,
+  environment: NodeJS.ProcessEnv = process.env,
+): { address: string; env: Record<string, string> } {
   const url = URL.canParse(location) ? new URL(location) : undefined;
   if (!url || !/^https?:$/.test(url.protocol) || (url.username === "" && url.password === ""))
     return { address: location, env: {} };
@@ -75,12 +78,16 @@ export function remoteAccess(location: string): { address: string; env: Record<s
   const basic = Buffer.from(`${decode(url.username)}:${decode(url.password)}`).toString("base64");
   url.username = "";
   url.password = "";
+  // After the settings the server's own environment gives git this way (a company's authority
+  // for https, say), which stay.
+  const given = Number(environment.GIT_CONFIG_COUNT);
+  const at = Number.isInteger(given) && given > 0 ? given : 0;
   return {
     address: url.toString(),
     env: {
-      GIT_CONFIG_COUNT: "1",
-      GIT_CONFIG_KEY_0: `http.${url.origin}/.extraHeader`,
-      GIT_CONFIG_VALUE_0: `Authorization: Basic ${basic}`,
+      GIT_CONFIG_COUNT: String(at + 1),
+      [`GIT_CONFIG_KEY_${at}`]: `http.${url.origin}/.extraHeader`,
+      [`GIT_CONFIG_VALUE_${at}`]: `Authorization: Basic ${basic}`,
     },
   };
 }

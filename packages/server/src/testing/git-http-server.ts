@@ -6,8 +6,8 @@ import type { AddressInfo } from "node:net";
 export interface GitHttpServer {
   /** `http://127.0.0.1:<port>`: a repository is `${url}/<name>.git`. */
   url: string;
-  /** The Authorization headers the server was sent, one per request (none when absent). */
-  authorizations: string[];
+  /** The headers of each request the server was sent. */
+  requests: http.IncomingHttpHeaders[];
   close(): Promise<void>;
 }
 
@@ -21,11 +21,10 @@ export async function startGitHttpServer(
   password: string,
 ): Promise<GitHttpServer> {
   const expected = `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`;
-  const authorizations: string[] = [];
+  const requests: http.IncomingHttpHeaders[] = [];
   const server = http.createServer((request, response) => {
-    const authorization = request.headers.authorization;
-    if (authorization) authorizations.push(authorization);
-    if (authorization !== expected) {
+    requests.push(request.headers);
+    if (request.headers.authorization !== expected) {
       response.writeHead(401, { "www-authenticate": 'Basic realm="wiki"' }).end();
       return;
     }
@@ -67,7 +66,7 @@ export async function startGitHttpServer(
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    authorizations,
+    requests,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
