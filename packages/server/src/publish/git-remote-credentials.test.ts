@@ -2,14 +2,13 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { DATA_DICTIONARY_CONTEXT } from "@ledgerline/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ContextModel, findContext } from "../model/model.ts";
+import type { ContextModel } from "../model/model.ts";
 import { type GitHttpServer, startGitHttpServer } from "../testing/git-http-server.ts";
-import { ADMIN_PASSWORD, createTestApp, type TestApp } from "../testing/test-app.ts";
+import type { TestApp } from "../testing/test-app.ts";
 import { gitTarget, remoteAccess } from "./git-target.ts";
 import { publishDictionary } from "./publish.service.ts";
-import { createShopDictionary, dictionaryClient } from "./testing/dictionary.ts";
+import { appWithShopDictionary } from "./testing/dictionary.ts";
 
 // A wiki behind Basic authentication, its address carrying the user name and token: git must be
 // given them, and no command line or file the server writes may hold the token.
@@ -63,11 +62,7 @@ beforeAll(async () => {
     GIT_CONFIG_KEY_0: "http.extraHeader",
     GIT_CONFIG_VALUE_0: "X-Company: kept",
   });
-  t = await createTestApp();
-  await createShopDictionary(dictionaryClient(t, await t.login("admin", ADMIN_PASSWORD)));
-  const found = findContext(t.prepared.model, DATA_DICTIONARY_CONTEXT);
-  if (!found) throw new Error("no dictionary context");
-  context = found;
+  ({ t, context } = await appWithShopDictionary());
 });
 afterAll(async () => {
   process.env.PATH = path0;

@@ -2,13 +2,12 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { DATA_DICTIONARY_CONTEXT } from "@ledgerline/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ContextModel, findContext } from "../model/model.ts";
-import { ADMIN_PASSWORD, createTestApp, type TestApp } from "../testing/test-app.ts";
+import type { ContextModel } from "../model/model.ts";
+import type { TestApp } from "../testing/test-app.ts";
 import { gitTarget } from "./git-target.ts";
 import { publishDictionary } from "./publish.service.ts";
-import { createShopDictionary, dictionaryClient } from "./testing/dictionary.ts";
+import { appWithShopDictionary } from "./testing/dictionary.ts";
 import type { WikiTarget } from "./wiki-target.ts";
 
 // The git target tells unchanged pages by the blob ids in git's index, not by reading the files:
@@ -36,11 +35,7 @@ const publish = async (target: WikiTarget) => {
 
 beforeAll(async () => {
   work = await fs.mkdtemp(path.join(os.tmpdir(), "ledgerline-git-target-"));
-  t = await createTestApp();
-  await createShopDictionary(dictionaryClient(t, await t.login("admin", ADMIN_PASSWORD)));
-  const found = findContext(t.prepared.model, DATA_DICTIONARY_CONTEXT);
-  if (!found) throw new Error("no dictionary context");
-  context = found;
+  ({ t, context } = await appWithShopDictionary());
 });
 afterAll(async () => {
   await t.close();

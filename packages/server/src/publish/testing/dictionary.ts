@@ -1,7 +1,8 @@
 import { DATA_DICTIONARY_CONTEXT } from "@ledgerline/contract";
 import { expect } from "vitest";
+import { type ContextModel, findContext } from "../../model/model.ts";
 import { listRecords } from "../../testing/records-client.ts";
-import type { TestApp } from "../../testing/test-app.ts";
+import { ADMIN_PASSWORD, createTestApp, type TestApp } from "../../testing/test-app.ts";
 
 /** Data Dictionary calls through the API as one signed-in user; each expects 200. */
 export interface DictionaryClient {
@@ -139,4 +140,13 @@ export async function approvePending(
     const res = await t.post("/api/approve", { context, entityType, entityEventIds }, cookie);
     expect(res.statusCode, res.body).toBe(200);
   }
+}
+
+/** A test app holding the shop's dictionary (createShopDictionary), with its context's model. */
+export async function appWithShopDictionary(): Promise<{ t: TestApp; context: ContextModel }> {
+  const t = await createTestApp();
+  await createShopDictionary(dictionaryClient(t, await t.login("admin", ADMIN_PASSWORD)));
+  const context = findContext(t.prepared.model, DATA_DICTIONARY_CONTEXT);
+  if (!context) throw new Error("no dictionary context");
+  return { t, context };
 }
