@@ -219,7 +219,13 @@ function searchStatement(
   const ctes: RawBuilder<unknown>[] = [];
   const typeHits: RawBuilder<unknown>[] = [];
 
+  const live = scope.includeDiscontinued
+    ? sql`not t.is_pending_new`
+    : sql`not t.is_pending_new and not t.is_deleted`;
+  // A past moment's versions are always looked up.
+  const readWhole = (target: SearchTarget) => target.whole && scope.asOf === undefined;
   targets.forEach((target, ti) => {
+    if (readWhole(target)) return;
     const relation = sourceOf(target, scope.asOf);
     // Today's values are looked up in the table itself: its read view would add its formulas to
     // every look's parsing and planning, the larger part of a query's time (docs/performance.md).
@@ -227,19 +233,14 @@ function searchStatement(
       scope.asOf === undefined
         ? sql.table(`${target.context.schema}.${target.type.name}`)
         : relation;
-    const live = scope.includeDiscontinued
-      ? sql`not t.is_pending_new`
-      : sql`not t.is_pending_new and not t.is_deleted`;
     const read = { target, scanned, live, shape, limit };
     const cte = (name: string, body: RawBuilder<unknown>) => {
       const named = sql.raw(`${name}_${ti}`);
       ctes.push(sql`${named} as materialized (${body})`);
       return named;
     };
-    const matches =
-      target.whole && scope.asOf === undefined ? scannedWhole(read) : lookedUp(read, cte);
     const best = sql.raw(`b_${ti}`);
-    ctes.push(sql`${best} as (${matches})`);
+    ctes.push(sql`${best} as (${lookedUp(read, cte)})`);
     const matchedValue = sql.join(
       target.attributes.map(
         ({ attribute }) =>
@@ -253,9 +254,10 @@ function searchStatement(
         v.is_deleted
       from ${best} b ${byId(relation, "v", sql`b.id`)}`);
   });
+  const small = targets.filter(readWhole);
+  if (small.length > 0) typeHits.push(scannedWhole(small, shape, live, limit));
 
-  const bucket = bucketOf(sql`h.quality`);
-  const order = sql`${bucket}, h.class, h.quality, length(h.label), h.label, h.context, h.entity_type, h.entity_key_id`;
+  const order = rankOf(sql`h`);
   const offset = ({ page }: QueryValues) => (page.kind === "page" ? page.offset : 0);
   const inPage =
     scope.page.kind === "perType"
@@ -266,8 +268,8 @@ function searchStatement(
     scope.page.kind === "perType"
       ? sql`min(r.position) over (partition by r.context, r.entity_type), `
       : sql``;
+  ctes.push(sql`hits as (${sql.join(typeHits, sql` union all `)})`);
   return sql<SearchRow>`with ${sql.join(ctes, sql`, `)},
-    hits as (${sql.join(typeHits, sql` union all `)}),
     ranked as (
       select h.*, count(*) over (partition by h.context, h.entity_type)::int as type_count,
         row_number() over (partition by h.context, h.entity_type order by ${order})::int as type_rank,
@@ -368,17 +370,19 @@ function lookedUp(
   const parts = byClass.map(({ attribute, class: cls }) => {
     const col = sql.ref(`t.${attribute.name}`);
     const folded = foldedOf(attribute);
-    const named = sql`${sql.lit(attribute.name)}::text as attribute, ${sql.lit(cls)}::int as class`;
-    const rowsOf = (columns: RawBuilder<unknown>) =>
-      sql`select t.entity_key_id as id, ${columns} from ${scanned} t where ${live}`;
-    const found = rowsOf(sql`${named}, ${qualitySql(folded, wordAt)} as quality`);
-    return { look: { attribute: attribute.name, class: cls }, col, folded, named, rowsOf, found };
+    // What a look found: its records, by which attribute, and the folded value the ranking reads
+    // (searchRows's last step, once per record: computed in each look it cost as much as the look).
+    const found = (exact: boolean) =>
+      sql`select t.entity_key_id as id, ${sql.lit(attribute.name)}::text as attribute,
+          ${sql.lit(cls)}::int as class, ${sql.lit(exact)} as exact, ${folded} as folded
+        from ${scanned} t where ${live}`;
+    return { look: { attribute: attribute.name, class: cls }, col, folded, found };
   });
   for (const { look, col, found, folded } of parts)
     add(
       { ...look, tier: "s" },
       () =>
-        sql`${found}
+        sql`${found(true)}
         and app.search_start(${col}) ~>=~ ${value("from", (q) => q.from)}
         and app.search_start(${col}) ~<~ ${value("to", (q) => q.to)}
         ${startExact(folded)}
@@ -399,52 +403,54 @@ function lookedUp(
       );
       add(
         { ...look, tier: "w" },
-        (gate) => sql`${found} and ${gate} and ${sql.join(each, sql` and `)} limit ${limit}`,
+        (gate) => sql`${found(true)} and ${gate} and ${sql.join(each, sql` and `)} limit ${limit}`,
       );
     }
     roll();
   }
   if (typo) {
-    for (const { look, col, folded, named, rowsOf, found } of parts) {
+    for (const { look, col, folded, found } of parts) {
       // First the values that start as the phrase does, up to a typo after its first letters,
       // from the start's btree: a bounded look, where the trigram GIN reads the posting lists of
       // every record holding the word it finds ('foxtrot': 50,000 records of the bench type).
       add(
         { ...look, tier: "z" },
         (gate) =>
-          sql`select s.id, ${named}, ${qualitySql(sql`app.search_fold(s.value)`, wordAt)} as quality
-        from (${rowsOf(sql`${col} as value`)}
+          sql`select * from (${found(false)}
           and ${gate}
           and app.search_start(${col}) ~>=~ ${value("typoFrom", (q) => q.typoFrom)}
           and app.search_start(${col}) ~<~ ${value("typoTo", (q) => q.typoTo)}
           order by app.search_start(${col}) using ~<~ limit ${sql.lit(TYPO_START_ROWS)}) s
-        where ${similarTo(sql`app.search_fold(s.value)`)} limit ${limit}`,
+        where ${similarTo(sql`s.folded`)} limit ${limit}`,
       );
       add(
         { ...look, tier: "y" },
-        (gate) => sql`${found} and ${gate} and ${similarTo(folded)} limit ${limit}`,
+        (gate) => sql`${found(false)} and ${gate} and ${similarTo(folded)} limit ${limit}`,
       );
     }
     roll();
   }
   // Each record once, by its best match.
-  return sql`select distinct on (m.id) m.id, m.attribute, m.class, m.quality
-    from ${done} m order by m.id, m.quality, m.class`;
+  return sql`select distinct on (m.id) m.id, m.attribute, m.class, ${qualitySql(sql`m.folded`, wordAt)} as quality
+    from ${done} m order by m.id, 4, m.class`;
 }
 
 /**
- * A small type's matches (SearchTarget.whole) in one read of its table: each record once, by its
- * best match, the best `limit` of them. A type of a few rows cost a tenth of a millisecond per
- * look in the executor's start and end alone, a few milliseconds for a statement's many types of
- * the Data Dictionary that hold one or two records (docs/performance.md).
+ * The small types' hits (SearchTarget.whole), read together: each of their read views scanned
+ * once, every searchable attribute matched on each row, each record once by its best match, the
+ * best `limit` of each type. Looked up one by one, a type of a few rows cost a tenth of a
+ * millisecond per look in the executor's start and end alone, and its own ranking and label join
+ * as much again: a few milliseconds for the Data Dictionary's many types of one or two records
+ * (docs/performance.md).
  */
-function scannedWhole({ target, scanned, live, shape, limit }: TypeRead): RawBuilder<unknown> {
+function scannedWhole(
+  targets: readonly SearchTarget[],
+  shape: SearchShape,
+  live: RawBuilder<unknown>,
+  limit: RawBuilder<unknown>,
+): RawBuilder<unknown> {
   const wordAt = wordPlaces(shape);
   const folded = sql`a.folded`;
-  const values = target.attributes.map(
-    ({ attribute, class: cls }) =>
-      sql`(${sql.lit(attribute.name)}::text, ${sql.lit(cls)}::int, ${foldedOf(attribute)})`,
-  );
   const matches = [sql`${folded} like ${phraseStart()}`];
   if (shape.inner)
     matches.push(
@@ -454,18 +460,38 @@ function scannedWhole({ target, scanned, live, shape, limit }: TypeRead): RawBui
       ),
     );
   if (shape.typo) matches.push(similarTo(folded));
-  return sql`select * from (
-      select distinct on (t.entity_key_id) t.entity_key_id as id, a.attribute, a.class,
-        ${qualitySql(folded, wordAt)} as quality
-      from ${scanned} t cross join lateral (values ${sql.join(values, sql`, `)}) a(attribute, class, folded)
-      where ${live} and (${sql.join(matches, sql` or `)})
-      order by t.entity_key_id, 4, a.class) m
-    order by ${bucketOf(sql`m.quality`)}, m.class, m.quality limit ${limit}`;
+  const matched = targets.map((target) => {
+    const values = target.attributes.map(
+      ({ attribute, class: cls }) =>
+        sql`(${sql.lit(attribute.name)}::text, ${sql.lit(cls)}::int, ${foldedOf(attribute)}, ${sql.ref(`t.${attribute.name}`)}::text)`,
+    );
+    return sql`select ${target.context.name}::text as context, ${target.type.name}::text as entity_type,
+        t.entity_key_id, a.attribute, a.class, ${qualitySql(folded, wordAt)} as quality,
+        ${labelSql(target.type, "t")} as label, a.value, t.is_deleted
+      from ${sourceOf(target, undefined)} t
+        cross join lateral (values ${sql.join(values, sql`, `)}) a(attribute, class, folded, value)
+      where ${live} and (${sql.join(matches, sql` or `)})`;
+  });
+  const h = sql`m`;
+  return sql`select m.context, m.entity_type, m.entity_key_id, m.attribute, m.class, m.quality,
+      m.label, m.value, m.is_deleted
+    from (
+      select m.*, row_number() over (partition by m.context, m.entity_type order by ${rankOf(h)}) as rank
+      from (
+        select distinct on (m.context, m.entity_type, m.entity_key_id) m.*
+        from (${sql.join(matched, sql` union all `)}) m
+        order by m.context, m.entity_type, m.entity_key_id, m.quality, m.class) m) m
+    where m.rank <= ${limit}`;
 }
 
 /** The query's phrase is similar to a word of the folded text (pg_trgm's `<%`). */
 function similarTo(folded: RawBuilder<unknown>): RawBuilder<boolean> {
   return sql<boolean>`${value("phrase", (q) => q.phrase)}::text <% ${folded}`;
+}
+
+/** The order of hits (of the relation `h`), best first. */
+function rankOf(h: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`${bucketOf(sql`${h}.quality`)}, ${h}.class, ${h}.quality, length(${h}.label), ${h}.label, ${h}.context, ${h}.entity_type, ${h}.entity_key_id`;
 }
 
 /** The bucket of the ranking a match of a quality falls in: whole, prefix or similar. */
@@ -532,12 +558,12 @@ function gateOf(
 ): RawBuilder<unknown> {
   const typo = look.tier === "z" || look.tier === "y";
   const found = sql.join(
-    before.map((l) => sql`select id, attribute, class, quality from ${l}`),
+    before.map((l) => sql`select id, attribute, class, exact from ${l}`),
     sql` union all `,
   );
   return sql`(select count(distinct f.id) from (${found}) f
     where f.attribute = ${sql.lit(look.attribute)} or f.class < ${sql.lit(look.class)}
-      ${typo ? sql`or f.quality <= ${sql.lit(QUALITY.wordStarts)}` : sql``}) < ${limit}`;
+      ${typo ? sql`or f.exact` : sql``}) < ${limit}`;
 }
 
 /** The folded value (migration 018) of an attribute of the row `t`. */
