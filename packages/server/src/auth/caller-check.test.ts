@@ -146,3 +146,76 @@ describe("a list call checks its caller in its own statement", () => {
     expect(unknown.json().message).toBe("rowOrders: unknown attribute 'nope' of 'currency'");
   });
 });
+
+/** The search box asks at each key typed: it too reuses the session's caller and checks it in its statement. */
+describe("a search checks its caller in its own statement", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t?.close());
+
+  const signedIn = async (username: string) => {
+    await t.createUser({ username, roles: [{ context: "reference", role: "viewer" }] });
+    return t.login(username, TEST_USER_PASSWORD);
+  };
+  const search = (cookie: string, query: string) =>
+    t.post("/api/search", { query, pageSize: 4, perType: true }, cookie);
+
+  /** The statements a call sends: how many read the session, how many search. */
+  async function statementsOf(call: () => Promise<unknown>) {
+    const generic = await t.database.genericReads(async (db) => db);
+    const executors = [...new Set([t.database.db, t.database.reads, generic])];
+    const spies = executors.map((d) => vi.spyOn(d.getExecutor(), "executeQuery"));
+    try {
+      await call();
+      const texts = spies.flatMap((spy) => spy.mock.calls.map(([query]) => query.sql));
+      return {
+        sessionReads: texts.filter((text) => text.includes('"sessionHash"')).length,
+        searches: texts.filter((text) => text.includes("ranked as")).length,
+      };
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
+  }
+
+  it("answers the same hits without reading the session once it is known", async () => {
+    const cookie = await signedIn("typist");
+    let first: unknown;
+    let again: unknown;
+    const firstCall = await statementsOf(async () => {
+      first = (await search(cookie, "euro")).json();
+    });
+    const nextCall = await statementsOf(async () => {
+      again = (await search(cookie, "euro")).json();
+    });
+    expect((first as { hits: { label: string }[] }).hits[0].label).toBe("EUR - Euro");
+    expect(again).toEqual(first);
+    expect(firstCall).toEqual({ sessionReads: 1, searches: 1 });
+    expect(nextCall).toEqual({ sessionReads: 0, searches: 1 });
+    // No hit, and a query too short to search: answered as for any caller.
+    const none = await search(cookie, "qqqxz");
+    expect(none.statusCode, none.body).toBe(200);
+    expect(none.json()).toMatchObject({ hits: [], groups: [], total: 0 });
+    const short = await search(cookie, "e");
+    expect(short.statusCode, short.body).toBe(200);
+    expect(short.json()).toMatchObject({ hits: [], total: 0 });
+  });
+
+  it("refuses the next search once the session ends elsewhere, and follows a role taken away", async () => {
+    const ended = await signedIn("gone");
+    expect((await search(ended, "euro")).statusCode).toBe(200);
+    await sql`delete from app.sessions s using app.users u
+      where u.user_id = s.user_id and u.username = 'gone'`.execute(t.database.db);
+    expect((await search(ended, "euro")).statusCode).toBe(401);
+    expect((await search(ended, "e")).statusCode).toBe(401);
+
+    const moved = await signedIn("moved");
+    expect((await search(moved, "euro")).json().total).toBeGreaterThan(0);
+    await sql`delete from app.user_roles where user_id =
+      (select user_id from app.users where username = 'moved')`.execute(t.database.db);
+    const after = await search(moved, "euro");
+    expect(after.statusCode, after.body).toBe(200);
+    expect(after.json()).toMatchObject({ hits: [], groups: [], total: 0 });
+  });
+});

@@ -1,4 +1,4 @@
-import type { RawBuilder } from "kysely";
+import { type RawBuilder, sql } from "kysely";
 import { isStatementTimeout } from "../db/pg-errors.ts";
 import { UnauthorizedError } from "../errors.ts";
 import type { CurrentUser } from "./auth.service.ts";
@@ -20,6 +20,31 @@ export class UnconfirmedCaller extends Error {
   constructor() {
     super("The caller was not confirmed by the statement's check");
   }
+}
+
+/**
+ * A statement run for a checked caller, defining its `caller` from the check: the statement reads
+ * only while `caller` holds a row (`exists (select from caller)`). A confirmed caller's statement
+ * that answers no row answers one row of nulls instead, so that an empty answer is told from an
+ * unconfirmed caller in the same round trip (confirmedRows).
+ */
+export function asCaller<T extends object>(
+  statement: RawBuilder<T>,
+  check: RawBuilder<boolean>,
+): RawBuilder<T> {
+  return sql<T>`with caller as (select where ${check}), page as (${statement})
+    select * from page
+    union all
+    select page.* from caller left join page on false where not exists (select from page)`;
+}
+
+/**
+ * The rows a statement read through asCaller answers (rows with an `entity_key_id`); no row at all:
+ * its caller was not confirmed.
+ */
+export function confirmedRows<T extends object>(read: T[]): T[] {
+  if (read.length === 0) throw new UnconfirmedCaller();
+  return (read[0] as { entity_key_id?: unknown }).entity_key_id === null ? [] : read;
 }
 
 /** Callers read by earlier calls, by the hash of their session or token, at most `limit` (the least recently used go). */

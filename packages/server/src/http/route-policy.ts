@@ -109,7 +109,7 @@ export const ROUTE_POLICY: Readonly<Record<string, RoutePolicy>> = {
   "POST /api/approved-uploads": reads(signedIn("read")),
   "POST /api/changes": reads(signedIn("read")),
   // Every type the caller may read, of any application: no right to check on one type.
-  "POST /api/search": reads(signedIn()),
+  "POST /api/search": { ...reads(signedIn()), checkInStatement: true },
 
   "POST /api/filelayouts": reads(signedIn()),
   "POST /api/upload": writes(limited(text(signedIn("createOrEdit", "multipart")), 20)),

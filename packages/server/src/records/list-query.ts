@@ -6,7 +6,6 @@ import {
   type RuleBreach,
 } from "@ledgerline/contract";
 import { type RawBuilder, sql } from "kysely";
-import { UnconfirmedCaller } from "../auth/caller-check.ts";
 import { BadRequestError } from "../errors.ts";
 import { isTreeOperator, treeConstraintSql, treePathSql } from "../hierarchy/tree-constraint.ts";
 import { loggedCountAt, pastMoment, readViewAt, versionsAt } from "../history/as-of-sql.ts";
@@ -97,27 +96,6 @@ export interface ListQueryOptions {
    * defines `caller` from the check that confirms the caller (CallerCheck).
    */
   callerChecked?: boolean;
-}
-
-/**
- * A page statement of a `callerChecked` list, defining its `caller` from the check. A confirmed
- * caller's page that holds no row answers one row of nulls instead, so that an empty list is told
- * from an unconfirmed caller in the same round trip (confirmedRows).
- */
-export function asCaller(
-  statement: RawBuilder<Record<string, unknown>>,
-  check: RawBuilder<boolean>,
-): RawBuilder<Record<string, unknown>> {
-  return sql`with caller as (select where ${check}), page as (${statement})
-    select * from page
-    union all
-    select page.* from caller left join page on false where not exists (select from page)`;
-}
-
-/** The rows a page read through asCaller holds; no row at all: its caller was not confirmed. */
-export function confirmedRows(read: Record<string, unknown>[]): Record<string, unknown>[] {
-  if (read.length === 0) throw new UnconfirmedCaller();
-  return read[0].entity_key_id === null ? [] : read;
 }
 
 /** Builds the page and count queries of /api/entity. Identifiers reach SQL only from the model. */

@@ -12,6 +12,7 @@ import {
 import type { RawBuilder } from "kysely";
 import { type ContextRights, requireTypePermission, rightsIn } from "../admin/permissions.ts";
 import type { CurrentUser } from "../auth/auth.service.ts";
+import { asCaller, confirmedRows } from "../auth/caller-check.ts";
 import { type EventRow, pendingEventsOf } from "../changes/events.repository.ts";
 import type { Db } from "../db/connection.ts";
 import { BadRequestError, ForbiddenError, NotFoundError } from "../errors.ts";
@@ -19,13 +20,7 @@ import { type ContextModel, type EntityType, findEntityType, type Model } from "
 import { changeBreaches, pendingUniqueWarnings } from "../rules/record-check.ts";
 import { type CountEstimates, listCount } from "./count-estimate.ts";
 import { GENERATORS } from "./generators.ts";
-import {
-  asCaller,
-  buildListQuery,
-  confirmedRows,
-  type ListQuery,
-  type ListQueryOptions,
-} from "./list-query.ts";
+import { buildListQuery, type ListQuery, type ListQueryOptions } from "./list-query.ts";
 import { listQueryOf } from "./list-query-cache.ts";
 import { boundaryOf } from "./page-seek.ts";
 import { type ReferenceLabels, referenceLabels } from "./reference-labels.ts";

@@ -1,4 +1,5 @@
 import { CompiledQuery, type RawBuilder, sql } from "kysely";
+import { asCaller, confirmedRows } from "../auth/caller-check.ts";
 import type { Db } from "../db/connection.ts";
 import { readViewAt } from "../history/as-of-sql.ts";
 import type { Attribute, ContextModel, EntityType } from "../model/model.ts";
@@ -76,6 +77,8 @@ interface QueryValues {
   typoFrom: string;
   typoTo: string;
   page: SearchScope["page"];
+  /** The values of the caller's check (CallerCheck), in the order of its text's placeholders. */
+  check: readonly unknown[];
 }
 
 /** A parameter of a shape's statement whose value each query gives. */
@@ -138,8 +141,12 @@ export async function searchRows(
   targets: readonly SearchTarget[],
   query: SearchWords,
   scope: SearchScope,
+  callerCheck?: RawBuilder<boolean>,
 ): Promise<SearchRow[]> {
   if (targets.length === 0 || query.words.length === 0) return [];
+  // The check's text is the same for every caller of a kind (session or token): its values are
+  // the statement's parameters, as the words are.
+  const check = callerCheck?.compile(db);
   const phrase = query.words.join(" ");
   const longest = Math.max(...query.words.map((w) => [...w].length));
   const mostLetters = Math.max(...query.words.map((w) => w.match(/\p{L}/gu)?.length ?? 0));
@@ -166,11 +173,14 @@ export async function searchRows(
             t.whole,
             t.attributes.map((a) => [a.attribute.name, a.class]),
           ]),
+          check?.sql ?? null,
         ])
       : undefined;
   let statement = key === undefined ? undefined : statements.get(key);
   if (statement === undefined) {
-    statement = withSharedParameters(searchStatement(targets, shape, scope).compile(db));
+    statement = withSharedParameters(
+      searchStatement(targets, shape, scope, check?.sql).compile(db),
+    );
     if (key !== undefined) {
       if (statements.size >= MAX_SHAPES) statements.clear();
       statements.set(key, statement);
@@ -186,10 +196,11 @@ export async function searchRows(
     typoFrom,
     typoTo,
     page: scope.page,
+    check: check?.parameters ?? [],
   };
   const parameters = statement.parameters.map((p) => (p instanceof QueryValue ? p.of(values) : p));
   const { rows } = await db.executeQuery<SearchRow>(CompiledQuery.raw(statement.sql, parameters));
-  return rows;
+  return check ? confirmedRows(rows) : rows;
 }
 
 /** What a search statement's text depends on, beside its targets and scope. */
@@ -213,6 +224,7 @@ function searchStatement(
   targets: readonly SearchTarget[],
   shape: SearchShape,
   scope: SearchScope,
+  checkText: string | undefined,
 ): RawBuilder<SearchRow> {
   // A literal: a plan made for any limit would take it for a tenth of the rows.
   const limit = sql.lit(scope.perTypeLimit);
@@ -269,7 +281,7 @@ function searchStatement(
       ? sql`min(r.position) over (partition by r.context, r.entity_type), `
       : sql``;
   ctes.push(sql`hits as (${sql.join(typeHits, sql` union all `)})`);
-  return sql<SearchRow>`with ${sql.join(ctes, sql`, `)},
+  const statement = sql<SearchRow>`with ${sql.join(ctes, sql`, `)},
     ranked as (
       select h.*, count(*) over (partition by h.context, h.entity_type)::int as type_count,
         row_number() over (partition by h.context, h.entity_type order by ${order})::int as type_rank,
@@ -278,8 +290,20 @@ function searchStatement(
     select r.context, r.entity_type, r.entity_key_id::int as entity_key_id, r.attribute, r.class,
       r.quality, r.label, r.value, r.is_deleted, r.type_count, r.type_rank, ${inPage} as in_page
     from ranked r
-    where ${inPage} or r.type_rank = 1
+    where (${inPage} or r.type_rank = 1) ${checkText === undefined ? sql`` : sql`and exists (select from caller)`}
     order by ${groupFirst}r.position`;
+  return checkText === undefined ? statement : asCaller(statement, checkOf(checkText));
+}
+
+/** A caller's check (its compiled text) with its values taken from each query's (QueryValues.check). */
+function checkOf(text: string): RawBuilder<boolean> {
+  const parts = text.split(/\$(\d+)/);
+  return sql<boolean>`${sql.join(
+    parts.map((part, i) =>
+      i % 2 === 0 ? sql.raw(part) : value(`check${part}`, (q) => q.check[Number(part) - 1]),
+    ),
+    sql``,
+  )}`;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { ErrorBody, SearchRequest, SearchResult } from "@ledgerline/contract";
-import { currentUser } from "../http/guard.ts";
+import { withCallerCheck } from "../auth/caller-check.ts";
 import type { App, AppDeps } from "../http/types.ts";
 import { search } from "./search.service.ts";
 
@@ -16,6 +16,9 @@ export async function searchRoutes(app: App, { database, model }: AppDeps): Prom
         response: { 200: SearchResult, 400: ErrorBody },
       },
     },
-    async (request) => search(database, model, currentUser(request), request.body),
+    async (request) =>
+      withCallerCheck(request, (user, callerCheck) =>
+        search(database, model, user, request.body, callerCheck),
+      ),
   );
 }

@@ -7,8 +7,10 @@ import {
   type SearchRequest,
   type SearchResult,
 } from "@ledgerline/contract";
+import type { RawBuilder } from "kysely";
 import { rightsOfRoles } from "../admin/permissions.ts";
 import type { CurrentUser } from "../auth/auth.service.ts";
+import { UnconfirmedCaller } from "../auth/caller-check.ts";
 import type { Database, Db } from "../db/connection.ts";
 import { pastMoment } from "../history/as-of-sql.ts";
 import type { EntityType, Model } from "../model/model.ts";
@@ -40,19 +42,23 @@ const CLASS_KIND = { [KEY]: "key", [LABEL]: "label", [OTHER]: "other" } as const
 /**
  * `POST /api/search`: the records of every type the caller may read (and of only those: no hit,
  * count or group of another), best first. Input the search cannot use (too short, only
- * punctuation) answers no hits; it is never an error.
+ * punctuation) answers no hits; it is never an error. A caller taken from an earlier call comes
+ * with `callerCheck` (withCallerCheck), which the statement carries.
  */
 export async function search(
   database: Pick<Database, "reads" | "genericReads">,
   model: Model,
   user: CurrentUser,
   request: SearchRequest,
+  callerCheck?: RawBuilder<boolean>,
 ): Promise<SearchResult> {
   const asOf = request.asOf === undefined ? undefined : pastMoment(request.asOf);
   const { words, onlyStopWords } = queryWords(request.query);
   const letters = words.join("").length;
   const readable = searchTargets(model, user, request);
-  if (letters < SEARCH_MIN_CHARS || readable.length === 0)
+  if (letters < SEARCH_MIN_CHARS || readable.length === 0) {
+    // No statement to carry the check: the caller is read again before answering.
+    if (callerCheck) throw new UnconfirmedCaller();
     return {
       words: letters < SEARCH_MIN_CHARS ? [] : words,
       hits: [],
@@ -60,6 +66,7 @@ export async function search(
       total: 0,
       more: false,
     };
+  }
 
   // Today's small tables are read whole; a past moment's versions are always looked up.
   const small =
@@ -92,6 +99,7 @@ export async function search(
         perTypeLimit,
         page: request.perType ? { kind: "perType", size } : { kind: "page", offset, size },
       },
+      callerCheck,
     ),
   );
   return answerOf(rows, targets, words, perTypeLimit);
