@@ -79,6 +79,44 @@ describe("a small table read whole", () => {
         }
   });
 
+  it("reads several small types together, each its own best up to the limit", async () => {
+    const asked = (query: string) => {
+      const { words, onlyStopWords } = queryWords(query);
+      return { words, startOnly: onlyStopWords || words.join("").length <= 2 };
+    };
+    const scope = (perTypeLimit: number): SearchScope => ({
+      includeDiscontinued: false,
+      asOf: undefined,
+      perTypeLimit,
+      page: { kind: "page", offset: 0, size: 1_000 },
+    });
+    const rows = (whole: boolean, query: string, limit: number) =>
+      searchRows(
+        t.database.db,
+        new Map(),
+        [target("country", whole), target("currency", whole)],
+        asked(query),
+        scope(limit),
+      );
+    for (const query of ["an", "dollar", "republic", "zz"])
+      expect(await rows(true, query, 1_000), query).toEqual(await rows(false, query, 1_000));
+    // With a limit of two, each type keeps its two best hits of the unlimited answer.
+    const all = await rows(true, "un", 1_000);
+    const limited = await rows(true, "un", 2);
+    const byType = (found: typeof all) =>
+      ["country", "currency"].map((type) =>
+        found
+          .filter((r) => r.entity_type === type)
+          .sort((a, b) => a.type_rank - b.type_rank)
+          .map((r) => r.entity_key_id),
+      );
+    const [countries, currencies] = byType(all);
+    expect(countries.length).toBeGreaterThan(2);
+    expect(currencies.length).toBeGreaterThan(2);
+    expect(byType(limited)).toEqual([countries.slice(0, 2), currencies.slice(0, 2)]);
+    expect(limited.every((r) => r.type_count === 2)).toBe(true);
+  });
+
   it("knows the small tables by their size, read again after a second", async () => {
     await sql`create table public.search_size_probe (note text)`.execute(t.database.db);
     const probe = { schema: "public", name: "search_size_probe" };
