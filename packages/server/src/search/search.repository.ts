@@ -5,6 +5,7 @@ import { readViewAt } from "../history/as-of-sql.ts";
 import type { Attribute, ContextModel, EntityType } from "../model/model.ts";
 import { viewNameOf } from "../model/sync/desired.ts";
 import { labelSql } from "../records/label-sql.ts";
+import type { SmallRead } from "./small-tables.ts";
 
 /** Where an attribute stands in the ranking: the key first, then the label, then other texts. */
 export const KEY = 0;
@@ -17,8 +18,8 @@ export interface SearchTarget {
   context: ContextModel;
   type: EntityType;
   attributes: readonly { attribute: Attribute; class: AttributeClass }[];
-  /** Its table is small enough to be read whole (small-tables.ts) rather than through its indexes. */
-  whole: boolean;
+  /** How its table, if small (small-tables.ts), is read with the other small ones instead of looked up. */
+  small: SmallRead | undefined;
 }
 
 /** What the words are searched as (fold.ts's queryWords). */
@@ -170,7 +171,7 @@ export async function searchRows(
           targets.map((t) => [
             t.context.name,
             t.type.name,
-            t.whole,
+            t.small ?? null,
             t.attributes.map((a) => [a.attribute.name, a.class]),
           ]),
           check?.sql ?? null,
@@ -235,7 +236,8 @@ function searchStatement(
     ? sql`not t.is_pending_new`
     : sql`not t.is_pending_new and not t.is_deleted`;
   // A past moment's versions are always looked up.
-  const readWhole = (target: SearchTarget) => target.whole && scope.asOf === undefined;
+  const readWhole = (target: SearchTarget) =>
+    target.small !== undefined && scope.asOf === undefined;
   targets.forEach((target, ti) => {
     if (readWhole(target)) return;
     const relation = sourceOf(target, scope.asOf);
@@ -489,12 +491,13 @@ function scannedWhole(
       ({ attribute, class: cls }) =>
         sql`(${sql.lit(attribute.name)}::text, ${sql.lit(cls)}::int, ${foldedOf(attribute)}, ${sql.ref(`t.${attribute.name}`)}::text)`,
     );
+    const found = target.small === "indexes" ? sql`and (${indexedRows(target, shape)})` : sql``;
     return sql`select ${target.context.name}::text as context, ${target.type.name}::text as entity_type,
         t.entity_key_id, a.attribute, a.class, ${qualitySql(folded, wordAt)} as quality,
         ${labelSql(target.type, "t")} as label, a.value, t.is_deleted
       from ${sourceOf(target, undefined)} t
         cross join lateral (values ${sql.join(values, sql`, `)}) a(attribute, class, folded, value)
-      where ${live} and (${sql.join(matches, sql` or `)})`;
+      where ${live} ${found} and (${sql.join(matches, sql` or `)})`;
   });
   const h = sql`m`;
   return sql`select m.context, m.entity_type, m.entity_key_id, m.attribute, m.class, m.quality,
@@ -506,6 +509,33 @@ function scannedWhole(
         from (${sql.join(matched, sql` union all `)}) m
         order by m.context, m.entity_type, m.entity_key_id, m.quality, m.class) m) m
     where m.rank <= ${limit}`;
+}
+
+/**
+ * The condition by which the indexes of a small type's searchable attributes find the rows that
+ * may match (SmallRead "indexes"), what the looks ask each index, joined by `or`: one bitmap of all
+ * of them, unbounded, which a table of some hundreds of rows keeps small. The rows' folded values
+ * are then matched as a scanned table's are.
+ */
+function indexedRows(target: SearchTarget, shape: SearchShape): RawBuilder<boolean> {
+  const found = target.attributes.flatMap(({ attribute }) => {
+    const col = sql.ref(`t.${attribute.name}`);
+    const folded = foldedOf(attribute);
+    const start = sql`app.search_start(${col}) ~>=~ ${value("from", (q) => q.from)}
+      and app.search_start(${col}) ~<~ ${value("to", (q) => q.to)}`;
+    const inner = shape.trigramWords.map(
+      (i) => sql`${folded} like ${value(`wordIn${i}`, (q) => `%${indexedPart(q.words[i])}%`)}`,
+    );
+    return [
+      start,
+      ...(shape.inner ? [sql.join(inner, sql` and `)] : []),
+      ...(shape.typo ? [similarTo(folded)] : []),
+    ];
+  });
+  return sql<boolean>`${sql.join(
+    found.map((f) => sql`(${f})`),
+    sql` or `,
+  )}`;
 }
 
 /** The query's phrase is similar to a word of the folded text (pg_trgm's `<%`). */

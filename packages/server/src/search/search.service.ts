@@ -26,7 +26,7 @@ import {
   type SearchTarget,
   searchRows,
 } from "./search.repository.ts";
-import { smallTables, type TableName } from "./small-tables.ts";
+import { type SmallRead, smallTables, type TableName } from "./small-tables.ts";
 
 /** Hits answered when the request does not say. */
 export const DEFAULT_SEARCH_PAGE = 20;
@@ -68,14 +68,14 @@ export async function search(
     };
   }
 
-  // Today's small tables are read whole; a past moment's versions are always looked up.
+  // Today's small tables are read together; a past moment's versions are always looked up.
   const small =
     asOf === undefined
       ? await smallTables(database, database.reads, searchableTables(model))
-      : new Set<string>();
+      : new Map<string, SmallRead>();
   const targets = readable.map((t) => ({
     ...t,
-    whole: small.has(`${t.context.schema}.${t.type.name}`),
+    small: small.get(`${t.context.schema}.${t.type.name}`),
   }));
   const size = request.pageSize ?? DEFAULT_SEARCH_PAGE;
   const offset = ((request.pageNum ?? 1) - 1) * size;
@@ -131,10 +131,10 @@ export function searchTargets(
   model: Model,
   user: CurrentUser,
   request: Pick<SearchRequest, "contexts" | "types" | "kinds">,
-): Omit<SearchTarget, "whole">[] {
+): Omit<SearchTarget, "small">[] {
   const kinds = new Set(request.kinds ?? SEARCH_KINDS);
   const types = request.types === undefined ? undefined : new Set(request.types);
-  const targets: Omit<SearchTarget, "whole">[] = [];
+  const targets: Omit<SearchTarget, "small">[] = [];
   for (const context of model.contexts) {
     if (request.contexts !== undefined && !request.contexts.includes(context.name)) continue;
     const rights = rightsOfRoles(context, user.roles);

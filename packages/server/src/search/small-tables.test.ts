@@ -14,7 +14,12 @@ import {
   type SearchScope,
   searchRows,
 } from "./search.repository.ts";
-import { smallTables, WHOLE_TABLE_BYTES } from "./small-tables.ts";
+import {
+  SMALL_TABLE_BYTES,
+  type SmallRead,
+  smallTables,
+  WHOLE_TABLE_BYTES,
+} from "./small-tables.ts";
 
 let t: TestApp;
 let model: Model;
@@ -26,7 +31,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /** The reference data's type with its key, label and other searchable attributes. */
-function target(typeName: string, whole: boolean) {
+function target(typeName: string, small: SmallRead | undefined) {
   const context = model.contexts.find((c) => c.name === "reference");
   const type = context?.entityTypes.find((e) => e.name === typeName);
   if (!context || !type) throw new Error(`no reference type ${typeName}`);
@@ -39,11 +44,11 @@ function target(typeName: string, whole: boolean) {
   const attributes = type.attributes
     .filter((a) => a.searchable)
     .map((attribute) => ({ attribute, class: classOf(attribute.name) }));
-  return { context, type, attributes, whole };
+  return { context, type, attributes, small };
 }
 
-describe("a small table read whole", () => {
-  it("finds what the looks through its indexes find, ranked the same", async () => {
+describe("a small table read with the others", () => {
+  it("finds, scanned or through its indexes at once, what the looks find, ranked the same", async () => {
     // Every match, so that no look stops at its limit: both ways must then answer the same.
     const scope = (includeDiscontinued: boolean): SearchScope => ({
       includeDiscontinued,
@@ -64,18 +69,19 @@ describe("a small table read whole", () => {
         for (const discontinued of [false, true]) {
           const { words, onlyStopWords } = queryWords(query);
           const asked = { words, startOnly: onlyStopWords || words.join("").length <= 2 };
-          const rows = (whole: boolean) =>
+          const rows = (small: SmallRead | undefined) =>
             searchRows(
               t.database.db,
               new Map(),
-              [target(typeName, whole)],
+              [target(typeName, small)],
               asked,
               scope(discontinued),
             );
-          const looked = await rows(false);
-          const read = await rows(true);
-          expect(read, `${typeName} '${query}'`).toEqual(looked);
-          if (query !== "zz") expect(read.length, `${typeName} '${query}'`).toBeGreaterThan(0);
+          const looked = await rows(undefined);
+          const scanned = await rows("scan");
+          expect(scanned, `${typeName} '${query}' scanned`).toEqual(looked);
+          expect(await rows("indexes"), `${typeName} '${query}' indexed`).toEqual(looked);
+          if (query !== "zz") expect(looked.length, `${typeName} '${query}'`).toBeGreaterThan(0);
         }
   });
 
@@ -90,19 +96,23 @@ describe("a small table read whole", () => {
       perTypeLimit,
       page: { kind: "page", offset: 0, size: 1_000 },
     });
-    const rows = (whole: boolean, query: string, limit: number) =>
+    const rows = (small: [SmallRead?, SmallRead?], query: string, limit: number) =>
       searchRows(
         t.database.db,
         new Map(),
-        [target("country", whole), target("currency", whole)],
+        [target("country", small[0]), target("currency", small[1])],
         asked(query),
         scope(limit),
       );
-    for (const query of ["an", "dollar", "republic", "zz"])
-      expect(await rows(true, query, 1_000), query).toEqual(await rows(false, query, 1_000));
+    for (const query of ["an", "dollar", "republic", "zz"]) {
+      const looked = await rows([], query, 1_000);
+      expect(await rows(["scan", "scan"], query, 1_000), query).toEqual(looked);
+      expect(await rows(["indexes", "scan"], query, 1_000), query).toEqual(looked);
+      expect(await rows(["indexes", "indexes"], query, 1_000), query).toEqual(looked);
+    }
     // With a limit of two, each type keeps its two best hits of the unlimited answer.
-    const all = await rows(true, "un", 1_000);
-    const limited = await rows(true, "un", 2);
+    const all = await rows(["scan", "indexes"], "un", 1_000);
+    const limited = await rows(["scan", "indexes"], "un", 2);
     const byType = (found: typeof all) =>
       ["country", "currency"].map((type) =>
         found
@@ -121,16 +131,29 @@ describe("a small table read whole", () => {
     await sql`create table public.search_size_probe (note text)`.execute(t.database.db);
     const probe = { schema: "public", name: "search_size_probe" };
     const country = { schema: "ctx_reference", name: "country" };
+    const dataelement = { schema: "ctx_data_dictionary", name: "dataelement" };
     const owner = {};
-    const small = () => smallTables(owner, t.database.db, [probe, country]);
-    expect([...(await small())]).toEqual(["public.search_size_probe"]);
-    // Three pages of notes: still small as read a moment ago, no longer once read again.
-    await sql`insert into public.search_size_probe
-      select repeat('x', 100) from generate_series(1, ${Math.ceil((3 * WHOLE_TABLE_BYTES) / 100)})`.execute(
-      t.database.db,
-    );
-    expect([...(await small())]).toEqual(["public.search_size_probe"]);
+    const small = async () =>
+      Object.fromEntries(await smallTables(owner, t.database.db, [probe, country, dataelement]));
+    const notes = (bytes: number) =>
+      sql`insert into public.search_size_probe
+        select repeat('x', 100) from generate_series(1, ${Math.ceil(bytes / 100)})`.execute(
+        t.database.db,
+      );
+    // The countries fill some pages; the empty data elements' table has none.
+    const others = {
+      "ctx_reference.country": "indexes",
+      "ctx_data_dictionary.dataelement": "scan",
+    };
+    expect(await small()).toEqual({ "public.search_size_probe": "scan", ...others });
+    // Three pages of notes: scanned as read a moment ago, read through indexes once read again.
+    await notes(3 * WHOLE_TABLE_BYTES);
+    expect(await small()).toEqual({ "public.search_size_probe": "scan", ...others });
     await new Promise((resolve) => setTimeout(resolve, 1_100));
-    expect([...(await small())]).toEqual([]);
+    expect(await small()).toEqual({ "public.search_size_probe": "indexes", ...others });
+    // Past sixteen pages: looked up.
+    await notes(SMALL_TABLE_BYTES);
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect(await small()).toEqual(others);
   });
 });

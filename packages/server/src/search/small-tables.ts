@@ -1,13 +1,24 @@
 import { CompiledQuery } from "kysely";
 import type { Db } from "../db/connection.ts";
 
-/** A table is read whole by the search when it holds at most this many bytes (two pages). */
+/** A table is scanned whole by the search when it holds at most this many bytes (two pages). */
 export const WHOLE_TABLE_BYTES = 16_384;
 /**
- * How long a table's size is trusted. A table that grew past WHOLE_TABLE_BYTES is read whole, still
- * right but slower, for at most this long.
+ * A table is read with the small ones, through its indexes, when it holds at most this many bytes
+ * (sixteen pages: some hundreds of rows, the countries, the currencies).
+ */
+export const SMALL_TABLE_BYTES = 131_072;
+/**
+ * How long a table's size is trusted. A table that grew past SMALL_TABLE_BYTES is read as a small
+ * one, still right but slower, for at most this long.
  */
 const SIZE_MAX_AGE_MS = 1_000;
+
+/**
+ * How a small table is read, with the others (search.repository.ts): every row, or the rows its
+ * searchable attributes' indexes find.
+ */
+export type SmallRead = "scan" | "indexes";
 
 /** A table by its schema and name. */
 export interface TableName {
@@ -30,15 +41,15 @@ const SIZES_OF = new WeakMap<object, Sizes>();
 const keyOf = (table: TableName) => `${table.schema}.${table.name}`;
 
 /**
- * Which of `tables` are small enough to be read whole (as `schema.name`), their sizes read from
+ * Which of `tables` are small (as `schema.name`), and how each is read, their sizes read from
  * `db` at most SIZE_MAX_AGE_MS ago: one query a second for every search of a database (`owner`).
- * A table's size on disk, not its rows' count, is what reading it whole costs.
+ * A table's size on disk, not its rows' count, is what reading it costs.
  */
 export async function smallTables(
   owner: object,
   db: Db,
   tables: readonly TableName[],
-): Promise<ReadonlySet<string>> {
+): Promise<ReadonlyMap<string, SmallRead>> {
   const now = Date.now();
   let sizes = SIZES_OF.get(owner);
   if (sizes === undefined || now - sizes.readAt >= SIZE_MAX_AGE_MS) {
@@ -49,11 +60,12 @@ export async function smallTables(
     sizes = read;
   }
   const bytes = await sizes.bytes;
-  return new Set(
-    tables
-      .map(keyOf)
-      .filter((key) => (bytes.get(key) ?? Number.POSITIVE_INFINITY) <= WHOLE_TABLE_BYTES),
-  );
+  const small = new Map<string, SmallRead>();
+  for (const key of tables.map(keyOf)) {
+    const size = bytes.get(key) ?? Number.POSITIVE_INFINITY;
+    if (size <= SMALL_TABLE_BYTES) small.set(key, size <= WHOLE_TABLE_BYTES ? "scan" : "indexes");
+  }
+  return small;
 }
 
 async function readSizes(db: Db, tables: readonly TableName[]): Promise<Map<string, number>> {
