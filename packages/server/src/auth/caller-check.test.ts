@@ -3,36 +3,40 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { listRecords } from "../testing/records-client.ts";
 import { createTestApp, TEST_USER_PASSWORD, type TestApp } from "../testing/test-app.ts";
 
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t?.close());
+
+/** A new user who reads the reference data, signed in: its session cookie. */
+const signedIn = async (username: string) => {
+  await t.createUser({ username, roles: [{ context: "reference", role: "viewer" }] });
+  return t.login(username, TEST_USER_PASSWORD);
+};
+
+/**
+ * The texts of the statements a call sends to the database, seen at the app's query executors (the
+ * lists' reads and the search have their own on PostgreSQL: Database.reads, Database.genericReads).
+ */
+async function textsOf(call: () => Promise<unknown>): Promise<string[]> {
+  const generic = await t.database.genericReads(async (db) => db);
+  const executors = [...new Set([t.database.db, t.database.reads, generic])];
+  const spies = executors.map((d) => vi.spyOn(d.getExecutor(), "executeQuery"));
+  try {
+    await call();
+    return spies.flatMap((spy) => spy.mock.calls.map(([query]) => query.sql));
+  } finally {
+    for (const spy of spies) spy.mockRestore();
+  }
+}
+
 /** A list call reuses the caller of the session's earlier call and confirms it in its own statement. */
 describe("a list call checks its caller in its own statement", () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t?.close());
-
-  const signedIn = async (username: string) => {
-    await t.createUser({ username, roles: [{ context: "reference", role: "viewer" }] });
-    return t.login(username, TEST_USER_PASSWORD);
-  };
   const list = (cookie: string, query: Record<string, unknown> = {}) =>
     t.post("/api/entity", { context: "reference", entityType: "currency", ...query }, cookie);
 
-  /**
-   * The statements a call sends to the database, counted at the app's query executors (the lists'
-   * reads have their own on PostgreSQL: Database.reads).
-   */
-  async function statementsOf(call: () => Promise<unknown>): Promise<number> {
-    const { db, reads } = t.database;
-    const executors = reads === db ? [db] : [db, reads];
-    const spies = executors.map((d) => vi.spyOn(d.getExecutor(), "executeQuery"));
-    try {
-      await call();
-      return spies.reduce((n, spy) => n + spy.mock.calls.length, 0);
-    } finally {
-      for (const spy of spies) spy.mockRestore();
-    }
-  }
+  const statementsOf = async (call: () => Promise<unknown>) => (await textsOf(call)).length;
 
   it("answers the same page with one statement less once the session is known", async () => {
     const cookie = await signedIn("checked");
@@ -149,34 +153,16 @@ describe("a list call checks its caller in its own statement", () => {
 
 /** The search box asks at each key typed: it too reuses the session's caller and checks it in its statement. */
 describe("a search checks its caller in its own statement", () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t?.close());
-
-  const signedIn = async (username: string) => {
-    await t.createUser({ username, roles: [{ context: "reference", role: "viewer" }] });
-    return t.login(username, TEST_USER_PASSWORD);
-  };
   const search = (cookie: string, query: string) =>
     t.post("/api/search", { query, pageSize: 4, perType: true }, cookie);
 
   /** The statements a call sends: how many read the session, how many search. */
   async function statementsOf(call: () => Promise<unknown>) {
-    const generic = await t.database.genericReads(async (db) => db);
-    const executors = [...new Set([t.database.db, t.database.reads, generic])];
-    const spies = executors.map((d) => vi.spyOn(d.getExecutor(), "executeQuery"));
-    try {
-      await call();
-      const texts = spies.flatMap((spy) => spy.mock.calls.map(([query]) => query.sql));
-      return {
-        sessionReads: texts.filter((text) => text.includes('"sessionHash"')).length,
-        searches: texts.filter((text) => text.includes("ranked as")).length,
-      };
-    } finally {
-      for (const spy of spies) spy.mockRestore();
-    }
+    const texts = await textsOf(call);
+    return {
+      sessionReads: texts.filter((text) => text.includes('"sessionHash"')).length,
+      searches: texts.filter((text) => text.includes("ranked as")).length,
+    };
   }
 
   it("answers the same hits without reading the session once it is known", async () => {
@@ -210,11 +196,11 @@ describe("a search checks its caller in its own statement", () => {
     expect((await search(ended, "euro")).statusCode).toBe(401);
     expect((await search(ended, "e")).statusCode).toBe(401);
 
-    const moved = await signedIn("moved");
-    expect((await search(moved, "euro")).json().total).toBeGreaterThan(0);
+    const demoted = await signedIn("demoted");
+    expect((await search(demoted, "euro")).json().total).toBeGreaterThan(0);
     await sql`delete from app.user_roles where user_id =
-      (select user_id from app.users where username = 'moved')`.execute(t.database.db);
-    const after = await search(moved, "euro");
+      (select user_id from app.users where username = 'demoted')`.execute(t.database.db);
+    const after = await search(demoted, "euro");
     expect(after.statusCode, after.body).toBe(200);
     expect(after.json()).toMatchObject({ hits: [], groups: [], total: 0 });
   });
