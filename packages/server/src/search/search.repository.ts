@@ -120,8 +120,8 @@ export function indexedPart(word: string): string {
 const TYPO_START_ROWS = 50;
 
 /**
- * The best matches of the query in the targets, set-based in one statement. A small table is read
- * whole (scannedWhole). Otherwise, for each searchable attribute, bounded looks, each through an
+ * The best matches of the query in the targets, set-based in one statement. The small tables are
+ * read together (smallTypesHits). Otherwise, for each searchable attribute, bounded looks, each through an
  * index over the folded value (migration 018, model/sync/desired.ts): the values that start with
  * the phrase (the btree, in its order, so the first found are the closest), then the values whose
  * words start with each word (the trigram GIN), then the values with a word similar to the phrase
@@ -236,10 +236,10 @@ function searchStatement(
     ? sql`not t.is_pending_new`
     : sql`not t.is_pending_new and not t.is_deleted`;
   // A past moment's versions are always looked up.
-  const readWhole = (target: SearchTarget) =>
+  const readTogether = (target: SearchTarget) =>
     target.small !== undefined && scope.asOf === undefined;
   targets.forEach((target, ti) => {
-    if (readWhole(target)) return;
+    if (readTogether(target)) return;
     const relation = sourceOf(target, scope.asOf);
     // Today's values are looked up in the table itself: its read view would add its formulas to
     // every look's parsing and planning, the larger part of a query's time (docs/performance.md).
@@ -268,8 +268,8 @@ function searchStatement(
         v.is_deleted
       from ${best} b ${byId(relation, "v", sql`b.id`)}`);
   });
-  const small = targets.filter(readWhole);
-  if (small.length > 0) typeHits.push(scannedWhole(small, shape, live, limit));
+  const small = targets.filter(readTogether);
+  if (small.length > 0) typeHits.push(smallTypesHits(small, shape, live, limit));
 
   const order = rankOf(sql`h`);
   const offset = ({ page }: QueryValues) => (page.kind === "page" ? page.offset : 0);
@@ -409,8 +409,7 @@ function lookedUp(
       { ...look, tier: "s" },
       () =>
         sql`${found(true)}
-        and app.search_start(${col}) ~>=~ ${value("from", (q) => q.from)}
-        and app.search_start(${col}) ~<~ ${value("to", (q) => q.to)}
+        and ${phraseStartRange(col)}
         ${startExact(folded)}
         order by app.search_start(${col}) using ~<~ limit ${limit}`,
     );
@@ -423,8 +422,7 @@ function lookedUp(
       // has no trigram but those (docs/performance.md).
       const each = wordAt.map((i) =>
         shape.trigramWords.includes(i)
-          ? sql`${folded} like ${value(`wordIn${i}`, (q) => `%${indexedPart(q.words[i])}%`)}
-              and (${folded} || '') like ${wordStart(i)}`
+          ? sql`${wordIn(folded, i)} and (${folded} || '') like ${wordStart(i)}`
           : sql`${folded} like ${wordStart(i)}`,
       );
       add(
@@ -462,14 +460,14 @@ function lookedUp(
 }
 
 /**
- * The small types' hits (SearchTarget.whole), read together: each of their read views scanned
- * once, every searchable attribute matched on each row, each record once by its best match, the
- * best `limit` of each type. Looked up one by one, a type of a few rows cost a tenth of a
+ * The small types' hits (SearchTarget.small), read together: each of their read views read once
+ * (every row, or the rows its indexes find: indexedRows), every searchable attribute matched on
+ * each row, each record once by its best match, the best `limit` of each type. Looked up one by one, a type of a few rows cost a tenth of a
  * millisecond per look in the executor's start and end alone, and its own ranking and label join
  * as much again: a few milliseconds for the Data Dictionary's many types of one or two records
  * (docs/performance.md).
  */
-function scannedWhole(
+function smallTypesHits(
   targets: readonly SearchTarget[],
   shape: SearchShape,
   live: RawBuilder<unknown>,
@@ -521,13 +519,9 @@ function indexedRows(target: SearchTarget, shape: SearchShape): RawBuilder<boole
   const found = target.attributes.flatMap(({ attribute }) => {
     const col = sql.ref(`t.${attribute.name}`);
     const folded = foldedOf(attribute);
-    const start = sql`app.search_start(${col}) ~>=~ ${value("from", (q) => q.from)}
-      and app.search_start(${col}) ~<~ ${value("to", (q) => q.to)}`;
-    const inner = shape.trigramWords.map(
-      (i) => sql`${folded} like ${value(`wordIn${i}`, (q) => `%${indexedPart(q.words[i])}%`)}`,
-    );
+    const inner = shape.trigramWords.map((i) => wordIn(folded, i));
     return [
-      start,
+      phraseStartRange(col),
       ...(shape.inner ? [sql.join(inner, sql` and `)] : []),
       ...(shape.typo ? [similarTo(folded)] : []),
     ];
@@ -536,6 +530,17 @@ function indexedRows(target: SearchTarget, shape: SearchShape): RawBuilder<boole
     found.map((f) => sql`(${f})`),
     sql` or `,
   )}`;
+}
+
+/** The attribute's folded start is in the start's btree range of the phrase (startBounds). */
+function phraseStartRange(col: RawBuilder<unknown>): RawBuilder<boolean> {
+  return sql<boolean>`app.search_start(${col}) ~>=~ ${value("from", (q) => q.from)}
+    and app.search_start(${col}) ~<~ ${value("to", (q) => q.to)}`;
+}
+
+/** The folded text holds what the trigram GIN is asked for of the word at `i` (indexedPart). */
+function wordIn(folded: RawBuilder<unknown>, i: number): RawBuilder<boolean> {
+  return sql<boolean>`${folded} like ${value(`wordIn${i}`, (q) => `%${indexedPart(q.words[i])}%`)}`;
 }
 
 /** The query's phrase is similar to a word of the folded text (pg_trgm's `<%`). */

@@ -117,13 +117,20 @@ function statementsOf(model: Model): SearchStatements {
   return statements;
 }
 
-/** The tables of every type with a searchable attribute. */
+const SEARCHABLE_TABLES = new WeakMap<Model, TableName[]>();
+
+/** The tables of every type with a searchable attribute, worked out once per model. */
 function searchableTables(model: Model): TableName[] {
-  return model.contexts.flatMap((context) =>
-    context.entityTypes
-      .filter((type) => type.attributes.some((a) => a.searchable))
-      .map((type) => ({ schema: context.schema, name: type.name })),
-  );
+  let tables = SEARCHABLE_TABLES.get(model);
+  if (tables === undefined) {
+    tables = model.contexts.flatMap((context) =>
+      context.entityTypes
+        .filter((type) => type.attributes.some((a) => a.searchable))
+        .map((type) => ({ schema: context.schema, name: type.name })),
+    );
+    SEARCHABLE_TABLES.set(model, tables);
+  }
+  return tables;
 }
 
 /** The readable types with searchable attributes, narrowed to what the request asks for. */
