@@ -35,7 +35,8 @@ function changedValues(stage: Stage, side: "s" | "t"): RawBuilder<unknown> {
   return parts.length === 0 ? sql`'{}'::jsonb` : sql.join(parts, sql` || `);
 }
 
-function scopeSql(scope: MissingScope | undefined): RawBuilder<boolean> {
+/** Whether the stored row `t` lies within the Missing scope (every row without one). */
+export function inMissingScope(scope: MissingScope | undefined): RawBuilder<boolean> {
   return scope
     ? sql<boolean>`t.${sql.id(scope.attribute)} = any(${[...scope.values]}::bigint[])`
     : sql<boolean>`true`;
@@ -43,7 +44,7 @@ function scopeSql(scope: MissingScope | undefined): RawBuilder<boolean> {
 
 /** Records an ingest compares against: visible, approved, and within the Missing scope. */
 const comparable = (scope: MissingScope | undefined) =>
-  sql<boolean>`not t.is_deleted and not t.is_pending_new and ${scopeSql(scope)}`;
+  sql<boolean>`not t.is_deleted and not t.is_pending_new and ${inMissingScope(scope)}`;
 
 /**
  * Classifies every staged row against the stored records by natural key, set-based, into the diff

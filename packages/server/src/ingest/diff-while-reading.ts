@@ -34,6 +34,7 @@ import type { Strategy } from "./strategy.ts";
 import {
   anyPending,
   supersedeContradicted,
+  withdrawAbsentProposals,
   writeEvents,
   writeOptions,
 } from "./write.repository.ts";
@@ -191,6 +192,14 @@ export async function startDiffWhileReading(
       if (input.deleteMissing) {
         await expectVersions(missingKinds.missing);
         await writeDiff(keys, missingKinds);
+        totals.superseded += await withdrawAbsentProposals(
+          tx,
+          context,
+          type,
+          keys,
+          input.missingScope,
+          input.user,
+        );
       }
       // Adjusted once, at the end: every write of the type updates this one row, and a web create
       // of the type would otherwise wait for the whole file.

@@ -30,7 +30,12 @@ import {
   stageCopyData,
 } from "./stage.repository.ts";
 import type { Strategy } from "./strategy.ts";
-import { supersedeContradicted, writeEvents, writeOptions } from "./write.repository.ts";
+import {
+  supersedeContradicted,
+  withdrawAbsentProposals,
+  writeEvents,
+  writeOptions,
+} from "./write.repository.ts";
 
 /**
  * The staged diff: the whole file is staged (stage 3) in a table of its own, statement by
@@ -124,7 +129,11 @@ export async function stagedDiff(db: Db, input: IngestInput, later: LaterWork): 
           ? { events: 0, visibleChange: 0 }
           : await writeEvents(tx, context, type, stage, options, kinds);
       await adjustTypeCount(tx, context.name, type.name, visibleChange);
-      const superseded = await supersedeContradicted(tx, context, type, stage, input.user);
+      const superseded =
+        (await supersedeContradicted(tx, context, type, stage, input.user)) +
+        (input.deleteMissing
+          ? await withdrawAbsentProposals(tx, context, type, stage, input.missingScope, input.user)
+          : 0);
       return input.apply
         ? { ...result, rows, pending: 0, applied: events, superseded }
         : { ...result, rows, pending: events, applied: 0, superseded };

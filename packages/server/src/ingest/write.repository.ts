@@ -4,8 +4,8 @@ import type { Attribute, ContextModel, EntityType } from "../model/model.ts";
 import { entityTable, identityMatch } from "../records/entity-table.ts";
 import { writeWithForeignKeysAfter } from "../records/foreign-key-rebuild.ts";
 import { buildInTransaction, writeWithIndexRebuild } from "../records/index-rebuild.ts";
-import type { KindCounts } from "./classify.repository.ts";
-import type { IngestInput } from "./ingest-input.ts";
+import { inMissingScope, type KindCounts } from "./classify.repository.ts";
+import type { IngestInput, MissingScope } from "./ingest-input.ts";
 import { diffTable, type Stage, stageTable } from "./stage.repository.ts";
 
 // Stage 6 of the ingest, write: a classified diff as events and records, set-based.
@@ -160,6 +160,34 @@ export async function supersedeContradicted(
         and e.entity_key_id = t.entity_key_id and not t.is_deleted and not t.is_pending_new
         and not exists (select 1 from ${diffTable(stage)} d where d._key_id = t.entity_key_id)
         and (e.action in ('Missing', 'Delete') or ${touchesCarried})`.execute(db),
+  );
+}
+
+/**
+ * Withdraws what a complete file (deleteMissing) no longer holds of the proposals: a record
+ * proposed new (by an earlier file or import, or on the web), still waiting, within the Missing
+ * scope and absent from `file` (the whole file's rows or keys). Its pending change is superseded
+ * and its row discontinued, as a withdrawal in the explorer does: left pending, its approval would
+ * add a record the newer file says is gone. Answers how many changes it superseded.
+ */
+export async function withdrawAbsentProposals(
+  db: Db,
+  context: ContextModel,
+  type: EntityType,
+  file: Stage,
+  scope: MissingScope | undefined,
+  user: string,
+): Promise<number> {
+  return affected(
+    sql`with withdrawn as (
+        update ${entityTable(context, type)} t set is_deleted = true, updated_at = now(), updated_by = ${user}
+        where t.is_pending_new and not t.is_deleted and ${inMissingScope(scope)}
+          and not exists (select 1 from ${stageTable(file)} s where ${identityMatch(type, "s", "t")})
+        returning t.entity_key_id)
+      update app.events e set status = 'superseded', decided_by = ${user}, decided_at = now()
+      from withdrawn w
+      where e.context = ${context.name} and e.entity_type = ${type.name} and e.status = 'pending'
+        and e.entity_key_id = w.entity_key_id`.execute(db),
   );
 }
 
