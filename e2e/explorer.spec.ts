@@ -47,8 +47,13 @@ async function idle(page: Page): Promise<void> {
 
 /** Adds a filter for an attribute to the shown search tab. */
 async function addFilter(page: Page, attribute: string): Promise<Locator> {
-  await filterPanel(page).getByTestId("add-filter").click();
-  await filterPanel(page).getByRole("button", { name: attribute, exact: true }).click();
+  const choice = filterPanel(page).getByRole("button", { name: attribute, exact: true });
+  // Opened again if a click landed while the panel was still sliding open.
+  await expect(async () => {
+    if (!(await choice.isVisible())) await filterPanel(page).getByTestId("add-filter").click();
+    await expect(choice).toBeVisible({ timeout: 2_000 });
+  }).toPass();
+  await choice.click();
   return filterPanel(page).getByTestId("filter-row").last();
 }
 

@@ -67,6 +67,15 @@ describe("loadConfig", () => {
     );
   });
 
+  it("runs four search statements at once unless told, one to ten", () => {
+    expect(loadConfig({}, []).searchConnections).toBe(4);
+    expect(loadConfig({ DATABASE_SEARCH_CONNECTIONS: "2" }, []).searchConnections).toBe(2);
+    for (const refused of ["0", "11", "two"])
+      expect(() => loadConfig({ DATABASE_SEARCH_CONNECTIONS: refused }, [])).toThrow(
+        /DATABASE_SEARCH_CONNECTIONS/,
+      );
+  });
+
   it("logs readable lines on a terminal and JSON otherwise, in production, or when told", () => {
     expect(loadConfig({}, [], true).logFormat).toBe("pretty");
     expect(loadConfig({}, [], false).logFormat).toBe("json");

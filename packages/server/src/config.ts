@@ -3,6 +3,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { NavItem } from "@ledgerline/contract";
 import { z } from "zod";
+import { DEFAULT_SEARCH_CONNECTIONS } from "./db/connection.ts";
 import { checkCron } from "./dictionary/cron.ts";
 import { parseTrustedProxies, type TrustedProxies } from "./http/trusted-proxies.ts";
 
@@ -26,6 +27,12 @@ const EnvSchema = z.object({
   DATA_DIR: z.string().default("./data"),
   DATABASE_URL: z.string().url().optional(),
   DATABASE_STATEMENT_CACHE: z.coerce.number().int().min(0).max(10_000).default(100),
+  DATABASE_SEARCH_CONNECTIONS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(10)
+    .default(DEFAULT_SEARCH_CONNECTIONS),
   MODEL_DIR: z.string().default("./model"),
   CONNECTIONS_DIR: z.string().optional(),
   ADMIN_USERNAME: z.string().min(1).default("admin"),
@@ -146,6 +153,8 @@ export interface Config {
   databaseUrl: string | undefined;
   /** Statements each PostgreSQL connection keeps prepared; 0 for none. */
   statementCache: number;
+  /** PostgreSQL: the connections the search box's statements run on (DatabaseOptions). */
+  searchConnections: number;
   modelDir: string;
   connectionsDir: string;
   adminUsername: string;
@@ -275,6 +284,7 @@ export const CONFIG_HELP: Record<keyof z.infer<typeof EnvSchema>, string> = {
   DATABASE_URL: "PostgreSQL connection string; when unset the embedded PGlite database is used",
   DATABASE_STATEMENT_CACHE:
     "statements each PostgreSQL connection keeps prepared once run three times (default 100; 0 for none, e.g. behind a pooler in transaction mode)",
+  DATABASE_SEARCH_CONNECTIONS: `PostgreSQL: how many of the search box's statements run at once, on connections of their own (default ${DEFAULT_SEARCH_CONNECTIONS}, 1-10; about the database server's cores)`,
   MODEL_DIR: "folder of the model YAML files, one per context (default ./model)",
   CONNECTIONS_DIR: "connection files of system environments (default $DATA_DIR/connections)",
   ADMIN_USERNAME: "super administrator created on first start (default admin)",
@@ -426,6 +436,7 @@ export function loadConfig(
     dataDir,
     databaseUrl: e.DATABASE_URL,
     statementCache: e.DATABASE_STATEMENT_CACHE,
+    searchConnections: e.DATABASE_SEARCH_CONNECTIONS,
     modelDir: path.resolve(e.MODEL_DIR),
     connectionsDir: path.resolve(e.CONNECTIONS_DIR ?? path.join(dataDir, "connections")),
     adminUsername: e.ADMIN_USERNAME,

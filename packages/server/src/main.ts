@@ -36,6 +36,7 @@ async function main(): Promise<void> {
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     statementCache: config.statementCache,
+    searchConnections: config.searchConnections,
     statementTimeoutMs: config.statementTimeoutMs,
     pgliteDir: path.join(config.dataDir, "pglite"),
     log: (message) => createLogger(config).info(message),

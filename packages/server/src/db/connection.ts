@@ -120,6 +120,13 @@ export interface DatabaseOptions {
    */
   pgliteQuickStart?: QuickStart;
   poolSize?: number;
+  /**
+   * PostgreSQL: the connections of `genericReads` (the search box's), at most `poolSize`. Its
+   * statements are short and all CPU: more of them running at once than the database has cores
+   * makes each slower and the server's own thread wait for a core, while a search that waits for a
+   * connection here waits only for one that ends within milliseconds.
+   */
+  searchConnections?: number;
   /** Statements each PostgreSQL connection keeps prepared (StatementCache); 0 for none. */
   statementCache?: number;
   /** PostgreSQL: the statement_timeout of `reads`, in ms; 0 or undefined for none. */
@@ -133,7 +140,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   if (options.databaseUrl)
     return openPostgres(
       options.databaseUrl,
-      options.poolSize ?? 10,
+      {
+        max: options.poolSize ?? 10,
+        search: options.searchConnections ?? DEFAULT_SEARCH_CONNECTIONS,
+      },
       { ...DEFAULT_STATEMENT_CACHE, size: options.statementCache ?? DEFAULT_STATEMENT_CACHE.size },
       options.statementTimeoutMs ?? 0,
     );
@@ -142,6 +152,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     return pgliteDatabase(await startPgliteThread(dir, options.pgliteQuickStart));
   return openPglite(dir, options.log);
 }
+
+/** DatabaseOptions.searchConnections unless told: the cores of a small database server. */
+export const DEFAULT_SEARCH_CONNECTIONS = 4;
 
 /**
  * The settings of the connections of Database.genericReads. A generic plan is made for the rows a
@@ -205,10 +218,11 @@ export function withStartupSettings(
 
 function openPostgres(
   url: string,
-  max: number,
+  connections: { max: number; search: number },
   statementCache: StatementCacheLimits,
   statementTimeoutMs: number,
 ): Database {
+  const { max } = connections;
   const pool = postgresPool(url, max, statementCache, 0);
   const statements: StatementListeners = { listeners: [] };
   const log = timedBy(statements);
@@ -224,7 +238,13 @@ function openPostgres(
   const genericPool =
     statementCache.size === 0
       ? undefined
-      : postgresPool(url, max, statementCache, statementTimeoutMs, GENERIC_READS_SETTINGS);
+      : postgresPool(
+          url,
+          Math.min(connections.search, max),
+          statementCache,
+          statementTimeoutMs,
+          GENERIC_READS_SETTINGS,
+        );
   const genericReads = genericPool
     ? new Kysely<AppTables>({ dialect: new PostgresDialect({ pool: genericPool }), log })
     : reads;

@@ -79,6 +79,36 @@ describe("Database.genericReads", () => {
   });
 
   it.skipIf(!postgres)(
+    "runs at most searchConnections statements at once, the others waiting for a connection",
+    async () => {
+      const database = await openDatabase({
+        databaseUrl: t.database.url,
+        poolSize: 5,
+        searchConnections: 2,
+      });
+      const backend = sql<{ pid: number }>`select pg_backend_pid() as pid, pg_sleep(0.1)`;
+      try {
+        const pids = await Promise.all(
+          Array.from({ length: 6 }, async () =>
+            database.genericReads(async (reads) => (await backend.execute(reads)).rows[0].pid),
+          ),
+        );
+        expect(new Set(pids).size).toBe(2);
+        // The other pools keep their own size.
+        const others = await Promise.all(
+          Array.from(
+            { length: 5 },
+            async () => (await backend.execute(database.reads)).rows[0].pid,
+          ),
+        );
+        expect(new Set(others).size).toBe(5);
+      } finally {
+        await database.close();
+      }
+    },
+  );
+
+  it.skipIf(!postgres)(
     "keeps its settings beside the options a connection string gives, which the others keep",
     async () => {
       const url = new URL(t.database.url ?? "");
