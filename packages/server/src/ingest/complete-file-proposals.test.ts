@@ -3,10 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../db/connection.ts";
 import type { ContextModel, EntityType } from "../model/model.ts";
 import { findContext, findEntityType } from "../model/model.ts";
-import { createTestApp, type TestApp } from "../testing/test-app.ts";
+import { ADMIN_PASSWORD, createTestApp, type TestApp } from "../testing/test-app.ts";
 import { ingest } from "./ingest.service.ts";
 import { type IngestRow, rowChunks } from "./ingest-input.ts";
 import { ANY_PROPOSAL } from "./proposal-rights.ts";
+import type { IngestValue } from "./row-converter.ts";
 
 // A complete file (deleteMissing) is the newer word on the records proposed new before it: those
 // it no longer holds are withdrawn, in either way the ingest diffs a file.
@@ -30,8 +31,19 @@ function ingestCurrencies(
   deleteMissing: boolean,
   source: string,
 ) {
-  const attributes = ["code", "name", "minor_units"].map(
-    (name) => currency.attributes.find((a) => a.name === name) as EntityType["attributes"][number],
+  return ingestRecords(db, currency, listed, deleteMissing, source);
+}
+
+/** Ingests `listed`, each row's attributes those of the first, as proposals. */
+function ingestRecords(
+  db: Db,
+  type: EntityType,
+  listed: readonly Record<string, IngestValue>[],
+  deleteMissing: boolean,
+  source: string,
+) {
+  const attributes = Object.keys(listed[0]).map(
+    (name) => type.attributes.find((a) => a.name === name) as EntityType["attributes"][number],
   );
   async function* rows(): AsyncGenerator<IngestRow> {
     for (const [i, values] of listed.entries()) yield { rowNumber: i + 2, values, problems: [] };
@@ -39,9 +51,9 @@ function ingestCurrencies(
   return ingest(db, {
     copyRows: t.database.copyRows,
     context,
-    type: currency,
+    type,
     attributes,
-    chunks: rowChunks(currency, attributes, rows()),
+    chunks: rowChunks(type, attributes, rows()),
     columnName: (name) => name,
     deleteMissing,
     apply: false,
@@ -124,5 +136,30 @@ describe("a complete file without a record proposed earlier", () => {
     );
     expect(result).toMatchObject({ added: 0, changed: 0, missing: 0, superseded: 0 });
     expect((await proposals()).filter((p) => !p.deleted)).toEqual(waiting);
+  });
+
+  it("withdraws a record created on the web and waiting, its edit amending the Create", async () => {
+    const admin = await t.login("admin", ADMIN_PASSWORD);
+    const save = (action: "create" | "update", name: string) =>
+      t.post(
+        "/api/save",
+        { context: "reference", entityType: "region", action, record: { code: "999", name } },
+        admin,
+      );
+    expect((await save("create", "Proposed region")).json()).toMatchObject({ pending: true });
+    expect((await save("update", "Proposed region, renamed")).json()).toMatchObject({
+      pending: true,
+    });
+    const region = findEntityType(context, "region") as EntityType;
+    const { rows: approved } = await sql<{ code: string; name: string }>`
+      select code, name from ctx_reference.region where not is_deleted and not is_pending_new
+      order by code`.execute(t.database.db);
+    const result = await ingestRecords(t.database.db, region, approved, true, "upload:regions");
+    expect(result).toMatchObject({ added: 0, changed: 0, missing: 0, superseded: 1 });
+    const { rows } = await sql<{ deleted: boolean; action: string; status: string }>`
+      select r.is_deleted as deleted, e.action, e.status from ctx_reference.region r
+      join app.events e on e.entity_type = 'region' and e.entity_key_id = r.entity_key_id
+      where r.code = '999'`.execute(t.database.db);
+    expect(rows).toEqual([{ deleted: true, action: "Create", status: "superseded" }]);
   });
 });

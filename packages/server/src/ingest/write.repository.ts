@@ -178,10 +178,15 @@ export async function withdrawAbsentProposals(
   scope: MissingScope | undefined,
   user: string,
 ): Promise<number> {
+  // Found from the waiting changes (events_pending_kind_idx), not by reading the type: a record
+  // proposed new waits with its Add or Create (an edit amends it as such); most files find none.
   return affected(
     sql`with withdrawn as (
         update ${entityTable(context, type)} t set is_deleted = true, updated_at = now(), updated_by = ${user}
-        where t.is_pending_new and not t.is_deleted and ${inMissingScope(scope)}
+        from app.events e
+        where e.context = ${context.name} and e.entity_type = ${type.name} and e.status = 'pending'
+          and e.action in ('Add', 'Create') and t.entity_key_id = e.entity_key_id
+          and t.is_pending_new and not t.is_deleted and ${inMissingScope(scope)}
           and not exists (select 1 from ${stageTable(file)} s where ${identityMatch(type, "s", "t")})
         returning t.entity_key_id)
       update app.events e set status = 'superseded', decided_by = ${user}, decided_at = now()
