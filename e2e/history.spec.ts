@@ -424,6 +424,30 @@ test("a link comparing from a moment compares it with the moment it is opened", 
   await expect(page.getByTestId("compare-empty")).toHaveCount(0);
 });
 
+test("both ends chosen in the same moment are both kept", async ({ page }) => {
+  await openCountries(page, "&view=compare", "compare-title");
+  // Both inputs changed in one task: their timers report in the same tick, as on a busy machine
+  // after the two were filled one after the other.
+  await page.evaluate(
+    ([from, to]) => {
+      const setValue = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value")?.set;
+      for (const [testId, value] of [
+        ["compare-from-moment", from],
+        ["compare-to-moment", to],
+      ]) {
+        const input = document.querySelector(`[data-testid="${testId}"]`) as HTMLInputElement;
+        setValue?.call(input, value);
+        input.dispatchEvent(new Event("input", { bubbles: true }));
+      }
+    },
+    [local(m1).input, local(m2).input],
+  );
+  await expect.poll(() => param(page, "to")).toBe(iso(m2));
+  expect(param(page, "from")).toBe(iso(m1));
+  await expect(page.getByTestId("compare-from-moment")).toHaveValue(local(m1).input);
+  await expect(page.getByTestId("compare-empty")).toHaveCount(0);
+});
+
 test("a record's history leads to the type as of each approved change", async ({ page }) => {
   await openCountries(page);
   await showOnlyOurs(page);

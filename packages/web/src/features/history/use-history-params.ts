@@ -28,12 +28,14 @@ function put(params: URLSearchParams, name: string, value: string | null): void 
  */
 export function useHistoryParams() {
   const [params, setParams] = useSearchParams();
-  // `replace`: the change takes the place of the address instead of adding a step.
+  // `replace`: the change takes the place of the address instead of adding a step. Built on the
+  // address as it is now, not on the parameters last rendered: both ends' moments reported in one
+  // tick (their inputs' timers) would otherwise each write the other's old value back.
   const edit = useCallback(
     (change: Edit, replace = false) =>
       setParams(
-        (current) => {
-          const next = new URLSearchParams(current);
+        () => {
+          const next = new URLSearchParams(window.location.search);
           change(next);
           return next;
         },
